@@ -1,0 +1,34 @@
+/** Starts the edge: a Koa app on an HTTP server, talking to the engine at engineUrl. */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { buildApp, type EdgeLogger } from "./app.ts";
+import { createEngineClient } from "./engine-client.ts";
+
+export interface EdgeHandle {
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startEdge(opts: { port: number; host?: string; engineUrl: string; token: string; log: EdgeLogger }): Promise<EdgeHandle> {
+  const engine = createEngineClient(opts.engineUrl, opts.token);
+  const app = buildApp({ engine, log: opts.log });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The seed 2.1 JSON body -> a typed ProcessRequest. Only the wire's own typing
+ * is checked here (a JSON integer where the seed says int, a string where it
+ * says varchar, no objects or arrays); every business rule is the engine's.
+ * The canonical string for the signature is taken from the body as received.
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
+import { wireAmountToMinor } from "./amount.ts";
+
+export interface WireViolation {
+  field: string;
+  description: string;
+}
+
+const STRING_FIELDS = [
+  "currency", "card_number", "cvv", "card_exp", "pin", "dob", "email", "requester_ip", "address", "city", "country",
+  "first_name", "last_name", "state", "zip", "frontend", "merchant_id", "return_url", "notification_url", "order_id",
+  "transaction_type", "reference_id", "error_details", "version", "signature",
+] as const;
+const INT_FIELDS = ["amount", "timestamp", "error_code"] as const;
+
+const TYPES: Record<string, TransactionType> = {
+  sale: TransactionType.SALE,
+  payout: TransactionType.PAYOUT,
+  refund: TransactionType.REFUND,
+};
+
+export type DecodeResult =
+  | { ok: true; request: ReturnType<typeof create<typeof ProcessRequestSchema>> }
+  | { ok: false; violations: WireViolation[] };
+
+type Body = Record<string, unknown>;
+
+/** Members whose JSON type the seed does not allow, each named. */
+export function wireTypeViolations(body: Body): WireViolation[] {
+  const out: WireViolation[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    if (value !== null && typeof value === "object") out.push({ field: name, description: "must be a scalar, not an object or array" });
+  }
+  for (const f of STRING_FIELDS) {
+    const v = body[f];
+    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, description: "must be a JSON string" });
+  }
+  for (const f of INT_FIELDS) {
+    const v = body[f];
+    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) {
+      out.push({ field: f, description: "must be a JSON integer" });
+    }
+  }
+  const phone = body.phone;
+  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
+    out.push({ field: "phone", description: "must be a JSON integer or a string of digits" });
+  }
+  return out;
+}
+
+const s = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
+const n = (body: Body, f: string): bigint => (typeof body[f] === "number" ? BigInt(body[f] as number) : 0n);
+
+export function decodeProcessRequest(body: Body): DecodeResult {
+  const violations = wireTypeViolations(body);
+  if (violations.length > 0) return { ok: false, violations };
+  const currency = s(body, "currency");
+  let amountMinor = 0n;
+  if (typeof body.amount === "number") {
+    const converted = wireAmountToMinor(body.amount, currency);
+    if (!converted.ok) return { ok: false, violations: [{ field: "amount", description: converted.reason }] };
+    amountMinor = converted.minor;
+  }
+  const init: MessageInitShape<typeof ProcessRequestSchema> = {
+    merchantId: s(body, "merchant_id"),
+    orderId: s(body, "order_id"),
+    transactionType: TYPES[s(body, "transaction_type")] ?? TransactionType.UNSPECIFIED,
+    amount: { amountMinor, currency },
+    card: { number: s(body, "card_number"), cvv: s(body, "cvv"), expiry: s(body, "card_exp") },
+    customer: {
+      pin: s(body, "pin"),
+      email: s(body, "email"),
+      firstName: s(body, "first_name"),
+      lastName: s(body, "last_name"),
+      dob: s(body, "dob"),
+      phone: typeof body.phone === "number" ? String(body.phone) : s(body, "phone"),
+      address: s(body, "address"),
+      city: s(body, "city"),
+      country: s(body, "country"),
+      state: s(body, "state"),
+      zip: s(body, "zip"),
+      requesterIp: s(body, "requester_ip"),
+    },
+    frontend: s(body, "frontend"),
+    returnUrl: s(body, "return_url"),
+    notificationUrl: s(body, "notification_url"),
+    referenceId: s(body, "reference_id"),
+    timestamp: n(body, "timestamp"),
+    version: s(body, "version"),
+    errorCode: n(body, "error_code"),
+    errorDetails: s(body, "error_details"),
+    wireSignature: { canonical: canonicalString(body as Record<string, Scalar>), signature: s(body, "signature") },
+  };
+  return { ok: true, request: create(ProcessRequestSchema, init) };
+}
+
+/** What must be present before the engine can even tell who is calling. */
+export function authFieldViolations(body: Body): WireViolation[] {
+  const out: WireViolation[] = [];
+  if (s(body, "merchant_id") === "") out.push({ field: "merchant_id", description: "is required" });
+  if (s(body, "signature") === "") out.push({ field: "signature", description: "is required" });
+  if (typeof body.timestamp !== "number") out.push({ field: "timestamp", description: "is required (epoch seconds)" });
+  return out;
+}

@@ -1,0 +1,34 @@
+/**
+ * Who is calling: the merchant named by merchant_id, proven by the body's
+ * HMAC-SHA384 signature and a timestamp within 60 s of our clock (CONTRACT
+ * section 2). Order matters: unknown merchant, then signature, then time.
+ */
+import { domainError, type DomainError } from "../domain/errors.ts";
+import { verifyHmac } from "../security/hmac.ts";
+import type { Merchant, MerchantDirectory } from "./ports.ts";
+
+export const TIMESTAMP_WINDOW_SECONDS = 60;
+
+export interface WireSignature {
+  canonical: string;
+  signature: string;
+}
+
+export async function authenticate(
+  merchants: MerchantDirectory,
+  merchantId: string,
+  timestamp: number,
+  wire: WireSignature,
+  now: Date,
+): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
+  const merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
+  if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
+  if (!verifyHmac(merchant.secret, wire.canonical, wire.signature)) {
+    return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
+  }
+  const skew = Math.abs(now.getTime() / 1000 - timestamp);
+  if (!Number.isFinite(skew) || skew > TIMESTAMP_WINDOW_SECONDS) {
+    return { ok: false, error: domainError("TIMESTAMP_OUT_OF_WINDOW", `timestamp is more than ${TIMESTAMP_WINDOW_SECONDS} s from the service's clock (now ${Math.floor(now.getTime() / 1000)})`) };
+  }
+  return { ok: true, merchant };
+}

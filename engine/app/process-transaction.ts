@@ -1,0 +1,96 @@
+/**
+ * The Process use case: authenticate -> validate -> load (frontend, refunded
+ * sale) -> create the order idempotently -> run the attempt -> answer. A repeat
+ * with the same parameters answers the order's current attempt and processes
+ * nothing; other parameters under a used order_id are ORDER_CONFLICT.
+ */
+import { cardBrand, maskCard } from "../domain/card.ts";
+import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
+import { INITIAL_STATE } from "../domain/transitions.ts";
+import type { Attempt, ProcessInput, TransactionType } from "../domain/transaction.ts";
+import { validateProcess } from "../domain/validate-process.ts";
+import { fingerprint } from "../security/hmac.ts";
+import { authenticate, type WireSignature } from "./authenticate.ts";
+import type { Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
+import { runAttempt } from "./run-attempt.ts";
+
+export type ProcessResult =
+  | { ok: true; attempt: Attempt; merchant: Merchant; replayed: boolean }
+  | { ok: false; error: DomainError };
+
+const fail = (error: DomainError): ProcessResult => ({ ok: false, error });
+
+function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant, deps: ProcessDeps, sale: RefundableSale | undefined): OrderDraft {
+  const { timestamp: _t, ...parameters } = input;
+  const c = input.customer;
+  return {
+    merchantId: merchant.id,
+    orderId: input.orderId,
+    type,
+    fingerprint: fingerprint(deps.keys.orderFingerprint, JSON.stringify(parameters)),
+    amountMinor: input.amountMinor,
+    currency: input.currency,
+    frontend: input.frontend,
+    pin: c.pin,
+    customer: {
+      email: c.email, first_name: c.firstName, last_name: c.lastName, dob: c.dob, phone: c.phone,
+      address: c.address, city: c.city, country: c.country, state: c.state, zip: c.zip, requester_ip: c.requesterIp,
+    },
+    cardMasked: maskCard(input.card.number),
+    cardBrand: cardBrand(input.card.number),
+    cardExpiry: input.card.expiry,
+    cardFingerprint: fingerprint(deps.keys.cardFingerprint, input.card.number),
+    returnUrl: input.returnUrl,
+    notificationUrl: input.notificationUrl || null,
+    referenceTraceId: sale?.traceId ?? null,
+    processor: sale ? sale.processor : merchant.processors[0],
+    initial: INITIAL_STATE[type],
+  };
+}
+
+async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: ProcessInput): Promise<{ sale: RefundableSale } | { error: DomainError }> {
+  const sale = await deps.orders.findSale(merchant.id, input.referenceId);
+  if (!sale) return { error: domainError("REFERENCE_NOT_FOUND", `reference_id ${input.referenceId} names no sale of this merchant`, [{ field: "reference_id", description: "names no sale of this merchant" }]) };
+  if (sale.status !== "approved") return { error: domainError("REFERENCE_NOT_REFUNDABLE", `reference_id: the sale is ${sale.status}, only approved sales can be refunded`, [{ field: "reference_id", description: `the sale is ${sale.status}` }]) };
+  if (sale.currency !== input.currency) return { error: domainError("REFERENCE_NOT_REFUNDABLE", `currency: the sale was in ${sale.currency}`, [{ field: "currency", description: `must be the sale's currency ${sale.currency}` }]) };
+  return { sale };
+}
+
+export async function processTransaction(deps: ProcessDeps, input: ProcessInput, wire: WireSignature | undefined): Promise<ProcessResult> {
+  const now = deps.now();
+  let merchant: Merchant | undefined;
+  if (wire) {
+    const auth = await authenticate(deps.merchants, input.merchantId, input.timestamp, wire, now);
+    if (!auth.ok) return fail(auth.error);
+    merchant = auth.merchant;
+  } else {
+    merchant = input.merchantId ? await deps.merchants.get(input.merchantId) : undefined;
+  }
+  const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
+  const violations = validateProcess(input, { frontend, now });
+  if (!merchant && !violations.some((v) => v.field === "merchant_id")) violations.unshift({ field: "merchant_id", description: "names no merchant" });
+  if (violations.length > 0 || !merchant || !input.type) return fail(domainError("INVALID_FIELDS", describeViolations(violations), violations));
+
+  let sale: RefundableSale | undefined;
+  if (input.type === "refund") {
+    const checked = await checkRefund(deps, merchant, input);
+    if ("error" in checked) return fail(checked.error);
+    sale = checked.sale;
+  }
+  const draft = draftOf(input, input.type, merchant, deps, sale);
+  let created;
+  try {
+    created = await deps.orders.createOrder(draft);
+  } catch (err) {
+    if (err instanceof DomainFailure) return fail(err.error);
+    throw err;
+  }
+  if (!created.created) {
+    if (created.fingerprint !== draft.fingerprint) {
+      return fail(domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [{ field: "order_id", description: "already used with other parameters" }]));
+    }
+    return { ok: true, attempt: created.attempt, merchant, replayed: true };
+  }
+  const attempt = await runAttempt(deps, { attempt: created.attempt, card: input.card, merchant, sale });
+  return { ok: true, attempt, merchant, replayed: false };
+}

@@ -1,0 +1,45 @@
+/**
+ * The seed 2.2 reply shape (snake_case), which the deposit status notification
+ * reuses. The engine renders it only to sign it: the edge writes the same
+ * members from the typed result, and a test holds the two to one signature.
+ */
+import { canonicalString, type Scalar } from "../security/canonical.ts";
+import { hmacHex } from "../security/hmac.ts";
+import type { Attempt } from "../domain/transaction.ts";
+
+export const API_VERSION = "1.0";
+
+export function processReplyBody(a: Attempt, description: string): Record<string, Scalar> {
+  return {
+    status: 0,
+    description,
+    redirect_url: a.redirectUrl || null,
+    trace_id: a.traceId,
+    transaction_id: a.transactionId || null,
+    transaction_status: a.status,
+    error_code: a.errorCode ?? null,
+    error_details: a.errorDetails || null,
+    payment_processor: a.processor,
+    version: API_VERSION,
+  };
+}
+
+/** A refused request's reply: no transaction behind it. */
+export function errorReplyBody(status: number, description: string, version = API_VERSION): Record<string, Scalar> {
+  return {
+    status,
+    description,
+    redirect_url: null,
+    trace_id: null,
+    transaction_id: null,
+    transaction_status: null,
+    error_code: null,
+    error_details: null,
+    payment_processor: null,
+    version,
+  };
+}
+
+export function signBody(secret: string, body: Record<string, Scalar>): string {
+  return hmacHex(secret, canonicalString(body));
+}

@@ -1,0 +1,48 @@
+/**
+ * Card number rules and the only views of a card that may be kept: the masked
+ * number (first 6, last 4) and the brand. Brand detection is card-validator's
+ * (Braintree's maintained BIN-pattern table), not a regex list of our own.
+ */
+import cardValidator from "card-validator";
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+const BRANDS: Record<string, string> = {
+  visa: "VISA",
+  mastercard: "MC",
+  "american-express": "AMEX",
+  "diners-club": "DINERS",
+  discover: "DISCOVER",
+  jcb: "JCB",
+  unionpay: "UNIONPAY",
+  maestro: "MAESTRO",
+  mir: "MIR",
+  elo: "ELO",
+  hiper: "HIPER",
+  hipercard: "HIPERCARD",
+};
+
+/** VISA, MC, AMEX, ... or CARD when the number matches no known brand. */
+export function cardBrand(digits: string): string {
+  const type = cardValidator.number(digits).card?.type;
+  return (type && BRANDS[type]) || "CARD";
+}
+
+/** 4111111111111111 -> 411111******1111. */
+export function maskCard(digits: string): string {
+  if (digits.length < 10) return "*".repeat(digits.length);
+  return digits.slice(0, 6) + "*".repeat(digits.length - 10) + digits.slice(-4);
+}

@@ -1,0 +1,30 @@
+/**
+ * Money is integers in minor units. This module knows each ISO 4217 currency's
+ * exponent (from the currency-codes table) and writes major-unit decimals from
+ * the integer by string arithmetic, never through a float.
+ */
+import cc from "currency-codes";
+
+/** Codes in the ISO table that are not money a card can move. */
+const NOT_MONEY = new Set(["XXX", "XTS", "XAU", "XAG", "XPD", "XPT", "XBA", "XBB", "XBC", "XBD", "XDR", "XSU", "XUA"]);
+
+/** The ISO 4217 exponent (digits after the point), or undefined for an unknown code. */
+export function currencyExponent(code: string): number | undefined {
+  if (!/^[A-Z]{3}$/.test(code) || NOT_MONEY.has(code)) return undefined;
+  const entry = cc.code(code);
+  return entry && Number.isInteger(entry.digits) ? entry.digits : undefined;
+}
+
+export function isCurrency(code: string): boolean {
+  return currencyExponent(code) !== undefined;
+}
+
+/** 1050 USD -> "10.50"; 1000 JPY -> "1000"; -5 EUR -> "-0.05". */
+export function formatMajor(minor: number | bigint, currency: string): string {
+  const exp = currencyExponent(currency) ?? 2;
+  const neg = BigInt(minor) < 0n;
+  const digits = (neg ? -BigInt(minor) : BigInt(minor)).toString().padStart(exp + 1, "0");
+  const whole = digits.slice(0, digits.length - exp);
+  const frac = exp > 0 ? "." + digits.slice(digits.length - exp) : "";
+  return (neg ? "-" : "") + whole + frac;
+}

@@ -1,0 +1,67 @@
+/**
+ * A processor's answer, classified, and what it does to an attempt: the pure
+ * decision table from (transaction type, outcome, is-last-in-cascade) to the
+ * next state, deposit state and decline code.
+ */
+import { ERROR_CODES } from "./errors.ts";
+import type { State } from "./transitions.ts";
+import type { DepositState, TransactionType } from "./transaction.ts";
+
+export type ProcessorOutcome =
+  | { kind: "approved"; transactionId: string }
+  | { kind: "declined"; transactionId: string; code: string; message: string }
+  | { kind: "retryable"; transactionId: string; code: string; message: string }
+  | { kind: "unavailable"; message: string }
+  | { kind: "pending"; transactionId: string }
+  | { kind: "challenge"; transactionId: string }
+  | { kind: "unknown"; transactionId: string; message: string };
+
+export interface Decision {
+  /** The state the attempt moves to; undefined: it stays where it is. */
+  to: State | undefined;
+  depositState: DepositState | null;
+  transactionId: string | null;
+  errorCode: number | null;
+  errorDetails: string | null;
+  cause: string;
+  /** Where the customer must go (3-D Secure); set by the use case, which knows the public URL. */
+  redirectUrl?: string | null;
+}
+
+/** "05" -> 5; "R1" -> PROCESSOR_DECLINED_OTHER with the code kept in the details. */
+export function declineCode(code: string): number {
+  return /^\d{1,2}$/.test(code) ? Number(code) : ERROR_CODES.PROCESSOR_DECLINED_OTHER;
+}
+
+const none = { depositState: null, errorCode: null, errorDetails: null } as const;
+
+/**
+ * What an outcome does to an attempt in `current` state. For payouts the attempt
+ * is at pending:P when the processor answers.
+ */
+export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInCascade: boolean): Decision {
+  const cause = `processor:${outcome.kind}`;
+  const txId = "transactionId" in outcome ? outcome.transactionId : null;
+  const ok: State = type === "payout" ? { status: "approved", letter: "Y" } : { status: "approved" };
+  const failed: State = type === "payout" ? { status: "declined", letter: "J" } : { status: "declined" };
+  switch (outcome.kind) {
+    case "approved":
+      return { to: ok, ...none, transactionId: txId, cause };
+    case "declined":
+      return { to: failed, depositState: "N", transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+    case "retryable":
+      if (type === "sale" && !lastInCascade) {
+        return { to: { status: "declined_retry" }, depositState: null, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+      }
+      return { to: failed, depositState: "N", transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+    case "unavailable":
+      return { to: failed, depositState: "E", transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
+    case "challenge":
+      return type === "sale"
+        ? { to: { status: "pending_async" }, ...none, transactionId: txId, cause }
+        : { to: undefined, ...none, transactionId: txId, cause };
+    case "pending":
+    case "unknown":
+      return { to: undefined, ...none, transactionId: txId, cause };
+  }
+}

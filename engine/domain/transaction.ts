@@ -1,0 +1,99 @@
+/**
+ * The domain's vocabulary: what a transaction is, in plain values. No proto, ORM
+ * or HTTP type reaches here; mappers at the edges of the engine translate.
+ */
+export type TransactionType = "sale" | "payout" | "refund";
+
+export type TransactionStatus =
+  | "pending"
+  | "approved"
+  | "declined_retry"
+  | "declined"
+  | "cancelled"
+  | "pending_async"
+  | "requested";
+
+/** Payout letters of UpdatePayout (seed 3.2). */
+export type PayoutLetter = "A" | "P" | "Y" | "J" | "C";
+
+/** Failed-deposit states: N declined by the processor, E processor error. */
+export type DepositState = "N" | "E";
+
+export const FINAL_STATUSES: ReadonlySet<TransactionStatus> = new Set(["approved", "declined_retry", "declined", "cancelled"]);
+
+export interface CustomerInput {
+  pin: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  dob: string;
+  phone: string;
+  address: string;
+  city: string;
+  country: string;
+  state: string;
+  zip: string;
+  requesterIp: string;
+}
+
+/** A Process request as the engine receives it (typed, minor units). */
+export interface ProcessInput {
+  merchantId: string;
+  orderId: string;
+  type: TransactionType | undefined;
+  amountMinor: number;
+  currency: string;
+  card: { number: string; cvv: string; expiry: string };
+  customer: CustomerInput;
+  frontend: string;
+  returnUrl: string;
+  notificationUrl: string;
+  referenceId: string;
+  timestamp: number;
+  version: string;
+  errorCode: number;
+  errorDetails: string;
+}
+
+/** What the domain needs to know about the merchant's frontend. */
+export interface FrontendView {
+  name: string;
+  baseCurrency: string;
+  currencies: string[];
+}
+
+/** One attempt as the rest of the engine sees it (never an ORM entity). */
+export interface Attempt {
+  traceId: number;
+  orderRef: number;
+  orderId: string;
+  merchantId: string;
+  type: TransactionType;
+  attempt: number;
+  status: TransactionStatus;
+  payoutLetter: PayoutLetter | null;
+  depositState: DepositState | null;
+  amountMinor: number;
+  currency: string;
+  processor: string;
+  transactionId: string | null;
+  errorCode: number | null;
+  errorDetails: string | null;
+  redirectUrl: string | null;
+  cardMasked: string;
+  cardBrand: string;
+  cardExpiry: string;
+  pin: string;
+  frontend: string;
+  referenceTraceId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StatusChange {
+  fromStatus: TransactionStatus | null;
+  toStatus: TransactionStatus;
+  payoutLetter: PayoutLetter | null;
+  cause: string;
+  at: Date;
+}

@@ -1,0 +1,52 @@
+/**
+ * The allowed transitions of CONTRACT section 5, as data. A state is a status,
+ * and for payouts past `requested` also the letter (pending:A, pending:P, ...).
+ * Nothing else may ever be stored: every update goes through `checkTransition`.
+ */
+import type { PayoutLetter, TransactionStatus, TransactionType } from "./transaction.ts";
+
+export interface State {
+  status: TransactionStatus;
+  letter?: PayoutLetter | null;
+}
+
+export const stateKey = (s: State): string => (s.letter ? `${s.status}:${s.letter}` : s.status);
+
+export const INITIAL_STATE: Record<TransactionType, State> = {
+  sale: { status: "pending" },
+  refund: { status: "pending" },
+  payout: { status: "requested" },
+};
+
+export const TRANSITIONS: Record<TransactionType, Record<string, string[]>> = {
+  sale: {
+    pending: ["approved", "declined", "declined_retry", "pending_async", "cancelled"],
+    pending_async: ["approved", "declined", "cancelled"],
+  },
+  payout: {
+    requested: ["pending:A", "declined:J", "cancelled:C"],
+    "pending:A": ["pending:P", "cancelled:C"],
+    "pending:P": ["approved:Y", "declined:J"],
+  },
+  refund: {
+    pending: ["approved", "declined"],
+  },
+};
+
+/** Every state a type can be in, for tests that enumerate (state, target) pairs. */
+export function statesOf(type: TransactionType): string[] {
+  const all = new Set<string>([stateKey(INITIAL_STATE[type])]);
+  for (const [from, tos] of Object.entries(TRANSITIONS[type])) {
+    all.add(from);
+    for (const t of tos) all.add(t);
+  }
+  return [...all];
+}
+
+export function canTransition(type: TransactionType, from: State, to: State): boolean {
+  return TRANSITIONS[type][stateKey(from)]?.includes(stateKey(to)) ?? false;
+}
+
+export function isFinal(type: TransactionType, s: State): boolean {
+  return (TRANSITIONS[type][stateKey(s)]?.length ?? 0) === 0;
+}

@@ -1,0 +1,185 @@
+/**
+ * Every rule of seed section 2.1 and CONTRACT section 3 for a Process request,
+ * as a table of field -> checks. It returns every violation at once so a
+ * platform fixes its request in one round; it never throws.
+ */
+import { isIP } from "node:net";
+import countries from "i18n-iso-countries";
+import validator from "validator";
+import { luhnValid } from "./card.ts";
+import { isCurrency } from "./money.ts";
+import type { FrontendView, ProcessInput } from "./transaction.ts";
+import type { FieldViolation } from "./errors.ts";
+
+export interface ValidationContext {
+  /** The merchant's frontend named by the request, if it exists. */
+  frontend: FrontendView | undefined;
+  /** "Now", for expiry and date-of-birth checks. */
+  now: Date;
+}
+
+type Check = (input: ProcessInput, ctx: ValidationContext) => string | undefined;
+
+const STATE_COUNTRIES = new Set(["US", "CA", "AU"]);
+const ZIP_COUNTRIES = new Set(["US", "CA"]);
+/** Largest amount: the largest integer a JSON number carries exactly. */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+const required = (value: string) => (value.trim() === "" ? "is required" : undefined);
+const maxLen = (value: string, n: number) => (value.length > n ? `must be at most ${n} characters` : undefined);
+const text = (get: (i: ProcessInput) => string, n: number, isRequired: boolean): Check => (i) => {
+  const v = get(i);
+  if (isRequired && v.trim() === "") return "is required";
+  return maxLen(v, n);
+};
+
+function httpUrl(value: string): string | undefined {
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:" ? undefined : "must be an http or https URL";
+  } catch {
+    return "must be an absolute http or https URL";
+  }
+}
+
+/** Repeated digits (111111) or a run counting up or down (123456, 987654, 7890123). */
+export function isDummyPhone(digits: string): boolean {
+  if (/^(\d)\1+$/.test(digits)) return true;
+  const step = (i: number) => (digits.charCodeAt(i + 1) - digits.charCodeAt(i) + 10) % 10;
+  const first = step(0);
+  if (first !== 1 && first !== 9) return false;
+  for (let i = 1; i < digits.length - 1; i++) if (step(i) !== first) return false;
+  return true;
+}
+
+/** MM/DD/YYYY or YYYY-MM-DD -> a real calendar date, or undefined. */
+export function parseDob(value: string): Date | undefined {
+  let m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+  let y: number, mo: number, d: number;
+  if (m) [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value))) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else return undefined;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date : undefined;
+}
+
+const RULES: Record<string, Check[]> = {
+  merchant_id: [text((i) => i.merchantId, 50, true)],
+  order_id: [text((i) => i.orderId, 50, true)],
+  transaction_type: [(i) => (i.type ? undefined : "must be sale, payout or refund")],
+  amount: [
+    (i) => (!Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0 ? "must be a positive integer in minor units" : undefined),
+  ],
+  currency: [
+    (i) => required(i.currency) ?? (isCurrency(i.currency) ? undefined : "must be an ISO 4217 currency code"),
+    (i, ctx) =>
+      ctx.frontend && isCurrency(i.currency) && !ctx.frontend.currencies.includes(i.currency)
+        ? `is not accepted by frontend ${ctx.frontend.name} (accepts ${ctx.frontend.currencies.join(", ")})`
+        : undefined,
+  ],
+  card_number: [
+    (i) => {
+      const n = i.card.number;
+      if (n === "") return "is required";
+      if (!/^\d{12,19}$/.test(n)) return "must be 12 to 19 digits";
+      return luhnValid(n) ? undefined : "fails the Luhn check";
+    },
+  ],
+  cvv: [
+    (i) => {
+      const v = i.card.cvv;
+      if (v === "") return i.type === "sale" ? "is required for sale" : undefined;
+      return /^\d{3,4}$/.test(v) ? undefined : "must be 3 or 4 digits";
+    },
+  ],
+  card_exp: [
+    (i, ctx) => {
+      const v = i.card.expiry;
+      if (v === "") return "is required";
+      const m = /^(\d{2})\/(\d{4})$/.exec(v);
+      const month = m ? Number(m[1]) : 0;
+      if (!m || month < 1 || month > 12) return "must be MM/YYYY";
+      const year = Number(m[2]);
+      const nowMonth = ctx.now.getUTCFullYear() * 12 + ctx.now.getUTCMonth();
+      return year * 12 + (month - 1) < nowMonth ? "is in the past (card expired)" : undefined;
+    },
+  ],
+  pin: [text((i) => i.customer.pin, 50, true)],
+  dob: [
+    (i, ctx) => {
+      const v = i.customer.dob;
+      if (v === "") return undefined;
+      const date = parseDob(v);
+      if (!date) return "must be a real date, MM/DD/YYYY or YYYY-MM-DD";
+      return date.getTime() >= ctx.now.getTime() ? "must be in the past" : undefined;
+    },
+  ],
+  email: [
+    (i) => required(i.customer.email) ?? maxLen(i.customer.email, 50) ?? (validator.isEmail(i.customer.email) ? undefined : "must be an e-mail address"),
+  ],
+  phone: [
+    (i) => {
+      const v = i.customer.phone;
+      if (v === "") return undefined;
+      if (!/^\d+$/.test(v)) return "must be digits only";
+      if (v.length < 6 || v.length > 20) return "must be 6 to 20 digits";
+      return isDummyPhone(v) ? "must not be a dummy sequence (repeated or counting digits)" : undefined;
+    },
+  ],
+  requester_ip: [(i) => (i.customer.requesterIp === "" || isIP(i.customer.requesterIp) ? undefined : "must be an IPv4 or IPv6 address")],
+  address: [text((i) => i.customer.address, 50, false)],
+  city: [text((i) => i.customer.city, 50, false)],
+  country: [
+    (i) => {
+      const c = i.customer.country;
+      if (c === "") return "is required";
+      return /^[A-Z]{2}$/.test(c) && countries.isValid(c) ? undefined : "must be an ISO 3166-1 alpha-2 code (upper case)";
+    },
+  ],
+  first_name: [text((i) => i.customer.firstName, 25, true)],
+  last_name: [text((i) => i.customer.lastName, 25, true)],
+  state: [
+    (i) => {
+      const s = i.customer.state.trim();
+      if (STATE_COUNTRIES.has(i.customer.country)) return /^[A-Z]{2}$/.test(s) ? undefined : `is required for ${i.customer.country}: two upper-case letters`;
+      return s === "" ? undefined : "must be blank outside US, CA and AU";
+    },
+  ],
+  zip: [
+    (i) => {
+      const z = i.customer.zip;
+      if (z === "") return ZIP_COUNTRIES.has(i.customer.country) ? `is required for ${i.customer.country}` : undefined;
+      return /^[A-Za-z0-9]{1,12}$/.test(z) ? undefined : "must be at most 12 letters or digits";
+    },
+  ],
+  frontend: [
+    (i) => required(i.frontend) ?? maxLen(i.frontend, 256),
+    (i, ctx) => (i.frontend.trim() !== "" && !ctx.frontend ? "is not a frontend of this merchant" : undefined),
+  ],
+  return_url: [(i) => required(i.returnUrl) ?? maxLen(i.returnUrl, 256) ?? httpUrl(i.returnUrl)],
+  notification_url: [(i) => (i.notificationUrl === "" ? undefined : maxLen(i.notificationUrl, 256) ?? httpUrl(i.notificationUrl))],
+  reference_id: [
+    (i) => (i.type === "refund" ? required(i.referenceId) : undefined) ?? maxLen(i.referenceId, 50),
+  ],
+  error_details: [text((i) => i.errorDetails, 256, false)],
+  error_code: [(i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits")],
+  version: [(i) => (i.version === "1.0" ? undefined : 'must be "1.0"')],
+};
+
+/** Every violation of the request, in the table's field order. */
+export function validateProcess(input: ProcessInput, ctx: ValidationContext): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const [field, checks] of Object.entries(RULES)) {
+    for (const check of checks) {
+      const problem = check(input, ctx);
+      if (problem) {
+        out.push({ field, description: problem });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The names the rules cover, for tests that enumerate them. */
+export const VALIDATED_FIELDS = Object.keys(RULES);

@@ -1,0 +1,81 @@
+/**
+ * A deterministic processor for integration without an acquirer. Its answers
+ * follow the card table; its transaction ids carry what status() needs (kind
+ * and creation time), so a restarted engine gets the same answers.
+ */
+import { randomBytes } from "node:crypto";
+import type { ChargeRequest, Processor, ProcessorOutcome, RefundRequest } from "../processor.ts";
+import { PENDING_SECONDS, RETRY_CODE, behaviourOf } from "./cards.ts";
+
+export class SimProcessor implements Processor {
+  readonly name: string;
+  readonly #now: () => number;
+
+  constructor(name: string, now: () => number = Date.now) {
+    this.name = name;
+    this.#now = now;
+  }
+
+  #id(tag: string): string {
+    const seconds = Math.floor(this.#now() / 1000);
+    return `${this.name}-${tag}${seconds}-${randomBytes(6).toString("hex")}`;
+  }
+
+  #charge(req: ChargeRequest): ProcessorOutcome {
+    const b = behaviourOf(req.card.number);
+    switch (b.kind) {
+      case "approve":
+        return { kind: "approved", transactionId: this.#id("a") };
+      case "decline":
+        return { kind: "declined", transactionId: this.#id("d"), code: b.code, message: b.message };
+      case "unavailable":
+        return { kind: "unavailable", message: "Processor unavailable" };
+      case "challenge":
+        return { kind: "challenge", transactionId: this.#id("c") };
+      case "pending":
+        return { kind: "pending", transactionId: this.#id("p") };
+      case "retry-unless":
+        return b.approvedBy === this.name
+          ? { kind: "approved", transactionId: this.#id("a") }
+          : { kind: "retryable", transactionId: this.#id("r"), ...RETRY_CODE };
+      case "retry-always":
+        return { kind: "retryable", transactionId: this.#id("r"), ...RETRY_CODE };
+    }
+  }
+
+  async authorize(req: ChargeRequest): Promise<ProcessorOutcome> {
+    return this.#charge(req);
+  }
+
+  async payout(req: ChargeRequest): Promise<ProcessorOutcome> {
+    const outcome = this.#charge(req);
+    // A payout has no customer challenge and no cascade: those cards simply approve.
+    if (outcome.kind === "challenge" || outcome.kind === "retryable") return { kind: "approved", transactionId: this.#id("a") };
+    return outcome;
+  }
+
+  async refund(req: RefundRequest): Promise<ProcessorOutcome> {
+    if (!req.saleTransactionId.startsWith(`${this.name}-`)) {
+      return { kind: "declined", transactionId: this.#id("d"), code: "12", message: "Invalid transaction: sale unknown to this processor" };
+    }
+    return { kind: "approved", transactionId: this.#id("a") };
+  }
+
+  async complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome> {
+    return passed
+      ? { kind: "approved", transactionId }
+      : { kind: "declined", transactionId, code: "05", message: "3-D Secure authentication failed" };
+  }
+
+  async status(transactionId: string): Promise<ProcessorOutcome> {
+    const m = new RegExp(`^${this.name}-([a-z])(\\d+)-`).exec(transactionId);
+    if (!m) return { kind: "unknown", transactionId, message: "unknown transaction id" };
+    const [, tag, created] = m;
+    if (tag === "p") {
+      return this.#now() / 1000 - Number(created) >= PENDING_SECONDS ? { kind: "approved", transactionId } : { kind: "pending", transactionId };
+    }
+    if (tag === "a") return { kind: "approved", transactionId };
+    if (tag === "c") return { kind: "challenge", transactionId };
+    return { kind: "unknown", transactionId, message: "no status kept for this attempt" };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * AES-256-GCM for data at rest (merchant secrets, card numbers while an attempt
+ * still needs them). Format: "v1.<iv>.<tag>.<ciphertext>", base64url parts, so a
+ * future key or algorithm can sit beside it.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+export function seal(key: Buffer, plaintext: string, aad = ""): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(Buffer.from(aad, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+}
+
+export function open(key: Buffer, sealed: string, aad = ""): string {
+  const [version, iv, tag, body] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("sealed value has an unknown format");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  decipher.setAAD(Buffer.from(aad, "utf8"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+}

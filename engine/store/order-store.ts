@@ -1,0 +1,182 @@
+/**
+ * Orders and their attempts on Postgres through MikroORM. The hot path writes
+ * with one statement per step (data-modifying CTEs through the ORM's
+ * connection): creating an order, its first attempt and the history row is one
+ * atomic statement, and a status change plus its history row is another. The
+ * unique (merchant_id, order_id) constraint is what makes a repeat a repeat,
+ * also when duplicates arrive at the same moment.
+ */
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { DomainFailure, domainError } from "../domain/errors.ts";
+import type { Decision } from "../domain/outcome.ts";
+import type { State } from "../domain/transitions.ts";
+import type { Attempt, StatusChange, TransactionStatus } from "../domain/transaction.ts";
+import type { CreateOrderResult, ListQuery, OrderDraft, OrderStore, RefundableSale } from "../app/ports.ts";
+import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
+import { ATTEMPT_COLUMNS, attemptFromRow, changeFromEntity, type Row } from "./mappers.ts";
+
+const ORDER_INSERT = `
+  insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
+    card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, reference_trace_id)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
+  on conflict on constraint payment_order_merchant_order_unique do nothing
+  returning *`;
+
+const ATTEMPT_INSERT = `
+  t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)
+        select o.id, 1, ?, ?, ? from o returning *),
+  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
+        select trace_id, null, status, payout_letter, 'created' from t)
+  select ${ATTEMPT_COLUMNS} from t join o on o.id = t.order_ref`;
+
+const LATEST_ATTEMPT = `
+  select o.fingerprint, ${ATTEMPT_COLUMNS}
+  from payment_order o join transaction t on t.order_ref = o.id
+  where o.merchant_id = ? and o.order_id = ?
+  order by t.attempt desc limit 1`;
+
+const APPLY = `
+  with t as (
+    update transaction set status = ?, payout_letter = ?, deposit_state = coalesce(?, deposit_state),
+      transaction_id = coalesce(?, transaction_id), error_code = coalesce(?, error_code),
+      error_details = coalesce(?, error_details), redirect_url = coalesce(?, redirect_url),
+      version = version + 1, updated_at = now()
+    where trace_id = ? and status = ? and payout_letter is not distinct from ?
+    returning *),
+  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
+        select trace_id, ?, status, payout_letter, ? from t where ?),
+  c as (update payment_order set card_sealed = ? where ? and id = (select order_ref from t))
+  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
+
+export class PgOrderStore implements OrderStore {
+  readonly #orm: MikroORM;
+
+  constructor(orm: MikroORM) {
+    this.#orm = orm;
+  }
+
+  #em() {
+    return this.#orm.em.fork();
+  }
+
+  #orderParams(d: OrderDraft): unknown[] {
+    return [
+      d.merchantId, d.orderId, d.type, d.fingerprint, d.amountMinor, d.currency, d.frontend, d.pin, JSON.stringify(d.customer),
+      d.cardMasked, d.cardBrand, d.cardExpiry, d.cardFingerprint, d.returnUrl, d.notificationUrl, d.referenceTraceId,
+    ];
+  }
+
+  async createOrder(d: OrderDraft): Promise<CreateOrderResult> {
+    const em = this.#em();
+    const attemptParams = [d.processor, d.initial.status, d.initial.letter ?? null];
+    let rows: Row[];
+    if (d.referenceTraceId === null) {
+      rows = await em.execute(`with o as (${ORDER_INSERT}), ${ATTEMPT_INSERT}`, [...this.#orderParams(d), ...attemptParams]);
+    } else {
+      const saleTraceId = d.referenceTraceId;
+      rows = await em.transactional(async (tx) => {
+        const inserted: Row[] = await tx.execute(ORDER_INSERT, this.#orderParams(d));
+        if (inserted.length === 0) return [];
+        // Refunds of one sale serialise on the sale's row: what is approved or
+        // still pending counts against the sale's amount.
+        const [sale] = await tx.execute<Row[]>(
+          `select o.amount_minor from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ? for update of t`,
+          [saleTraceId],
+        );
+        const [used] = await tx.execute<Row[]>(
+          `select coalesce(sum(o.amount_minor), 0) as used from payment_order o join transaction t on t.order_ref = o.id
+           where o.reference_trace_id = ? and t.status in ('pending', 'approved')`,
+          [saleTraceId],
+        );
+        const remaining = Number(sale.amount_minor) - Number(used.used);
+        if (d.amountMinor > remaining) {
+          throw new DomainFailure(
+            domainError("REFUND_EXCEEDS_REMAINING", `amount: ${d.amountMinor} exceeds what remains refundable of the sale (${remaining})`, [
+              { field: "amount", description: `exceeds the sale's refundable remainder of ${remaining}` },
+            ]),
+          );
+        }
+        return tx.execute(`with o as (select * from payment_order where id = ?), ${ATTEMPT_INSERT}`, [inserted[0].id, ...attemptParams]);
+      });
+    }
+    if (rows.length > 0) return { created: true, attempt: attemptFromRow(rows[0]) };
+    const [existing] = await em.execute<Row[]>(LATEST_ATTEMPT, [d.merchantId, d.orderId]);
+    if (!existing) throw new Error("order vanished between conflict and read");
+    return { created: false, fingerprint: String(existing.fingerprint), attempt: attemptFromRow(existing) };
+  }
+
+  async findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined> {
+    const em = this.#em();
+    const byTrace = /^\d{1,10}$/.test(referenceId) && Number(referenceId) < 2 ** 31;
+    const rows = await em.execute<Row[]>(
+      `select t.trace_id, t.status, t.processor, t.transaction_id, o.currency, o.amount_minor
+       from transaction t join payment_order o on o.id = t.order_ref
+       where o.merchant_id = ? and o.type = 'sale' and (${byTrace ? "t.trace_id = ? or " : ""}o.order_id = ?)
+       order by (t.status = 'approved') desc, t.attempt desc limit 1`,
+      byTrace ? [merchantId, Number(referenceId), referenceId] : [merchantId, referenceId],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    return {
+      traceId: Number(r.trace_id),
+      status: r.status as TransactionStatus,
+      currency: String(r.currency),
+      amountMinor: Number(r.amount_minor),
+      processor: String(r.processor),
+      transactionId: (r.transaction_id as string | null) ?? null,
+    };
+  }
+
+  async applyDecision(traceId: number, from: State, d: Decision, card: { sealed: string | null } | undefined): Promise<Attempt> {
+    const to = d.to ?? from;
+    const changed = d.to !== undefined;
+    const rows = await this.#em().execute<Row[]>(APPLY, [
+      to.status, to.letter ?? null, d.depositState, d.transactionId, d.errorCode, d.errorDetails, d.redirectUrl ?? null,
+      traceId, from.status, from.letter ?? null,
+      from.status, d.cause, changed,
+      card ? card.sealed : null, card !== undefined,
+    ]);
+    if (rows[0]) return attemptFromRow(rows[0]);
+    const current = await this.get(traceId);
+    if (!current) throw new Error(`transaction ${traceId} not found`);
+    return current;
+  }
+
+  async get(traceId: number): Promise<Attempt | undefined> {
+    const rows = await this.#em().execute<Row[]>(
+      `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ?`,
+      [traceId],
+    );
+    return rows[0] ? attemptFromRow(rows[0]) : undefined;
+  }
+
+  async history(traceId: number): Promise<StatusChange[]> {
+    const events = await this.#em().find(TransactionEventEntity, { traceId }, { orderBy: { id: "asc" } });
+    return events.map(changeFromEntity);
+  }
+
+  async list(q: ListQuery): Promise<Attempt[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, v: unknown) => {
+      where.push(sql);
+      params.push(v);
+    };
+    if (q.merchantId) add("o.merchant_id = ?", q.merchantId);
+    if (q.orderId) add("o.order_id = ?", q.orderId);
+    if (q.pin) add("o.pin = ?", q.pin);
+    if (q.type) add("o.type = ?", q.type);
+    if (q.status) add("t.status = ?", q.status);
+    if (q.startTime) add("t.created_at >= ?", q.startTime);
+    if (q.endTime) add("t.created_at < ?", q.endTime);
+    if (q.afterTraceId) add("t.trace_id < ?", q.afterTraceId);
+    params.push(q.limit);
+    const rows = await this.#em().execute<Row[]>(
+      `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref
+       ${where.length ? "where " + where.join(" and ") : ""}
+       order by t.trace_id desc limit ?`,
+      params,
+    );
+    return rows.map(attemptFromRow);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * MikroORM on Postgres: the entities, the committed migrations (run at start,
+ * never schema.update()), and the pool.
+ */
+import { MikroORM } from "@mikro-orm/postgresql";
+import { Migrator } from "@mikro-orm/migrations";
+import { MerchantEntity } from "./entities/merchant.entity.ts";
+import { FrontendEntity } from "./entities/frontend.entity.ts";
+import { OrderEntity } from "./entities/order.entity.ts";
+import { TransactionEntity } from "./entities/transaction.entity.ts";
+import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
+import { Migration001Initial } from "./migrations/001-initial.ts";
+
+export const ENTITIES = [MerchantEntity, FrontendEntity, OrderEntity, TransactionEntity, TransactionEventEntity];
+export const MIGRATIONS = [{ name: "001-initial", class: Migration001Initial }];
+
+export async function openOrm(url: string, log: (msg: string) => void, poolSize = 20): Promise<MikroORM> {
+  const orm = await MikroORM.init({
+    clientUrl: url,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    pool: { min: 1, max: poolSize },
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, tableName: "mikro_orm_migrations", silent: true, snapshot: false, snapshotOnMigrate: false },
+    logger: log,
+    discovery: { warnWhenNoEntities: false },
+    debug: false,
+    allowGlobalContext: false,
+  });
+  const applied = await orm.migrator.up();
+  if (applied.length > 0) log(`migrations applied: ${applied.map((m) => m.name).join(", ")}`);
+  return orm;
+}
