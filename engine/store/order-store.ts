@@ -75,14 +75,15 @@ export class PgOrderStore implements OrderStore {
     } else {
       const saleTraceId = d.referenceTraceId;
       rows = await em.transactional(async (tx) => {
-        const inserted: Row[] = await tx.execute(ORDER_INSERT, this.#orderParams(d));
-        if (inserted.length === 0) return [];
-        // Refunds of one sale serialise on the sale's row: what is approved or
-        // still pending counts against the sale's amount.
+        // Refunds of one sale serialise on the sale's row, taken before anything
+        // else (NO KEY UPDATE, so the new order's foreign key share lock is no
+        // conflict); what is approved or still pending counts against the sale.
         const [sale] = await tx.execute<Row[]>(
-          `select o.amount_minor from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ? for update of t`,
+          `select o.amount_minor from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ? for no key update of t`,
           [saleTraceId],
         );
+        const inserted: Row[] = await tx.execute(ORDER_INSERT, this.#orderParams(d));
+        if (inserted.length === 0) return [];
         const [used] = await tx.execute<Row[]>(
           `select coalesce(sum(o.amount_minor), 0) as used from payment_order o join transaction t on t.order_ref = o.id
            where o.reference_trace_id = ? and t.status in ('pending', 'approved')`,

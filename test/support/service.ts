@@ -1,0 +1,90 @@
+/**
+ * Starts the real service for a test file: engine (gRPC on a free port) and
+ * edge (HTTP on a free port) in this process, on a fresh Postgres: a new
+ * database on DATABASE_URL when set, else an embedded cluster in a temp dir.
+ * Logs go to a file the card-data tests scan.
+ */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import pino from "pino";
+import { loadConfig } from "../../engine/config.ts";
+import { createLogger } from "../../engine/log.ts";
+import { startEngine, type EngineHandle } from "../../engine/engine.ts";
+import { startEdge, type EdgeHandle } from "../../edge/server.ts";
+import { createEngineClient, type EngineClient } from "../../edge/engine-client.ts";
+import { MERCHANTS } from "./merchants.ts";
+
+export const SERVICE_TOKEN = "test-service-token";
+
+export interface Service {
+  edgeUrl: string;
+  engineUrl: string;
+  engine: EngineHandle;
+  edge: EdgeHandle;
+  /** A Connect client with the service token, as an internal caller would use. */
+  client: EngineClient;
+  dataDir: string;
+  logFile: string;
+  logs(): string;
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+}
+
+async function freshDatabaseUrl(base: string): Promise<string> {
+  const name = `cashier_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), "cashier-test-"));
+  // The embedded cluster runs as the unprivileged "postgres" user when we are root.
+  chmodSync(dataDir, 0o755);
+  const merchantsFile = join(dataDir, "merchants.json");
+  writeFileSync(merchantsFile, JSON.stringify(MERCHANTS));
+  const databaseUrl = process.env.DATABASE_URL ? await freshDatabaseUrl(process.env.DATABASE_URL) : undefined;
+  const config = loadConfig({
+    CASHIER_DATA_DIR: dataDir,
+    EDGE_PORT: "0",
+    ENGINE_PORT: "0",
+    CASHIER_MERCHANTS_FILE: merchantsFile,
+    CASHIER_SERVICE_TOKENS: SERVICE_TOKEN,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const logFile = join(dataDir, "service.log");
+  const log = createLogger("debug", pino.destination({ dest: logFile, sync: true }));
+  const engine = await startEngine(config, log.child({ process: "engine" }), { host: "127.0.0.1" });
+  const engineUrl = `http://127.0.0.1:${engine.port}`;
+  const edge = await startEdge({ port: 0, host: "127.0.0.1", engineUrl, token: engine.edgeToken, log: log.child({ process: "edge" }) });
+  const edgeUrl = `http://127.0.0.1:${edge.port}`;
+  engine.setPublicUrl(edgeUrl);
+  const sqlClient = new pg.Client({ connectionString: engine.databaseUrl });
+  await sqlClient.connect();
+  return {
+    edgeUrl,
+    engineUrl,
+    engine,
+    edge,
+    client: createEngineClient(engineUrl, SERVICE_TOKEN),
+    dataDir,
+    logFile,
+    logs: () => readFileSync(logFile, "utf8"),
+    async sql(text, params = []) {
+      return (await sqlClient.query(text, params)).rows;
+    },
+    async stop() {
+      await sqlClient.end();
+      await edge.close();
+      await engine.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
