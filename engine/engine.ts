@@ -4,7 +4,6 @@
  * that stops everything in order. main.ts is the only caller outside tests.
  */
 import { randomBytes } from "node:crypto";
-import type * as grpc from "@grpc/grpc-js";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
@@ -58,7 +57,10 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
   const tokens = [...config.serviceTokens, edgeToken];
-  const server: grpc.Server = buildGrpcServer(deps, tokens, log);
+  const probe = async () => {
+    await orm.em.fork().execute("select 1");
+  };
+  const { server, health } = buildGrpcServer(deps, tokens, log, probe);
   const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort);
   log.info({ port }, "engine listening (gRPC)");
 
@@ -72,6 +74,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       if (!config.publicUrl) publicUrl = url;
     },
     async stop() {
+      health.stop();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       await orm.close();
       if (embedded) await embedded.stop();

@@ -6,7 +6,7 @@
 import t from "tap";
 import { startService, type Service } from "../support/service.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
-import { orderId, post, process, replySigned, saleBody, sign } from "../support/wire.ts";
+import { orderId, post, processSale as process, replySigned, saleBody, sign } from "../support/wire.ts";
 
 let svc: Service;
 t.before(async () => {
@@ -350,7 +350,7 @@ t.test("every status change is recorded with its cause", async (t) => {
 t.test("unknown routes and methods answer JSON, not HTML", async (t) => {
   const r = await fetch(`${url()}/api/nothing`);
   t.equal(r.status, 404);
-  t.equal((await r.json()).status, 13);
+  t.equal(((await r.json()) as { status: number }).status, 13);
   const m = await fetch(`${url()}/api/process`);
   t.equal(m.status, 405);
 });

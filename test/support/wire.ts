@@ -72,7 +72,7 @@ export async function post(baseUrl: string, body: unknown, opts: { contentType?:
   return { http: res.status, body: parsed, text };
 }
 
-export async function process(baseUrl: string, over: Body = {}, secret = SECRET): Promise<Reply> {
+export async function processSale(baseUrl: string, over: Body = {}, secret = SECRET): Promise<Reply> {
   return post(baseUrl, sign(saleBody(over), secret));
 }
 
