@@ -4,14 +4,14 @@
  * LYD, OMR and TND, which are sent in whole major units. Minor units follow the
  * ISO 4217 exponent: USD 1050 -> 1050; JPY 1000 -> 1000; BHD 5 -> 5000.
  */
-import cc from "currency-codes";
+import { currencyExponent } from "../../engine/domain/money.ts";
 
 export const WHOLE_UNIT_CURRENCIES = new Set(["JPY", "CLP", "KRW", "VND", "BHD", "IQD", "JOD", "LYD", "OMR", "TND"]);
 
 export type AmountResult = { ok: true; minor: bigint } | { ok: false; reason: string };
 
 export function wireAmountToMinor(amount: number, currency: string): AmountResult {
-  const exponent = /^[A-Z]{3}$/.test(currency) ? cc.code(currency)?.digits : undefined;
+  const exponent = currencyExponent(currency);
   const value = BigInt(amount);
   // Unknown currency: pass the number through; the engine names the currency.
   if (exponent === undefined) return { ok: true, minor: value };
@@ -25,7 +25,7 @@ export function wireAmountToMinor(amount: number, currency: string): AmountResul
 
 /** The inverse, for replies and tests: minor units -> the wire's unit. */
 export function minorToWireAmount(minor: bigint, currency: string): bigint {
-  const exponent = cc.code(currency)?.digits ?? 2;
+  const exponent = currencyExponent(currency) ?? 2;
   const shift = exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2);
   return shift >= 0 ? minor / 10n ** BigInt(shift) : minor * 10n ** BigInt(-shift);
 }

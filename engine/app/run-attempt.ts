@@ -6,7 +6,7 @@
  * still need it (cascade, 3-D Secure, a pending answer) and cleared otherwise.
  */
 import { decide, type Decision, type ProcessorOutcome } from "../domain/outcome.ts";
-import { canTransition, isFinal, type State } from "../domain/transitions.ts";
+import { canTransition, cardStillNeeded, type State } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import type { CardDetails } from "../processors/processor.ts";
 import { seal } from "../security/sealed-box.ts";
@@ -35,8 +35,7 @@ async function move(deps: ProcessDeps, a: Attempt, decision: Decision, card: Car
     throw new Error(`refused transition ${a.type} ${from.status}/${from.letter ?? ""} -> ${to.status}/${to.letter ?? ""}`);
   }
   const next = to ?? from;
-  const keepCard = !isFinal(a.type, next) && a.type === "sale";
-  const sealed = keepCard ? seal(deps.keys.encryption, card.number, `order:${a.orderRef}`) : null;
+  const sealed = cardStillNeeded(a.type, next) ? seal(deps.keys.encryption, card.number, `order:${a.orderRef}`) : null;
   return deps.orders.applyDecision(a.traceId, from, { ...decision, to }, { sealed });
 }
 

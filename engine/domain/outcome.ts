@@ -44,18 +44,21 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
   const txId = "transactionId" in outcome ? outcome.transactionId : null;
   const ok: State = type === "payout" ? { status: "approved", letter: "Y" } : { status: "approved" };
   const failed: State = type === "payout" ? { status: "declined", letter: "J" } : { status: "declined" };
+  // N and E are deposit states: only a failed sale carries one.
+  const n: DepositState | null = type === "sale" ? "N" : null;
+  const e: DepositState | null = type === "sale" ? "E" : null;
   switch (outcome.kind) {
     case "approved":
       return { to: ok, ...none, transactionId: txId, cause };
     case "declined":
-      return { to: failed, depositState: "N", transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
     case "retryable":
       if (type === "sale" && !lastInCascade) {
         return { to: { status: "declined_retry" }, depositState: null, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
       }
-      return { to: failed, depositState: "N", transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
     case "unavailable":
-      return { to: failed, depositState: "E", transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
+      return { to: failed, depositState: e, transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
     case "challenge":
       return type === "sale"
         ? { to: { status: "pending_async" }, ...none, transactionId: txId, cause }

@@ -50,3 +50,12 @@ export function canTransition(type: TransactionType, from: State, to: State): bo
 export function isFinal(type: TransactionType, s: State): boolean {
   return (TRANSITIONS[type][stateKey(s)]?.length ?? 0) === 0;
 }
+
+/**
+ * Whether the order may still need the full card number after an attempt
+ * reaches `s`: a sale waiting for its processor or the customer, or one whose
+ * attempt hands over to the next processor of the cascade.
+ */
+export function cardStillNeeded(type: TransactionType, s: State): boolean {
+  return type === "sale" && (s.status === "pending" || s.status === "pending_async" || s.status === "declined_retry");
+}

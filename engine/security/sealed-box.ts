@@ -16,8 +16,11 @@ export function seal(key: Buffer, plaintext: string, aad = ""): string {
 export function open(key: Buffer, sealed: string, aad = ""): string {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("sealed value has an unknown format");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  const tagBytes = Buffer.from(tag, "base64url");
+  // A shortened tag would make forgery cheaper: only the full 16 bytes are accepted.
+  if (tagBytes.length !== 16) throw new Error("sealed value has a malformed tag");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
   decipher.setAAD(Buffer.from(aad, "utf8"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
 }

@@ -17,8 +17,7 @@ export class SimProcessor implements Processor {
   }
 
   #id(tag: string): string {
-    const seconds = Math.floor(this.#now() / 1000);
-    return `${this.name}-${tag}${seconds}-${randomBytes(6).toString("hex")}`;
+    return `${this.name}-${tag}${Math.floor(this.#now())}-${randomBytes(6).toString("hex")}`;
   }
 
   #charge(req: ChargeRequest): ProcessorOutcome {
@@ -72,7 +71,7 @@ export class SimProcessor implements Processor {
     if (!m) return { kind: "unknown", transactionId, message: "unknown transaction id" };
     const [, tag, created] = m;
     if (tag === "p") {
-      return this.#now() / 1000 - Number(created) >= PENDING_SECONDS ? { kind: "approved", transactionId } : { kind: "pending", transactionId };
+      return this.#now() - Number(created) >= PENDING_SECONDS * 1000 ? { kind: "approved", transactionId } : { kind: "pending", transactionId };
     }
     if (tag === "a") return { kind: "approved", transactionId };
     if (tag === "c") return { kind: "challenge", transactionId };

@@ -1,0 +1,105 @@
+/**
+ * CONTRACT section 8 after a real run: every test card through every path
+ * (approved, declined, unavailable, 3-D Secure, pending, cascade, payout,
+ * refund, refused requests, gRPC), then the database's every text column, the
+ * logs and every reply are scanned for the card numbers and CVVs; the full
+ * number is kept only sealed, and only while an attempt may still need it.
+ */
+import t from "tap";
+import { create, toJsonString, type MessageInitShape } from "@bufbuild/protobuf";
+import { ProcessRequestSchema, ProcessResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { startService, type Service } from "../support/service.ts";
+import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
+
+const CARDS = [
+  "4111111111111111", "5555555555554444", "4000000000000002", "4000000000009995", "4000000000000119",
+  "4000000000003220", "4000000000000077", "4000000000000259", "4000000000000341",
+];
+// CVVs unlikely to occur by chance, matched as whole tokens.
+const CVVS = ["7319", "846"];
+const cvvPattern = new RegExp(`(^|[^0-9A-Za-z])(${CVVS.join("|")})([^0-9A-Za-z]|$)`);
+
+let svc: Service;
+const replies: string[] = [];
+t.before(async () => {
+  svc = await startService();
+});
+t.teardown(async () => {
+  await svc?.stop();
+});
+
+function leaks(text: string): string[] {
+  const found = CARDS.filter((c) => text.includes(c));
+  const m = cvvPattern.exec(text);
+  if (m) found.push(`cvv ${m[2]}`);
+  return found;
+}
+
+t.test("run every card through every path", async (t) => {
+  const record = (r: { text: string }) => replies.push(r.text);
+  for (const card of CARDS) {
+    for (const cvv of CVVS) {
+      const sale = await processSale(svc.edgeUrl, { card_number: card, cvv });
+      record(sale);
+      if (sale.body.transaction_status === "approved") {
+        record(await processSale(svc.edgeUrl, { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 100, card_number: card, cvv }));
+      }
+    }
+    record(await processSale(svc.edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
+    record(await processSale(svc.edgeUrl, { merchant_id: "m-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card }));
+    // Refused requests must not echo the card either.
+    record(await processSale(svc.edgeUrl, { card_number: card, cvv: CVVS[0], card_exp: "01/2001", email: "bad" }));
+    record(await post(svc.edgeUrl, sign(saleBody({ card_number: card, cvv: CVVS[1] }), "wrong-secret")));
+    record(await post(svc.edgeUrl, sign(saleBody({ card_number: card, cvv: 7319 as unknown as string }))));
+    const grpc = await svc.client.process(
+      create(ProcessRequestSchema, {
+        merchantId: "m-test", orderId: orderId("g"), transactionType: TransactionType.SALE,
+        amount: { amountMinor: 500n, currency: "USD" }, card: { number: card, cvv: CVVS[0], expiry: "12/2030" },
+        customer: { pin: "p", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
+        frontend: "test-usd", returnUrl: "https://merchant.example/r", version: "1.0",
+      } as MessageInitShape<typeof ProcessRequestSchema>),
+    );
+    replies.push(toJsonString(ProcessResponseSchema, grpc));
+  }
+  t.ok(replies.length > 50, `${replies.length} replies recorded`);
+});
+
+t.test("no reply carries a card number or a CVV", async (t) => {
+  for (const text of replies) t.same(leaks(text), [], text.slice(0, 120));
+});
+
+t.test("no text column of any table carries a card number or a CVV", async (t) => {
+  const columns = await svc.sql<{ table_name: string; column_name: string }>(
+    `select table_name, column_name from information_schema.columns
+     where table_schema = 'public' and data_type in ('text', 'character varying', 'character', 'jsonb', 'json')`,
+  );
+  t.ok(columns.length > 10, `${columns.length} text columns`);
+  let scanned = 0;
+  for (const { table_name, column_name } of columns) {
+    const rows = await svc.sql<{ v: string }>(`select "${column_name}"::text as v from "${table_name}" where "${column_name}" is not null`);
+    scanned += rows.length;
+    const bad = rows.flatMap((r) => leaks(r.v));
+    t.same(bad, [], `${table_name}.${column_name}`);
+  }
+  t.ok(scanned > 100, `${scanned} values scanned`);
+});
+
+t.test("the logs carry no card number or CVV", async (t) => {
+  const logs = svc.logs();
+  t.ok(logs.length > 0, "logs were written");
+  t.same(leaks(logs), []);
+});
+
+t.test("the full number is kept sealed only while an attempt may need it", async (t) => {
+  const rows = await svc.sql<{ status: string; card_sealed: string | null; card_masked: string; type: string }>(
+    `select t.status, o.card_sealed, o.card_masked, o.type from payment_order o
+     join transaction t on t.order_ref = o.id and t.attempt = (select max(attempt) from transaction where order_ref = o.id)`,
+  );
+  const waiting = rows.filter((r) => ["pending", "pending_async", "declined_retry"].includes(r.status) && r.type === "sale");
+  const final = rows.filter((r) => ["approved", "declined", "cancelled"].includes(r.status));
+  t.ok(waiting.length > 0 && final.length > 0);
+  for (const r of waiting) t.match(r.card_sealed, /^v1\./, `${r.status} keeps the number sealed`);
+  for (const r of final) t.equal(r.card_sealed, null, `${r.status} keeps no number`);
+  for (const r of rows) t.match(r.card_masked, /^\d{6}\*+\d{4}$/);
+});

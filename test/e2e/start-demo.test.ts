@@ -1,0 +1,116 @@
+/**
+ * What a new user does: start Cashier as `npm start` does, on the embedded
+ * database in a fresh data dir, read the printed demo credentials, run the
+ * README's signed curl example exactly as written, stop it with SIGTERM; and an
+ * operator's merchants file upserted at every start.
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import t from "tap";
+import { post, saleBody, sign } from "../support/wire.ts";
+
+const run = promisify(execFile);
+const repo = new URL("../..", import.meta.url).pathname;
+
+interface Started {
+  child: ChildProcess;
+  edgePort: number;
+  enginePort: number;
+  output: () => string;
+}
+
+async function startCashier(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
+    cwd: repo,
+    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const ready = await new Promise<{ edgePort: number; enginePort: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    const check = () => {
+      const line = out.split("\n").find((l) => l.includes('"cashier ready'));
+      if (line) {
+        clearTimeout(timer);
+        const j = JSON.parse(line);
+        resolve({ edgePort: j.edgePort, enginePort: j.enginePort });
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  return { child, ...ready, output: () => out };
+}
+
+async function stop(s: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => s.child.on("exit", (code) => resolve(code)));
+  s.child.kill("SIGTERM");
+  return exited;
+}
+
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "cashier-start-"));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+t.test("first start: demo merchant printed, README curl example works, SIGTERM stops cleanly", async (t) => {
+  const dir = dataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const s = await startCashier({ CASHIER_DATA_DIR: dir });
+  t.match(s.output(), /Demo merchant created/);
+  t.match(s.output(), /merchant_id: m-demo/);
+  const creds = JSON.parse(readFileSync(join(dir, "demo-merchant.json"), "utf8"));
+  t.match(s.output(), new RegExp(`secret: +${creds.secret}`), "the secret is printed");
+
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const block = /<!-- demo:start -->\s*```sh\n([\s\S]*?)```\s*<!-- demo:end -->/.exec(readme);
+  t.ok(block, "README has the demo block");
+  const { stdout } = await run("bash", ["-c", block![1]], { cwd: repo, env: { ...process.env, CASHIER_DATA_DIR: dir, EDGE_PORT: String(s.edgePort) } });
+  const reply = JSON.parse(stdout);
+  t.equal(reply.status, 0);
+  t.equal(reply.transaction_status, "approved");
+
+  const code = await stop(s);
+  t.equal(code, 0, "exits 0 on SIGTERM");
+  t.notMatch(s.output(), /4111111111111111/, "no card number in the output");
+
+  const again = await startCashier({ CASHIER_DATA_DIR: dir });
+  t.notMatch(again.output(), /Demo merchant created/, "the demo merchant is created once");
+  await stop(again);
+});
+
+t.test("a merchants file is upserted at every start", async (t) => {
+  const dir = dataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "merchants.json");
+  const write = (secret: string) =>
+    writeFileSync(file, JSON.stringify({ merchants: [{ merchant_id: "m-file", secret, frontends: [{ name: "file-usd", base_currency: "USD" }] }] }));
+  write("first-secret");
+  const one = await startCashier({ CASHIER_DATA_DIR: dir, CASHIER_MERCHANTS_FILE: file });
+  t.notMatch(one.output(), /Demo merchant created/);
+  const base = `http://127.0.0.1:${one.edgePort}`;
+  const body = () => saleBody({ merchant_id: "m-file", frontend: "file-usd" });
+  t.equal((await post(base, sign(body(), "first-secret"))).http, 200);
+  await stop(one);
+
+  write("second-secret");
+  const two = await startCashier({ CASHIER_DATA_DIR: dir, CASHIER_MERCHANTS_FILE: file });
+  const base2 = `http://127.0.0.1:${two.edgePort}`;
+  t.equal((await post(base2, sign(body(), "second-secret"))).http, 200, "the new secret is in force");
+  t.equal((await post(base2, sign(body(), "first-secret"))).http, 401, "the old one is not");
+  await stop(two);
+});
+
+t.test("a bad merchants file stops the start with a message naming the entry", async (t) => {
+  const dir = dataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "merchants.json");
+  writeFileSync(file, JSON.stringify({ merchants: [{ merchant_id: "m-bad", secret: "s", frontends: [{ name: "x", base_currency: "XXY" }] }] }));
+  await t.rejects(startCashier({ CASHIER_DATA_DIR: dir, CASHIER_MERCHANTS_FILE: file }), /merchants\[0\]\.frontends\[0\]\.base_currency/);
+});
