@@ -7,6 +7,7 @@ import Koa from "koa";
 import Router from "@koa/router";
 import type { EngineClient } from "./engine-client.ts";
 import { WireError, errorMiddleware } from "./middleware/errors.ts";
+import { accessLog } from "./middleware/access-log.ts";
 import { processRoutes } from "./routes/process.ts";
 
 export interface EdgeLogger {
@@ -24,6 +25,7 @@ export function buildApp({ engine, log }: { engine: EngineClient; log: EdgeLogge
   router.get("/healthz", (ctx) => {
     ctx.body = { status: 0, description: "ok" };
   });
+  app.use(accessLog(log));
   app.use(errorMiddleware(engine, log));
   app.use(router.routes());
   app.use(async (ctx, next) => {

@@ -21,3 +21,30 @@ export function toRpcError(e: DomainError): RpcError {
 export function invalidArgument(field: string, description: string): RpcError {
   return toRpcError({ reason: "INVALID_FIELDS", message: `${field}: ${description}`, violations: [{ field, description }] });
 }
+
+const UNAVAILABLE_PG_CODES = new Set(["55000", "3D000", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006", "08001", "08004", "40001", "40P01"]);
+const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
+
+/**
+ * Failures the caller should simply retry (database down or restarting, a
+ * deadlock or serialisation failure) become UNAVAILABLE instead of INTERNAL.
+ */
+export function classifyInternal(err: unknown): RpcError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) {
+      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
+    }
+    const message = String((e as { message?: unknown }).message ?? "");
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
+    }
+    const name = (e as { name?: unknown }).name;
+    if (name === "ConnectionException" || name === "DeadlockException" || name === "LockWaitTimeoutException") {
+      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
+    }
+    e = (e as { cause?: unknown; previous?: unknown }).cause ?? (e as { previous?: unknown }).previous;
+  }
+  return undefined;
+}

@@ -50,7 +50,14 @@ function statusDetails(err: RpcError): Buffer {
   return Buffer.from(w.finish());
 }
 
-function toServiceError(err: unknown, onInternal: (err: unknown) => void): Partial<grpc.ServiceError> {
+function toServiceError(err: unknown, onInternal: (err: unknown) => void, classify?: (err: unknown) => RpcError | undefined): Partial<grpc.ServiceError> {
+  if (!(err instanceof RpcError)) {
+    const classified = classify?.(err);
+    if (classified) {
+      onInternal(err);
+      err = classified;
+    }
+  }
   if (err instanceof RpcError) {
     const metadata = new grpc.Metadata();
     if (err.details.length > 0) metadata.set("grpc-status-details-bin", statusDetails(err));
@@ -65,7 +72,7 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
   server: grpc.Server,
   service: S,
   impl: ServiceImpl<S>,
-  opts: { interceptor?: Interceptor; onInternal: (err: unknown, method: string) => void },
+  opts: { interceptor?: Interceptor; onInternal: (err: unknown, method: string) => void; classify?: (err: unknown) => RpcError | undefined },
 ): void {
   const definition: Record<string, grpc.MethodDefinition<MessageShape<DescMessage>, MessageShape<DescMessage>>> = {};
   const handlers: grpc.UntypedServiceImplementation = {};
@@ -101,7 +108,7 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
           callback(null, res);
         },
         (err: unknown) => {
-          const e = toServiceError(err, (x) => opts.onInternal(x, path));
+          const e = toServiceError(err, (x) => opts.onInternal(x, path), opts.classify);
           finish(e.code ?? grpc.status.INTERNAL);
           callback(e);
         },

@@ -29,6 +29,9 @@ export interface Service {
   logFile: string;
   logs(): string;
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** The service database's name, and SQL on the cluster's `postgres` database (to take ours away). */
+  databaseName: string;
+  adminSql(text: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const edgeUrl = `http://127.0.0.1:${edge.port}`;
   engine.setPublicUrl(edgeUrl);
   const sqlClient = new pg.Client({ connectionString: engine.databaseUrl });
+  sqlClient.on("error", () => {});
   await sqlClient.connect();
   return {
     edgeUrl,
@@ -77,11 +81,23 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     dataDir,
     logFile,
     logs: () => readFileSync(logFile, "utf8"),
+    databaseName: new URL(engine.databaseUrl).pathname.slice(1),
+    async adminSql(text) {
+      const u = new URL(engine.databaseUrl);
+      u.pathname = "/postgres";
+      const admin = new pg.Client({ connectionString: u.toString() });
+      await admin.connect();
+      try {
+        await admin.query(text);
+      } finally {
+        await admin.end();
+      }
+    },
     async sql(text, params = []) {
       return (await sqlClient.query(text, params)).rows;
     },
     async stop() {
-      await sqlClient.end();
+      await sqlClient.end().catch(() => {});
       await edge.close();
       await engine.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+/**
+ * When Postgres is gone, a platform gets a retryable 503 with a negative
+ * status (never a 500 with internals), health says NOT_SERVING; when it is
+ * back, both recover with no restart.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import t from "tap";
+import { startService, type Service } from "../support/service.ts";
+import { processSale } from "../support/wire.ts";
+
+const run = promisify(execFile);
+let svc: Service;
+t.before(async () => {
+  svc = await startService();
+});
+t.teardown(async () => {
+  await svc?.stop();
+});
+
+async function health(): Promise<string> {
+  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${svc.engineUrl}/grpc.health.v1.Health/Check`]);
+  return JSON.parse(stdout).status;
+}
+
+async function until(what: () => Promise<boolean>, ms = 15000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await what()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
+  t.equal((await processSale(svc.edgeUrl)).http, 200);
+  const db = svc.databaseName;
+  await svc.adminSql(`alter database "${db}" allow_connections false`);
+  await svc.adminSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${db}'`);
+  const down = await processSale(svc.edgeUrl);
+  t.equal(down.http, 503, `HTTP 503 (${down.text}) ${down.http === 503 ? "" : svc.logs().split("\n").filter((l) => l.includes("rpc failed")).slice(-1)[0]}`);
+  t.equal(down.body.status, -2);
+  t.notMatch(down.text, /at |Error|pg_|ECONN/, "no internals in the reply");
+  t.ok(await until(async () => (await health()) === "NOT_SERVING"), "health goes NOT_SERVING");
+
+  await svc.adminSql(`alter database "${db}" allow_connections true`);
+  t.ok(await until(async () => (await health()) === "SERVING"), "health is SERVING again");
+  t.ok(await until(async () => (await processSale(svc.edgeUrl)).http === 200), "Process works again");
+});
