@@ -9,7 +9,7 @@ import t from "tap";
 import { create, toJsonString, type MessageInitShape } from "@bufbuild/protobuf";
 import { ProcessRequestSchema, ProcessResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { startService, type Service } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
 
 const CARDS = [
@@ -20,14 +20,8 @@ const CARDS = [
 const CVVS = ["7319", "846"];
 const cvvPattern = new RegExp(`(^|[^0-9A-Za-z])(${CVVS.join("|")})([^0-9A-Za-z]|$)`);
 
-let svc: Service;
 const replies: string[] = [];
-t.before(async () => {
-  svc = await startService();
-});
-t.teardown(async () => {
-  await svc?.stop();
-});
+const service = useService(t);
 
 function leaks(text: string): string[] {
   const found = CARDS.filter((c) => text.includes(c));
@@ -40,19 +34,19 @@ t.test("run every card through every path", async (t) => {
   const record = (r: { text: string }) => replies.push(r.text);
   for (const card of CARDS) {
     for (const cvv of CVVS) {
-      const sale = await processSale(svc.edgeUrl, { card_number: card, cvv });
+      const sale = await processSale(service().edgeUrl, { card_number: card, cvv });
       record(sale);
       if (sale.body.transaction_status === "approved") {
-        record(await processSale(svc.edgeUrl, { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 100, card_number: card, cvv }));
+        record(await processSale(service().edgeUrl, { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 100, card_number: card, cvv }));
       }
     }
-    record(await processSale(svc.edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
-    record(await processSale(svc.edgeUrl, { merchant_id: "m-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card }));
+    record(await processSale(service().edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
+    record(await processSale(service().edgeUrl, { merchant_id: "m-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card }));
     // Refused requests must not echo the card either.
-    record(await processSale(svc.edgeUrl, { card_number: card, cvv: CVVS[0], card_exp: "01/2001", email: "bad" }));
-    record(await post(svc.edgeUrl, sign(saleBody({ card_number: card, cvv: CVVS[1] }), "wrong-secret")));
-    record(await post(svc.edgeUrl, sign(saleBody({ card_number: card, cvv: 7319 as unknown as string }))));
-    const grpc = await svc.client.process(
+    record(await processSale(service().edgeUrl, { card_number: card, cvv: CVVS[0], card_exp: "01/2001", email: "bad" }));
+    record(await post(service().edgeUrl, sign(saleBody({ card_number: card, cvv: CVVS[1] }), "wrong-secret")));
+    record(await post(service().edgeUrl, sign(saleBody({ card_number: card, cvv: 7319 as unknown as string }))));
+    const grpc = await service().client.process(
       create(ProcessRequestSchema, {
         merchantId: "m-test", orderId: orderId("g"), transactionType: TransactionType.SALE,
         amount: { amountMinor: 500n, currency: "USD" }, card: { number: card, cvv: CVVS[0], expiry: "12/2030" },
@@ -70,14 +64,14 @@ t.test("no reply carries a card number or a CVV", async (t) => {
 });
 
 t.test("no text column of any table carries a card number or a CVV", async (t) => {
-  const columns = await svc.sql<{ table_name: string; column_name: string }>(
+  const columns = await service().sql<{ table_name: string; column_name: string }>(
     `select table_name, column_name from information_schema.columns
      where table_schema = 'public' and data_type in ('text', 'character varying', 'character', 'jsonb', 'json')`,
   );
   t.ok(columns.length > 10, `${columns.length} text columns`);
   let scanned = 0;
   for (const { table_name, column_name } of columns) {
-    const rows = await svc.sql<{ v: string }>(`select "${column_name}"::text as v from "${table_name}" where "${column_name}" is not null`);
+    const rows = await service().sql<{ v: string }>(`select "${column_name}"::text as v from "${table_name}" where "${column_name}" is not null`);
     scanned += rows.length;
     const bad = rows.flatMap((r) => leaks(r.v));
     t.same(bad, [], `${table_name}.${column_name}`);
@@ -86,13 +80,13 @@ t.test("no text column of any table carries a card number or a CVV", async (t) =
 });
 
 t.test("the logs carry no card number or CVV", async (t) => {
-  const logs = svc.logs();
+  const logs = service().logs();
   t.ok(logs.length > 0, "logs were written");
   t.same(leaks(logs), []);
 });
 
 t.test("the full number is kept sealed only while an attempt may need it", async (t) => {
-  const rows = await svc.sql<{ status: string; card_sealed: string | null; card_masked: string; type: string }>(
+  const rows = await service().sql<{ status: string; card_sealed: string | null; card_masked: string; type: string }>(
     `select t.status, o.card_sealed, o.card_masked, o.type from payment_order o
      join transaction t on t.order_ref = o.id and t.attempt = (select max(attempt) from transaction where order_ref = o.id)`,
   );

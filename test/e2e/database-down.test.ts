@@ -6,20 +6,14 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import t from "tap";
-import { startService, type Service } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
 const run = promisify(execFile);
-let svc: Service;
-t.before(async () => {
-  svc = await startService();
-});
-t.teardown(async () => {
-  await svc?.stop();
-});
+const service = useService(t);
 
 async function health(): Promise<string> {
-  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${svc.engineUrl}/grpc.health.v1.Health/Check`]);
+  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${service().engineUrl}/grpc.health.v1.Health/Check`]);
   return JSON.parse(stdout).status;
 }
 
@@ -33,17 +27,17 @@ async function until(what: () => Promise<boolean>, ms = 15000): Promise<boolean>
 }
 
 t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
-  t.equal((await processSale(svc.edgeUrl)).http, 200);
-  const db = svc.databaseName;
-  await svc.adminSql(`alter database "${db}" allow_connections false`);
-  await svc.adminSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${db}'`);
-  const down = await processSale(svc.edgeUrl);
-  t.equal(down.http, 503, `HTTP 503 (${down.text}) ${down.http === 503 ? "" : svc.logs().split("\n").filter((l) => l.includes("rpc failed")).slice(-1)[0]}`);
+  t.equal((await processSale(service().edgeUrl)).http, 200);
+  const db = service().databaseName;
+  await service().adminSql(`alter database "${db}" allow_connections false`);
+  await service().adminSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${db}'`);
+  const down = await processSale(service().edgeUrl);
+  t.equal(down.http, 503, `HTTP 503 (${down.text}) ${down.http === 503 ? "" : service().logs().split("\n").filter((l) => l.includes("rpc failed")).slice(-1)[0]}`);
   t.equal(down.body.status, -2);
   t.notMatch(down.text, /at |Error|pg_|ECONN/, "no internals in the reply");
   t.ok(await until(async () => (await health()) === "NOT_SERVING"), "health goes NOT_SERVING");
 
-  await svc.adminSql(`alter database "${db}" allow_connections true`);
+  await service().adminSql(`alter database "${db}" allow_connections true`);
   t.ok(await until(async () => (await health()) === "SERVING"), "health is SERVING again");
-  t.ok(await until(async () => (await processSale(svc.edgeUrl)).http === 200), "Process works again");
+  t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
 });

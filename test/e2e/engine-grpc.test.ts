@@ -12,17 +12,11 @@ import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { createEngineClient } from "../../edge/engine-client.ts";
-import { startService, type Service } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { orderId } from "../support/wire.ts";
 
 const run = promisify(execFile);
-let svc: Service;
-t.before(async () => {
-  svc = await startService();
-});
-t.teardown(async () => {
-  await svc?.stop();
-});
+const service = useService(t);
 
 function request(over: Record<string, unknown> = {}) {
   const init = {
@@ -50,21 +44,21 @@ async function codeOf(p: Promise<unknown>): Promise<ConnectError> {
 }
 
 t.test("calls without a valid bearer token are UNAUTHENTICATED", async (t) => {
-  const none = createEngineClient(svc.engineUrl, "");
+  const none = createEngineClient(service().engineUrl, "");
   t.equal((await codeOf(none.process(request()))).code, Code.Unauthenticated);
-  const wrong = createEngineClient(svc.engineUrl, "not-a-token");
+  const wrong = createEngineClient(service().engineUrl, "not-a-token");
   t.equal((await codeOf(wrong.getTransaction({ traceId: 1 }))).code, Code.Unauthenticated);
 });
 
 t.test("Process straight to the engine, then GetTransaction with its history", async (t) => {
-  const res = await svc.client.process(request());
+  const res = await service().client.process(request());
   const tx = res.transaction!;
   t.equal(tx.status, TransactionStatus.APPROVED);
   t.equal(tx.amount?.amountMinor, 1050n);
   t.equal(tx.card?.maskedNumber, "411111******1111");
   t.equal(tx.card?.brand, "VISA");
   t.equal(res.replySignature, "", "no wire signature asked, none given");
-  const got = await svc.client.getTransaction({ traceId: tx.traceId });
+  const got = await service().client.getTransaction({ traceId: tx.traceId });
   t.same(
     got.transaction!.history.map((h) => [h.fromStatus, h.toStatus, h.cause]),
     [
@@ -72,14 +66,14 @@ t.test("Process straight to the engine, then GetTransaction with its history", a
       [TransactionStatus.PENDING, TransactionStatus.APPROVED, "processor:approved"],
     ],
   );
-  const again = await svc.client.process(request({ orderId: tx.orderId }));
+  const again = await service().client.process(request({ orderId: tx.orderId }));
   t.equal(again.transaction!.traceId, tx.traceId);
   t.equal(again.replayed, true);
 });
 
 t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async (t) => {
   const err = await codeOf(
-    svc.client.process(request({ amount: { amountMinor: -1n, currency: "ZZZ" }, card: { number: "123", cvv: "", expiry: "x" }, transactionType: TransactionType.UNSPECIFIED })),
+    service().client.process(request({ amount: { amountMinor: -1n, currency: "ZZZ" }, card: { number: "123", cvv: "", expiry: "x" }, transactionType: TransactionType.UNSPECIFIED })),
   );
   t.equal(err.code, Code.InvalidArgument);
   const [detail] = err.findDetails(ErrorDetailSchema);
@@ -88,19 +82,19 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
     detail.violations.map((v) => v.field).sort(),
     ["amount", "card_exp", "card_number", "currency", "transaction_type"],
   );
-  const huge = await codeOf(svc.client.process(request({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
+  const huge = await codeOf(service().client.process(request({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
-  const unknown = await codeOf(svc.client.process(request({ merchantId: "m-nobody" })));
+  const unknown = await codeOf(service().client.process(request({ merchantId: "m-nobody" })));
   t.equal(unknown.code, Code.InvalidArgument);
   t.match(unknown.rawMessage, /merchant_id/);
-  t.equal((await codeOf(svc.client.getTransaction({ traceId: 0 }))).code, Code.InvalidArgument);
-  t.equal((await codeOf(svc.client.getTransaction({ traceId: 2 ** 31 - 1 }))).code, Code.NotFound);
-  t.equal((await codeOf(svc.client.listTransactions({ pageSize: 100000 }))).code, Code.InvalidArgument);
-  t.equal((await codeOf(svc.client.listTransactions({ pageToken: "garbage" }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.getTransaction({ traceId: 0 }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.getTransaction({ traceId: 2 ** 31 - 1 }))).code, Code.NotFound);
+  t.equal((await codeOf(service().client.listTransactions({ pageSize: 100000 }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.listTransactions({ pageToken: "garbage" }))).code, Code.InvalidArgument);
 });
 
 t.test("payout letters travel on the typed transaction", async (t) => {
-  const res = await svc.client.process(request({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }));
+  const res = await service().client.process(request({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }));
   t.equal(res.transaction!.status, TransactionStatus.APPROVED);
   t.equal(res.transaction!.payoutLetter, PayoutLetter.APPROVED);
 });
@@ -109,31 +103,31 @@ t.test("ListTransactions filters and pages newest first", async (t) => {
   const pin = `pin-${Date.now()}`;
   const made: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const r = await svc.client.process(request({ customer: { pin, email: "a@example.com", firstName: "A", lastName: "B", country: "GB" } }));
+    const r = await service().client.process(request({ customer: { pin, email: "a@example.com", firstName: "A", lastName: "B", country: "GB" } }));
     made.push(r.transaction!.traceId);
   }
   const seen: number[] = [];
   let pageToken = "";
   do {
-    const page = await svc.client.listTransactions({ merchantId: "m-test", pin, pageSize: 2, pageToken });
+    const page = await service().client.listTransactions({ merchantId: "m-test", pin, pageSize: 2, pageToken });
     t.ok(page.transactions.length <= 2);
     seen.push(...page.transactions.map((x) => x.traceId));
     pageToken = page.nextPageToken;
   } while (pageToken);
   t.same(seen, [...made].reverse());
-  const declined = await svc.client.listTransactions({ merchantId: "m-test", pin, status: TransactionStatus.DECLINED });
+  const declined = await service().client.listTransactions({ merchantId: "m-test", pin, status: TransactionStatus.DECLINED });
   t.equal(declined.transactions.length, 0);
 });
 
 t.test("reflection lets buf curl list the services with no proto files", async (t) => {
-  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", svc.engineUrl]);
+  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", service().engineUrl]);
   t.match(stdout, /cashier\.engine\.v1\.EngineService/);
   t.match(stdout, /grpc\.health\.v1\.Health/);
 });
 
 t.test("health reports SERVING while the database answers", async (t) => {
   const { stdout } = await run("node_modules/.bin/buf", [
-    "curl", "--protocol", "grpc", "--http2-prior-knowledge", "--data", "{}", `${svc.engineUrl}/grpc.health.v1.Health/Check`,
+    "curl", "--protocol", "grpc", "--http2-prior-knowledge", "--data", "{}", `${service().engineUrl}/grpc.health.v1.Health/Check`,
   ]);
   t.match(JSON.parse(stdout), { status: "SERVING" });
 });

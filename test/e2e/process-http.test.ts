@@ -4,19 +4,13 @@
  * signatures, idempotency and refunds, as a platform sees them.
  */
 import t from "tap";
-import { startService, type Service } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
 import { orderId, post, processSale as process, replySigned, saleBody, sign } from "../support/wire.ts";
 
-let svc: Service;
-t.before(async () => {
-  svc = await startService();
-});
-t.teardown(async () => {
-  await svc?.stop();
-});
+const service = useService(t);
 
-const url = () => svc.edgeUrl;
+const url = () => service().edgeUrl;
 
 t.test("an approved sale answers the signed seed 2.2 reply", async (t) => {
   const r = await process(url());
@@ -70,7 +64,7 @@ t.test("a merchant with one processor ends the cascade card declined", async (t)
 t.test("the processor's deposit state is recorded: N for declines, E for errors", async (t) => {
   const n = await process(url(), { card_number: "4000000000000002" });
   const e = await process(url(), { card_number: "4000000000000119" });
-  const rows = await svc.sql<{ trace_id: number; deposit_state: string }>(
+  const rows = await service().sql<{ trace_id: number; deposit_state: string }>(
     "select trace_id, deposit_state from transaction where trace_id = any($1) order by trace_id",
     [[n.body.trace_id, e.body.trace_id]],
   );
@@ -232,7 +226,7 @@ t.test("idempotency on (merchant_id, order_id)", async (t) => {
   const conflict = await post(url(), sign({ ...body, amount: 2000 }));
   t.equal(conflict.http, 409);
   t.equal(conflict.body.status, 6);
-  const rows = await svc.sql("select count(*)::int as n from payment_order where order_id = $1", [body.order_id]);
+  const rows = await service().sql("select count(*)::int as n from payment_order where order_id = $1", [body.order_id]);
   t.equal(rows[0].n, 1, "one order stored");
   const otherMerchant = await post(url(), sign({ ...body, merchant_id: "m-other", frontend: "other-usd" }, OTHER_SECRET));
   t.equal(otherMerchant.http, 200, "order ids are per merchant");
@@ -245,7 +239,7 @@ t.test("concurrent duplicates are processed once and share one trace_id", async 
   const traces = new Set(replies.map((r) => r.body.trace_id));
   t.same(replies.map((r) => r.http), Array(12).fill(200));
   t.equal(traces.size, 1, "one trace_id for all");
-  const rows = await svc.sql("select count(*)::int as n from transaction t join payment_order o on o.id = t.order_ref where o.order_id = $1", [body.order_id]);
+  const rows = await service().sql("select count(*)::int as n from transaction t join payment_order o on o.id = t.order_ref where o.order_id = $1", [body.order_id]);
   t.equal(rows[0].n, 1, "one attempt stored");
 });
 
@@ -259,7 +253,7 @@ t.test("refunds", async (t) => {
   t.equal(r1.body.transaction_status, "approved");
   t.ok(replySigned(r1.body));
 
-  const byOrderId = await process(url(), { transaction_type: "refund", reference_id: (await svc.sql("select order_id from payment_order o join transaction t on t.order_ref=o.id where t.trace_id=$1", [sale.body.trace_id]))[0].order_id, amount: 300 });
+  const byOrderId = await process(url(), { transaction_type: "refund", reference_id: (await service().sql("select order_id from payment_order o join transaction t on t.order_ref=o.id where t.trace_id=$1", [sale.body.trace_id]))[0].order_id, amount: 300 });
   t.equal(byOrderId.body.transaction_status, "approved", "reference by order_id");
 
   const tooMuch = await refund({ amount: 401 });
@@ -303,7 +297,7 @@ t.test("simultaneous refunds never add up to more than the sale", async (t) => {
   const refused = replies.filter((r) => r.http === 400 && r.body.status === 11);
   t.equal(approved.length, 3, "three of 300 fit in 1000");
   t.equal(refused.length, 7);
-  const [sum] = await svc.sql<{ total: string }>(
+  const [sum] = await service().sql<{ total: string }>(
     "select coalesce(sum(o.amount_minor),0) as total from payment_order o join transaction t on t.order_ref=o.id where o.reference_trace_id=$1 and t.status='approved'",
     [sale.body.trace_id],
   );
@@ -313,7 +307,7 @@ t.test("simultaneous refunds never add up to more than the sale", async (t) => {
 t.test("payouts: auto walks to approved, manual waits in requested", async (t) => {
   const auto = await process(url(), { transaction_type: "payout", cvv: "" });
   t.equal(auto.body.transaction_status, "approved");
-  const letters = await svc.sql<{ payout_letter: string }>("select payout_letter from transaction_event where trace_id=$1 order by id", [auto.body.trace_id]);
+  const letters = await service().sql<{ payout_letter: string }>("select payout_letter from transaction_event where trace_id=$1 order by id", [auto.body.trace_id]);
   t.same(letters.map((l) => l.payout_letter), [null, "A", "P", "Y"], "requested -> A -> P -> Y recorded");
 
   const declined = await process(url(), { transaction_type: "payout", card_number: "4000000000000002" });
@@ -328,7 +322,7 @@ t.test("amounts convert to minor units by currency", async (t) => {
   const jpy = await process(url(), { currency: "JPY", amount: 1000 });
   const bhd = await process(url(), { currency: "BHD", amount: 5 });
   const usd = await process(url(), { currency: "USD", amount: 1050 });
-  const rows = await svc.sql<{ currency: string; amount_minor: string }>(
+  const rows = await service().sql<{ currency: string; amount_minor: string }>(
     "select o.currency, o.amount_minor from payment_order o join transaction t on t.order_ref=o.id where t.trace_id = any($1) order by t.trace_id",
     [[jpy.body.trace_id, bhd.body.trace_id, usd.body.trace_id]],
   );
@@ -337,7 +331,7 @@ t.test("amounts convert to minor units by currency", async (t) => {
 
 t.test("every status change is recorded with its cause", async (t) => {
   const r = await process(url(), { order_id: orderId("hist") });
-  const events = await svc.sql<{ from_status: string | null; to_status: string; cause: string }>(
+  const events = await service().sql<{ from_status: string | null; to_status: string; cause: string }>(
     "select from_status, to_status, cause from transaction_event where trace_id=$1 order by id",
     [r.body.trace_id],
   );

@@ -104,3 +104,18 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     },
   };
 }
+
+/** Starts the service before a test file's tests and stops it after them. */
+export function useService(t: { before(fn: () => Promise<void>): void; teardown(fn: () => Promise<void>): void }, env: Record<string, string> = {}): () => Service {
+  let svc: Service | undefined;
+  t.before(async () => {
+    svc = await startService(env);
+  });
+  t.teardown(async () => {
+    await svc?.stop();
+  });
+  return () => {
+    if (!svc) throw new Error("the service is not started yet");
+    return svc;
+  };
+}
