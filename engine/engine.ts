@@ -75,7 +75,18 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
     },
     async stop() {
       health.stop();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // In-flight calls finish; idle client sessions (the edge's HTTP/2
+      // connection) do not hold the shutdown past a short grace period.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 3000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
       await orm.close();
       if (embedded) await embedded.stop();
     },

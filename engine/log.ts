@@ -7,7 +7,6 @@ import pino, { type Logger } from "pino";
 export const REDACT_PATHS = [
   "card_number", "cvv", "secret", "signature", "card", "password", "authorization", "auth_token",
   "*.card_number", "*.cvv", "*.secret", "*.signature", "*.card", "*.password", "*.authorization", "*.auth_token",
-  "*.*.card_number", "*.*.cvv", "*.*.secret", "*.*.number",
 ];
 
 export type { Logger };

@@ -23,7 +23,7 @@ export async function authenticate(
 ): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
   const merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
   if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
-  if (!verifyHmac(merchant.secret, wire.canonical, wire.signature)) {
+  if (!verifyHmac(merchant.signingKey, wire.canonical, wire.signature)) {
     return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
   }
   const skew = Math.abs(now.getTime() / 1000 - timestamp);

@@ -8,11 +8,12 @@ import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
 import type { Keys } from "../security/keys.ts";
+import type { KeyObject } from "node:crypto";
 
 export interface Merchant {
   id: string;
-  /** Current secret, decrypted: only ever used to sign and verify. */
-  secret: string;
+  /** Current secret, opened into a key: only ever used to sign and verify. */
+  signingKey: KeyObject;
   siteId: number | null;
   platformUrl: string | null;
   validationUrl: string | null;

@@ -35,8 +35,12 @@ async function move(deps: ProcessDeps, a: Attempt, decision: Decision, card: Car
     throw new Error(`refused transition ${a.type} ${from.status}/${from.letter ?? ""} -> ${to.status}/${to.letter ?? ""}`);
   }
   const next = to ?? from;
-  const sealed = cardStillNeeded(a.type, next) ? seal(deps.keys.encryption, card.number, `order:${a.orderRef}`) : null;
-  return deps.orders.applyDecision(a.traceId, from, { ...decision, to }, { sealed });
+  // Seal the number when the order starts to need it, clear it when it stops;
+  // otherwise leave the order row alone.
+  const needed = cardStillNeeded(a.type, next);
+  const cardChange =
+    needed && !a.cardHeld ? { sealed: seal(deps.keys.encryption, card.number, `order:${a.orderRef}`) } : !needed && a.cardHeld ? { sealed: null } : undefined;
+  return deps.orders.applyDecision(a.traceId, from, { ...decision, to }, cardChange);
 }
 
 function step(to: State, cause: string): Decision {

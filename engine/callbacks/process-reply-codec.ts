@@ -4,7 +4,7 @@
  * members from the typed result, and a test holds the two to one signature.
  */
 import { canonicalString, type Scalar } from "../security/canonical.ts";
-import { hmacHex } from "../security/hmac.ts";
+import { hmacHex, type HmacKey } from "../security/hmac.ts";
 import type { Attempt } from "../domain/transaction.ts";
 
 export const API_VERSION = "1.0";
@@ -40,6 +40,6 @@ export function errorReplyBody(status: number, description: string, version = AP
   };
 }
 
-export function signBody(secret: string, body: Record<string, Scalar>): string {
+export function signBody(secret: HmacKey, body: Record<string, Scalar>): string {
   return hmacHex(secret, canonicalString(body));
 }

@@ -35,10 +35,22 @@ const BRANDS: Record<string, string> = {
   hipercard: "HIPERCARD",
 };
 
-/** VISA, MC, AMEX, ... or CARD when the number matches no known brand. */
+const brandCache = new Map<string, string>();
+
+/**
+ * VISA, MC, AMEX, ... or CARD when the number matches no known brand. The
+ * brand depends only on the leading digits and the length, so answers are
+ * remembered by those (card-validator copies its table on every call).
+ */
 export function cardBrand(digits: string): string {
+  const key = `${digits.slice(0, 8)}:${digits.length}`;
+  const cached = brandCache.get(key);
+  if (cached) return cached;
   const type = cardValidator.number(digits).card?.type;
-  return (type && BRANDS[type]) || "CARD";
+  const brand = (type && BRANDS[type]) || "CARD";
+  if (brandCache.size > 10_000) brandCache.clear();
+  brandCache.set(key, brand);
+  return brand;
 }
 
 /** 4111111111111111 -> 411111******1111. */

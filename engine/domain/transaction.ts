@@ -86,6 +86,8 @@ export interface Attempt {
   pin: string;
   frontend: string;
   referenceTraceId: number | null;
+  /** Whether the order still holds the sealed full card number. */
+  cardHeld: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -35,7 +35,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       return create(ProcessResponseSchema, {
         transaction: attemptToProto(result.attempt),
         description,
-        replySignature: wire ? signBody(result.merchant.secret, processReplyBody(result.attempt, description)) : "",
+        replySignature: wire ? signBody(result.merchant.signingKey, processReplyBody(result.attempt, description)) : "",
         replayed: result.replayed,
       });
     },
@@ -75,7 +75,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
-      return create(SignReplyResponseSchema, { signature: signBody(merchant.secret, errorReplyBody(req.status, req.description, req.version || undefined)) });
+      return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });
     },
   };
 }

@@ -3,9 +3,11 @@
  * still needs them). Format: "v1.<iv>.<tag>.<ciphertext>", base64url parts, so a
  * future key or algorithm can sit beside it.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from "node:crypto";
 
-export function seal(key: Buffer, plaintext: string, aad = ""): string {
+type Key = Buffer | KeyObject;
+
+export function seal(key: Key, plaintext: string, aad = ""): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(aad, "utf8"));
@@ -13,7 +15,7 @@ export function seal(key: Buffer, plaintext: string, aad = ""): string {
   return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
 }
 
-export function open(key: Buffer, sealed: string, aad = ""): string {
+export function open(key: Key, sealed: string, aad = ""): string {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("sealed value has an unknown format");
   const tagBytes = Buffer.from(tag, "base64url");

@@ -6,7 +6,7 @@ export const ATTEMPT_COLUMNS = `
   t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state, t.transaction_id,
   t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at,
   o.order_id, o.merchant_id, o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry,
-  o.pin, o.frontend, o.reference_trace_id`;
+  o.pin, o.frontend, o.reference_trace_id, (o.card_sealed is not null) as card_held`;
 
 export type Row = Record<string, unknown>;
 
@@ -37,6 +37,7 @@ export function attemptFromRow(r: Row): Attempt {
     pin: String(r.pin),
     frontend: String(r.frontend),
     referenceTraceId: numOrNull(r.reference_trace_id),
+    cardHeld: r.card_held === true,
     createdAt: dateOf(r.created_at),
     updatedAt: dateOf(r.updated_at),
   };

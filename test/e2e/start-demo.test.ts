@@ -42,7 +42,10 @@ async function startCashier(env: Record<string, string>): Promise<Started> {
       }
     };
     child.stdout!.on("data", check);
-    child.on("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}:\n${out}`));
+    });
   });
   return { child, ...ready, output: () => out };
 }
@@ -104,7 +107,7 @@ t.test("a merchants file is upserted at every start", async (t) => {
   const base2 = `http://127.0.0.1:${two.edgePort}`;
   t.equal((await post(base2, sign(body(), "second-secret"))).http, 200, "the new secret is in force");
   t.equal((await post(base2, sign(body(), "first-secret"))).http, 401, "the old one is not");
-  await stop(two);
+  t.equal(await stop(two), 0, "exits 0 on SIGTERM with an idle client connected");
 });
 
 t.test("a bad merchants file stops the start with a message naming the entry", async (t) => {

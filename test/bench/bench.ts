@@ -1,0 +1,523 @@
+/**
+ * Throughput and latency of an approved card sale, end to end and per layer,
+ * against a raw-SQL baseline on the same database, all in one run:
+ *
+ *   edge  signed JSON POST /api/process -> Koa edge -> Connect client -> engine -> Postgres
+ *   grpc  EngineService.Process straight to the engine over gRPC (grpc-js client)
+ *   raw   the rows the engine writes for an approved sale, as two plain SQL
+ *         statements through `pg` on a pool as large as the engine's
+ *
+ * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
+ * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
+ * counted) then BENCH_SECONDS (default 10) per phase. Only 127.0.0.1 is
+ * targeted; the service (embedded Postgres unless DATABASE_URL is set) is
+ * started in this process and stopped at the end.
+ *
+ * Only a 200 with status 0 and an approved transaction (edge), or an APPROVED
+ * transaction (grpc), counts as a success; p50/p99 are over successes.
+ *
+ * Other knobs: BENCH_PHASES (default "edge,grpc,raw"), BENCH_HTTP_CLIENT
+ * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
+ * measured the same), BENCH_GRPC_CLIENT ("grpc-js", default, measured at about
+ * 0.3 ms less CPU per call; "connect": the Connect client the edge uses),
+ * BENCH_CPU_PROFILE (a directory: a V8 CPU profile of each measured
+ * window is written there as <phase>.cpuprofile, for profile-summary.ts).
+ *
+ * The load generator shares the process (and the CPUs) with the service, so
+ * every number includes the client's own cost. "node cores" is the CPU this
+ * process used per second of wall time, "pg cores" that of its child
+ * processes (the embedded Postgres; "-" without /proc, about 0 with
+ * DATABASE_URL) and "other cores" the rest of the machine's busy time: other
+ * load (another test run, say) that skews the numbers, plus kernel time not
+ * charged to a process. "cpu ms/req" is (node + pg) CPU per successful
+ * request, the number least disturbed by other load.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import * as grpc from "@grpc/grpc-js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import pg from "pg";
+import {
+  EngineService,
+  ProcessRequestSchema,
+  ProcessResponseSchema,
+  type ProcessRequest,
+  type ProcessResponse,
+} from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
+import { orderId, saleBody, sign } from "../support/wire.ts";
+
+const PHASE_NAMES = ["edge", "grpc", "raw"] as const;
+type PhaseName = (typeof PHASE_NAMES)[number];
+
+function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function envChoice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!(choices as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
+const SECONDS = envNumber("BENCH_SECONDS", 10, 0.1);
+const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 2, 0);
+const CONCURRENCY = Math.floor(envNumber("BENCH_CONCURRENCY", 64, 1));
+const HTTP_CLIENT = envChoice("BENCH_HTTP_CLIENT", ["http", "fetch"] as const, "http");
+const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["grpc-js", "connect"] as const, "grpc-js");
+const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
+  .split(",")
+  .map((s) => s.trim())
+  .filter((s) => s !== "")
+  .map((s) => {
+    if (!(PHASE_NAMES as readonly string[]).includes(s)) throw new Error(`BENCH_PHASES: unknown phase ${JSON.stringify(s)} (${PHASE_NAMES.join(", ")})`);
+    return s as PhaseName;
+  });
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE || undefined;
+/** No single request may hang a phase: past this it counts as an error. */
+const REQUEST_TIMEOUT_MS = 10_000;
+const CARD = "4111111111111111";
+
+/** One request; resolves to an error label, or undefined on success. Never rejects. */
+type Shot = () => Promise<string | undefined>;
+
+interface PhaseResult {
+  name: string;
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  nodeCores: number;
+  childCores: number;
+  hostBusy: number;
+  errorKinds: Map<string, number>;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+function hostTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    const t = c.times;
+    busy += t.user + t.nice + t.sys + t.irq;
+    total += t.user + t.nice + t.sys + t.irq + t.idle;
+  }
+  return { busy, total };
+}
+
+let clockTicks = 100;
+try {
+  clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+} catch {
+  // not Linux or no getconf: the usual 100 Hz
+}
+
+/**
+ * CPU ticks of every process below this one (the embedded Postgres and its
+ * backends), by pid, from /proc; undefined where there is no /proc.
+ */
+function childTicks(): Map<number, number> | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const d of pids) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parent.set(Number(d), Number(f[1]));
+      ticks.set(Number(d), Number(f[11]) + Number(f[12]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = new Map<number, number>();
+  for (const [pid, t] of ticks) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === process.pid) {
+        out.set(pid, t);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function childCoresBetween(a: Map<number, number> | undefined, b: Map<number, number> | undefined, seconds: number): number {
+  if (!a || !b) return Number.NaN;
+  let sum = 0;
+  for (const [pid, t] of b) sum += t - (a.get(pid) ?? 0);
+  return sum / clockTicks / seconds;
+}
+
+/** Profiles this process's main thread from start() to stop(), when BENCH_CPU_PROFILE is set. */
+function profiler(file: string) {
+  if (!PROFILE_DIR) return { start() {}, async stop() {} };
+  const session = new Session();
+  let started: Promise<unknown> | undefined;
+  return {
+    start() {
+      session.connect();
+      started = session.post("Profiler.enable").then(() => session.post("Profiler.start"));
+    },
+    async stop() {
+      if (!started) return;
+      await started;
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(join(PROFILE_DIR, file), JSON.stringify(profile));
+    },
+  };
+}
+
+/** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
+async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
+  const prof = profiler(`${name.split(" ")[0]}.cpuprofile`);
+  const log = (m: string) => process.stderr.write(`[bench] ${name}: ${m}\n`);
+  log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
+  const warmEnd = performance.now() + WARMUP_SECONDS * 1000;
+  let measuring = false;
+  let measureStart = 0;
+  let measureEnd = Number.POSITIVE_INFINITY;
+  const latencies: number[] = [];
+  const errorKinds = new Map<string, number>();
+  let errors = 0;
+  let cpu0 = process.cpuUsage();
+  let host0 = hostTimes();
+  let children0 = childTicks();
+
+  const worker = async () => {
+    for (;;) {
+      const started = performance.now();
+      if (started >= measureEnd) return;
+      if (!measuring && started >= warmEnd) {
+        measuring = true;
+        measureStart = started;
+        measureEnd = started + SECONDS * 1000;
+        cpu0 = process.cpuUsage();
+        host0 = hostTimes();
+        children0 = childTicks();
+        prof.start();
+      }
+      const counted = measuring;
+      const error = await shot();
+      if (!counted) continue;
+      if (error === undefined) {
+        latencies.push(performance.now() - started);
+      } else {
+        errors += 1;
+        errorKinds.set(error, (errorKinds.get(error) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const ended = performance.now();
+  const cpu = process.cpuUsage(cpu0);
+  const host1 = hostTimes();
+  const children1 = childTicks();
+  await prof.stop();
+  const seconds = (ended - measureStart) / 1000;
+  const sorted = Float64Array.from(latencies).sort();
+  const result: PhaseResult = {
+    name,
+    requests: latencies.length + errors,
+    errors,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    nodeCores: (cpu.user + cpu.system) / 1e6 / seconds,
+    childCores: childCoresBetween(children0, children1, seconds),
+    hostBusy: host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : Number.NaN,
+    errorKinds,
+  };
+  log(`${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+  return result;
+}
+
+function errorLabel(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, 120);
+  return String(err).slice(0, 120);
+}
+
+// ---- phase 1: the edge over HTTP ------------------------------------------------------
+
+function isApprovedReply(status: number, text: string): string | undefined {
+  if (status !== 200) return `http ${status}`;
+  let body: { status?: unknown; transaction_status?: unknown };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return "reply is not JSON";
+  }
+  if (body.status !== 0) return `status ${String(body.status)}`;
+  if (body.transaction_status !== "approved") return `transaction_status ${String(body.transaction_status)}`;
+  return undefined;
+}
+
+function edgeShot(svc: Service): { shot: Shot; close(): void } {
+  const url = new URL("/api/process", svc.edgeUrl);
+  const payload = () => JSON.stringify(sign(saleBody({ card_number: CARD })));
+  if (HTTP_CLIENT === "fetch") {
+    return {
+      shot: async () => {
+        try {
+          const res = await fetch(url, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: payload(),
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          });
+          return isApprovedReply(res.status, await res.text());
+        } catch (err) {
+          return errorLabel(err);
+        }
+      },
+      close() {},
+    };
+  }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY });
+  const shot: Shot = () =>
+    new Promise((resolve) => {
+      const body = Buffer.from(payload(), "utf8");
+      const req = http.request(
+        url,
+        { method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(isApprovedReply(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))));
+          res.on("error", (err) => resolve(errorLabel(err)));
+        },
+      );
+      req.on("error", (err) => resolve(errorLabel(err)));
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("request timed out")));
+      req.end(body);
+    });
+  return { shot, close: () => agent.destroy() };
+}
+
+// ---- phase 2: the engine over gRPC ------------------------------------------------------
+
+function processRequest(): ProcessRequest {
+  return create(ProcessRequestSchema, {
+    merchantId: "m-test",
+    orderId: orderId("grpc"),
+    transactionType: TransactionType.SALE,
+    amount: { amountMinor: 1050n, currency: "USD" },
+    card: { number: CARD, cvv: "123", expiry: "12/2030" },
+    customer: { pin: "cust-42", email: "jane@example.com", firstName: "Jane", lastName: "Doe", country: "GB", zip: "SW1A1AA" },
+    frontend: "test-usd",
+    returnUrl: "https://merchant.example/return",
+    timestamp: BigInt(Math.floor(Date.now() / 1000)),
+    version: "1.0",
+  });
+}
+
+function isApprovedResponse(res: ProcessResponse): string | undefined {
+  const status = res.transaction?.status;
+  if (status !== TransactionStatus.APPROVED) return `transaction status ${status === undefined ? "missing" : TransactionStatus[status]}`;
+  return undefined;
+}
+
+function grpcShot(svc: Service): { shot: Shot; close(): void } {
+  if (GRPC_CLIENT === "connect") {
+    return {
+      shot: async () => {
+        try {
+          return isApprovedResponse(await svc.client.process(processRequest()));
+        } catch (err) {
+          return errorLabel(err);
+        }
+      },
+      close() {},
+    };
+  }
+  const client = new grpc.Client(`127.0.0.1:${svc.engine.port}`, grpc.credentials.createInsecure());
+  const path = `/${EngineService.typeName}/${EngineService.method.process.name}`;
+  const serialize = (m: ProcessRequest) => Buffer.from(toBinary(ProcessRequestSchema, m));
+  const deserialize = (b: Buffer) => fromBinary(ProcessResponseSchema, b);
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", `Bearer ${SERVICE_TOKEN}`);
+  const shot: Shot = () =>
+    new Promise((resolve) => {
+      client.makeUnaryRequest(path, serialize, deserialize, processRequest(), metadata, { deadline: Date.now() + REQUEST_TIMEOUT_MS }, (err, res) => {
+        if (err) resolve(`grpc ${grpc.status[err.code] ?? err.code}: ${err.details}`.slice(0, 120));
+        else if (!res) resolve("empty response");
+        else resolve(isApprovedResponse(res));
+      });
+    });
+  return { shot, close: () => client.close() };
+}
+
+// ---- phase 3: the same rows with plain SQL ----------------------------------------------
+
+const ATTEMPT_COLUMNS = `t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state,
+  t.transaction_id, t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at, o.order_id, o.merchant_id,
+  o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry, o.pin, o.frontend, o.reference_trace_id`;
+
+/** The order, its first attempt (pending) and the "created" history row: one statement. */
+const RAW_CREATE = `
+  with o as (
+    insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
+      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, reference_trace_id)
+    values ($1, $2, 'sale', $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, null, null)
+    on conflict on constraint payment_order_merchant_order_unique do nothing
+    returning *),
+  t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)
+        select o.id, 1, $14, 'pending', null from o returning *),
+  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
+        select trace_id, null, status, payout_letter, 'created' from t)
+  select ${ATTEMPT_COLUMNS} from t join o on o.id = t.order_ref`;
+
+/** pending -> approved plus its history row: one statement. */
+const RAW_APPROVE = `
+  with t as (
+    update transaction set status = 'approved', transaction_id = $2, version = version + 1, updated_at = now()
+    where trace_id = $1 and status = 'pending'
+    returning *),
+  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
+        select trace_id, 'pending', status, payout_letter, 'processor:approved' from t)
+  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
+
+const CUSTOMER_JSON = JSON.stringify({
+  email: "jane@example.com", first_name: "Jane", last_name: "Doe", dob: "", phone: "", address: "", city: "",
+  country: "GB", state: "", zip: "SW1A1AA", requester_ip: "",
+});
+const CARD_FINGERPRINT = randomBytes(32).toString("hex");
+
+function rawShot(pool: pg.Pool): Shot {
+  return async () => {
+    try {
+      const created = await pool.query(RAW_CREATE, [
+        "m-test", orderId("raw"), randomBytes(32).toString("hex"), 1050, "USD", "test-usd", "cust-42", CUSTOMER_JSON,
+        "411111******1111", "VISA", "12/2030", CARD_FINGERPRINT, "https://merchant.example/return", "sim-a",
+      ]);
+      const traceId = created.rows[0]?.trace_id;
+      if (traceId === undefined) return "order not created";
+      const txId = `sim-a-a${Math.floor(Date.now() / 1000)}-${randomBytes(6).toString("hex")}`;
+      const approved = await pool.query(RAW_APPROVE, [traceId, txId]);
+      if (approved.rows[0]?.status !== "approved") return "not approved";
+      return undefined;
+    } catch (err) {
+      return errorLabel(err);
+    }
+  };
+}
+
+// ---- the run ------------------------------------------------------------------------------
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")).join("\n");
+}
+
+/** How busy the machine is before we start: other load skews every number. */
+async function idleCheck(): Promise<number> {
+  const a = hostTimes();
+  await sleep(1000);
+  const b = hostTimes();
+  return b.total > a.total ? (b.busy - a.busy) / (b.total - a.total) : Number.NaN;
+}
+
+async function main(): Promise<void> {
+  // Whatever happens (a wedged service, a Postgres that never starts), the bench ends.
+  const budgetMs = (120 + PHASES.length * (WARMUP_SECONDS + SECONDS + 2 * REQUEST_TIMEOUT_MS / 1000)) * 1000;
+  setTimeout(() => {
+    console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
+    process.exit(2);
+  }, budgetMs).unref();
+  const busyBefore = await idleCheck();
+  if (busyBefore > 0.15) process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
+  process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
+  const svc = await startService();
+  const results = new Map<PhaseName, PhaseResult>();
+  let pgVersion = "?";
+  let poolSize = 20;
+  try {
+    const [v] = await svc.sql<{ version: string }>("select version()");
+    pgVersion = v.version;
+    const pool = svc.engine.orm.config.get("pool") as { max?: number } | undefined;
+    if (pool?.max) poolSize = pool.max;
+
+    for (const phase of PHASES) {
+      if (phase === "edge") {
+        const c = edgeShot(svc);
+        results.set(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot));
+        c.close();
+      } else if (phase === "grpc") {
+        const c = grpcShot(svc);
+        results.set(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot));
+        c.close();
+      } else {
+        const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
+        try {
+          results.set(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool)));
+        } finally {
+          await pool.end();
+        }
+      }
+    }
+  } finally {
+    await svc.stop();
+  }
+
+  const cpus = os.cpus();
+  console.log("");
+  console.log(`machine:     ${cpus[0]?.model.trim() ?? "?"}, ${cpus.length} cores (os.cpus()), ${os.platform()} ${os.release()}`);
+  console.log(`node:        ${process.version}`);
+  console.log(`postgres:    ${pgVersion}${process.env.DATABASE_URL ? " (DATABASE_URL)" : " (embedded)"}`);
+  console.log(`run:         ${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}`);
+  console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
+  console.log("");
+  const raw = results.get("raw");
+  const rows = [["phase", "requests", "errors", "req/s", "p50 ms", "p99 ms", "vs raw", "node cores", "pg cores", "other cores", "cpu ms/req"]];
+  for (const [, r] of results) {
+    rows.push([
+      r.name,
+      String(r.requests),
+      String(r.errors),
+      r.rps.toFixed(0),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+      raw && raw.rps > 0 ? `${((r.rps / raw.rps) * 100).toFixed(1)}%` : "-",
+      r.nodeCores.toFixed(2),
+      Number.isNaN(r.childCores) ? "-" : r.childCores.toFixed(2),
+      Number.isNaN(r.childCores) ? "-" : Math.max(0, r.hostBusy * os.cpus().length - r.nodeCores - r.childCores).toFixed(2),
+      Number.isNaN(r.childCores) ? "-" : (((r.nodeCores + r.childCores) / r.rps) * 1000).toFixed(2),
+    ]);
+  }
+  console.log(table(rows));
+  for (const [, r] of results) {
+    for (const [kind, n] of [...r.errorKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${r.name} error x${n}: ${kind}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
