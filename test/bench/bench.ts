@@ -5,7 +5,8 @@
  *   edge  signed JSON POST /api/process -> Koa edge -> Connect client -> engine -> Postgres
  *   grpc  EngineService.Process straight to the engine over gRPC (grpc-js client)
  *   raw   the rows the engine writes for an approved sale, as two plain SQL
- *         statements through `pg` on a pool as large as the engine's
+ *         statements through `pg` on a pool as large as the engine's, named
+ *         prepared statements as the engine's hot path runs them
  *
  * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
  * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
@@ -378,7 +379,8 @@ function grpcShot(svc: Service): { shot: Shot; close(): void } {
 
 const ATTEMPT_COLUMNS = `t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state,
   t.transaction_id, t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at, o.order_id, o.merchant_id,
-  o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry, o.pin, o.frontend, o.reference_trace_id`;
+  o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry, o.pin, o.frontend, o.reference_trace_id,
+  (o.card_sealed is not null) as card_held`;
 
 /** The order, its first attempt (pending) and the "created" history row: one statement. */
 const RAW_CREATE = `
@@ -413,14 +415,15 @@ const CARD_FINGERPRINT = randomBytes(32).toString("hex");
 function rawShot(pool: pg.Pool): Shot {
   return async () => {
     try {
-      const created = await pool.query(RAW_CREATE, [
+      // Named prepared statements, as the engine's hot path uses them.
+      const created = await pool.query({ name: "raw-create", text: RAW_CREATE, values: [
         "m-test", orderId("raw"), randomBytes(32).toString("hex"), 1050, "USD", "test-usd", "cust-42", CUSTOMER_JSON,
         "411111******1111", "VISA", "12/2030", CARD_FINGERPRINT, "https://merchant.example/return", "sim-a",
-      ]);
+      ] });
       const traceId = created.rows[0]?.trace_id;
       if (traceId === undefined) return "order not created";
       const txId = `sim-a-a${Math.floor(Date.now() / 1000)}-${randomBytes(6).toString("hex")}`;
-      const approved = await pool.query(RAW_APPROVE, [traceId, txId]);
+      const approved = await pool.query({ name: "raw-approve", text: RAW_APPROVE, values: [traceId, txId] });
       if (approved.rows[0]?.status !== "approved") return "not approved";
       return undefined;
     } catch (err) {
