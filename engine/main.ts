@@ -16,12 +16,14 @@ try {
   const engine = await startEngine(config, log.child({ process: "engine" }));
   let closeEdge = async () => {};
   if (withEdge) {
-    const { startEdge } = await import("../edge/server.ts");
-    const edge = await startEdge({
+    // The edge runs on a worker thread of this process, so it has a core of
+    // its own; it reaches the engine over the gRPC socket like any client.
+    const { startEdgeWorker } = await import("../edge/worker-host.ts");
+    const edge = await startEdgeWorker({
       port: config.edgePort,
       engineUrl: `http://127.0.0.1:${engine.port}`,
       token: engine.edgeToken,
-      log: log.child({ process: "edge" }),
+      logLevel: config.logLevel,
     });
     engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
     closeEdge = edge.close;

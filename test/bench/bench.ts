@@ -457,7 +457,7 @@ async function main(): Promise<void> {
   const busyBefore = await idleCheck();
   if (busyBefore > 0.15) process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
-  const svc = await startService();
+  const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
   const results = new Map<PhaseName, PhaseResult>();
   let pgVersion = "?";
   let poolSize = 20;

@@ -12,7 +12,7 @@ import pino from "pino";
 import { loadConfig } from "../../engine/config.ts";
 import { createLogger } from "../../engine/log.ts";
 import { startEngine, type EngineHandle } from "../../engine/engine.ts";
-import { startEdge, type EdgeHandle } from "../../edge/server.ts";
+import { startEdgeWorker, type EdgeWorker } from "../../edge/worker-host.ts";
 import { createEngineClient, type EngineClient } from "../../edge/engine-client.ts";
 import { MERCHANTS } from "./merchants.ts";
 
@@ -22,7 +22,8 @@ export interface Service {
   edgeUrl: string;
   engineUrl: string;
   engine: EngineHandle;
-  edge: EdgeHandle;
+  /** The edge on a worker thread, as `npm start` runs it. */
+  edge: EdgeWorker;
   /** A Connect client with the service token, as an internal caller would use. */
   client: EngineClient;
   dataDir: string;
@@ -63,10 +64,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     ...env,
   });
   const logFile = join(dataDir, "service.log");
-  const log = createLogger("debug", pino.destination({ dest: logFile, sync: true }));
+  const logLevel = env.LOG_LEVEL ?? "debug";
+  const log = createLogger(logLevel, pino.destination({ dest: logFile, sync: true }));
   const engine = await startEngine(config, log.child({ process: "engine" }), { host: "127.0.0.1" });
   const engineUrl = `http://127.0.0.1:${engine.port}`;
-  const edge = await startEdge({ port: 0, host: "127.0.0.1", engineUrl, token: engine.edgeToken, log: log.child({ process: "edge" }) });
+  const edge = await startEdgeWorker({ port: 0, host: "127.0.0.1", engineUrl, token: engine.edgeToken, logLevel, logFile });
   const edgeUrl = `http://127.0.0.1:${edge.port}`;
   engine.setPublicUrl(edgeUrl);
   const sqlClient = new pg.Client({ connectionString: engine.databaseUrl });

@@ -1,0 +1,31 @@
+/**
+ * The edge on a worker thread: `npm start` runs engine and edge in one
+ * process, and this lets the edge use the machine's second core instead of
+ * sharing the engine's event loop. It still reaches the engine over the gRPC
+ * socket, like any other client. Started by edge/worker-host.ts.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { createLogger } from "../engine/log.ts";
+import { startEdge } from "./server.ts";
+
+interface EdgeWorkerData {
+  port: number;
+  host: string;
+  engineUrl: string;
+  token: string;
+  logLevel: string;
+  logFile?: string;
+}
+
+const data = workerData as EdgeWorkerData;
+const pino = await import("pino");
+const destination = data.logFile ? pino.default.destination({ dest: data.logFile, sync: true, append: true }) : undefined;
+const log = createLogger(data.logLevel, destination).child({ process: "edge" });
+const edge = await startEdge({ port: data.port, host: data.host, engineUrl: data.engineUrl, token: data.token, log });
+parentPort!.postMessage({ type: "listening", port: edge.port });
+parentPort!.on("message", async (msg: { type: string }) => {
+  if (msg.type !== "stop") return;
+  await edge.close();
+  parentPort!.postMessage({ type: "stopped" });
+  process.exit(0);
+});
