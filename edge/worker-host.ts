@@ -13,21 +13,35 @@ export async function startEdgeWorker(opts: {
   token: string;
   logLevel: string;
   logFile?: string;
+  /** Called if the edge dies after it started: the process should not run on without it. */
+  onCrash: (err: unknown) => void;
 }): Promise<EdgeWorker> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
-    workerData: { host: "0.0.0.0", ...opts },
+    workerData: { host: opts.host ?? "0.0.0.0", port: opts.port, engineUrl: opts.engineUrl, token: opts.token, logLevel: opts.logLevel, logFile: opts.logFile },
   });
+  let closing = false;
   const port = await new Promise<number>((resolve, reject) => {
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`edge worker exited (${code}) before listening`)));
+    let listening = false;
+    worker.on("error", (err) => {
+      if (!listening) return reject(err);
+      opts.onCrash(err);
+    });
+    worker.on("exit", (code) => {
+      if (!listening) return reject(new Error(`edge worker exited (${code}) before listening`));
+      if (!closing) opts.onCrash(new Error(`edge worker exited (${code})`));
+    });
     worker.on("message", (msg: { type: string; port?: number }) => {
-      if (msg.type === "listening") resolve(msg.port!);
+      if (msg.type === "listening") {
+        listening = true;
+        resolve(msg.port!);
+      }
     });
   });
   return {
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 5000);
         worker.once("exit", () => {
           clearTimeout(timer);

@@ -24,6 +24,10 @@ try {
       engineUrl: `http://127.0.0.1:${engine.port}`,
       token: engine.edgeToken,
       logLevel: config.logLevel,
+      onCrash: (err) => {
+        log.fatal({ err }, "the edge worker died; exiting so a supervisor restarts Cashier");
+        process.exit(1);
+      },
     });
     engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
     closeEdge = edge.close;

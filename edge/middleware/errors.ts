@@ -8,7 +8,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Context, Next } from "koa";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { REASONS, describeViolations, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
+import { REASONS, describeViolations, replyText, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
 import type { EngineClient } from "../engine-client.ts";
 import { API_VERSION, encodeErrorReply } from "../wire/process-reply.ts";
 
@@ -50,7 +50,8 @@ export function errorMiddleware(engine: EngineClient, log: { error(obj: object, 
     try {
       await next();
     } catch (err) {
-      const refusal = refusalOf(err);
+      const found = refusalOf(err);
+      const refusal = { ...found, description: replyText(found.description) };
       const info = REASONS[refusal.reason];
       if (info.status < 0) log.error({ err, path: ctx.path }, "request failed");
       let signature: string | null = null;

@@ -13,6 +13,8 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
   if (type !== "application/json") {
     throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json, got ${type || "none"}`);
   }
+  const encoding = (ctx.get("content-encoding") || "identity").trim().toLowerCase();
+  if (encoding !== "identity") throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Encoding ${encoding} is not supported; send the JSON uncompressed`);
   const declared = Number(ctx.get("content-length") || "0");
   if (declared > MAX_BODY_BYTES) throw new WireError("PAYLOAD_TOO_LARGE", `body is over ${MAX_BODY_BYTES} bytes`);
   const chunks: Buffer[] = [];

@@ -39,7 +39,7 @@ export function encodeProcessReply(res: ProcessResponse): ProcessReply {
     description: res.description,
     redirect_url: t.redirectUrl || null,
     trace_id: t.traceId,
-    transaction_id: t.transactionId || null,
+    transaction_id: t.transactionId,
     transaction_status: STATUS_NAMES[t.status] ?? null,
     error_code: t.errorCode || null,
     error_details: t.errorDetails || null,

@@ -34,11 +34,20 @@ export type DecodeResult =
 
 type Body = Record<string, unknown>;
 
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
+function memberName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
+  return safe === name ? name : `${safe} (renamed)`;
+}
+
 /** Members whose JSON type the seed does not allow, each named. */
 export function wireTypeViolations(body: Body): WireViolation[] {
   const out: WireViolation[] = [];
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") out.push({ field: name, description: "must be a scalar, not an object or array" });
+    if (value !== null && typeof value === "object") out.push({ field: memberName(name), description: "must be a scalar, not an object or array" });
+    else if (typeof value === "string" && CONTROL_CHARACTERS.test(value)) out.push({ field: memberName(name), description: "must not contain control characters" });
   }
   for (const f of STRING_FIELDS) {
     const v = body[f];
@@ -103,11 +112,14 @@ export function decodeProcessRequest(body: Body): DecodeResult {
   return { ok: true, request: create(ProcessRequestSchema, init) };
 }
 
-/** What must be present before the engine can even tell who is calling. */
-export function authFieldViolations(body: Body): WireViolation[] {
-  const out: WireViolation[] = [];
-  if (s(body, "merchant_id") === "") out.push({ field: "merchant_id", description: "is required" });
-  if (s(body, "signature") === "") out.push({ field: "signature", description: "is required" });
-  if (typeof body.timestamp !== "number") out.push({ field: "timestamp", description: "is required (epoch seconds)" });
-  return out;
+/**
+ * What must be present before the engine can tell who is calling: without a
+ * merchant_id or timestamp the request is malformed (400); a request that
+ * names its merchant but carries no signature is unauthenticated (401).
+ */
+export function authFieldProblems(body: Body): { missing: WireViolation[]; unsigned: boolean } {
+  const missing: WireViolation[] = [];
+  if (s(body, "merchant_id") === "") missing.push({ field: "merchant_id", description: "is required" });
+  if (typeof body.timestamp !== "number") missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
+  return { missing, unsigned: s(body, "signature") === "" };
 }

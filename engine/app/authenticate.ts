@@ -26,7 +26,8 @@ export async function authenticate(
   if (!verifyHmac(merchant.signingKey, wire.canonical, wire.signature)) {
     return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
   }
-  const skew = Math.abs(now.getTime() / 1000 - timestamp);
+  // Whole seconds on both sides: exactly 60 s early or late is still inside.
+  const skew = Math.abs(Math.floor(now.getTime() / 1000) - timestamp);
   if (!Number.isFinite(skew) || skew > TIMESTAMP_WINDOW_SECONDS) {
     return { ok: false, error: domainError("TIMESTAMP_OUT_OF_WINDOW", `timestamp is more than ${TIMESTAMP_WINDOW_SECONDS} s from the service's clock (now ${Math.floor(now.getTime() / 1000)})`) };
   }

@@ -1,7 +1,12 @@
 /** The reply's human description of an attempt's status. */
+import { replyText } from "../domain/errors.ts";
 import type { Attempt } from "../domain/transaction.ts";
 
 export function describeAttempt(a: Attempt): string {
+  return replyText(describe(a));
+}
+
+function describe(a: Attempt): string {
   switch (a.status) {
     case "approved":
       return "Approved";

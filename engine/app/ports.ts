@@ -61,6 +61,8 @@ export interface RefundableSale {
   amountMinor: number;
   processor: string;
   transactionId: string | null;
+  /** Keyed fingerprint of the sale's card: a refund goes back to the same card. */
+  cardFingerprint: string;
 }
 
 export interface ListQuery {

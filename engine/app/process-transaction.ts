@@ -8,7 +8,7 @@ import { cardBrand, maskCard } from "../domain/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
 import { INITIAL_STATE } from "../domain/transitions.ts";
 import type { Attempt, ProcessInput, TransactionType } from "../domain/transaction.ts";
-import { validateProcess } from "../domain/validate-process.ts";
+import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { authenticate, type WireSignature } from "./authenticate.ts";
 import type { Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
@@ -21,7 +21,10 @@ export type ProcessResult =
 const fail = (error: DomainError): ProcessResult => ({ ok: false, error });
 
 function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant, deps: ProcessDeps, sale: RefundableSale | undefined): OrderDraft {
-  const { timestamp: _t, ...parameters } = input;
+  // The order's parameters for idempotency: everything but the timestamp and
+  // the CVV, which must never reach the disk, not even inside a keyed hash.
+  const { timestamp: _t, ...rest } = input;
+  const parameters = { ...rest, card: { number: input.card.number, expiry: input.card.expiry } };
   const c = input.customer;
   return {
     merchantId: merchant.id,
@@ -53,11 +56,16 @@ async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: Process
   if (!sale) return { error: domainError("REFERENCE_NOT_FOUND", `reference_id ${input.referenceId} names no sale of this merchant`, [{ field: "reference_id", description: "names no sale of this merchant" }]) };
   if (sale.status !== "approved") return { error: domainError("REFERENCE_NOT_REFUNDABLE", `reference_id: the sale is ${sale.status}, only approved sales can be refunded`, [{ field: "reference_id", description: `the sale is ${sale.status}` }]) };
   if (sale.currency !== input.currency) return { error: domainError("REFERENCE_NOT_REFUNDABLE", `currency: the sale was in ${sale.currency}`, [{ field: "currency", description: `must be the sale's currency ${sale.currency}` }]) };
+  if (fingerprint(deps.keys.cardFingerprint, input.card.number) !== sale.cardFingerprint) {
+    return { error: domainError("REFERENCE_NOT_REFUNDABLE", "card_number: a refund goes back to the sale's card", [{ field: "card_number", description: "must be the card of the refunded sale" }]) };
+  }
   return { sale };
 }
 
 export async function processTransaction(deps: ProcessDeps, input: ProcessInput, wire: WireSignature | undefined): Promise<ProcessResult> {
   const now = deps.now();
+  const unprintable = controlCharacterViolations(input);
+  if (unprintable.length > 0) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
   let merchant: Merchant | undefined;
   if (wire) {
     const auth = await authenticate(deps.merchants, input.merchantId, input.timestamp, wire, now);

@@ -15,7 +15,8 @@ export function processReplyBody(a: Attempt, description: string): Record<string
     description,
     redirect_url: a.redirectUrl || null,
     trace_id: a.traceId,
-    transaction_id: a.transactionId || null,
+    // Empty, not null, when the processor gave none (processor unavailable).
+    transaction_id: a.transactionId ?? "",
     transaction_status: a.status,
     error_code: a.errorCode ?? null,
     error_details: a.errorDetails || null,

@@ -26,7 +26,13 @@ const ZIP_COUNTRIES = new Set(["US", "CA"]);
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
 const required = (value: string) => (value.trim() === "" ? "is required" : undefined);
-const maxLen = (value: string, n: number) => (value.length > n ? `must be at most ${n} characters` : undefined);
+/** Lengths are counted in characters (code points), as the seed's varchar sizes mean. */
+const length = (value: string) => {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+};
+const maxLen = (value: string, n: number) => (length(value) > n ? `must be at most ${n} characters` : undefined);
 const text = (get: (i: ProcessInput) => string, n: number, isRequired: boolean): Check => (i) => {
   const v = get(i);
   if (isRequired && v.trim() === "") return "is required";
@@ -111,7 +117,8 @@ const RULES: Record<string, Check[]> = {
       if (v === "") return undefined;
       const date = parseDob(v);
       if (!date) return "must be a real date, MM/DD/YYYY or YYYY-MM-DD";
-      return date.getTime() >= ctx.now.getTime() ? "must be in the past" : undefined;
+      const today = Date.UTC(ctx.now.getUTCFullYear(), ctx.now.getUTCMonth(), ctx.now.getUTCDate());
+      return date.getTime() >= today ? "must be in the past" : undefined;
     },
   ],
   email: [
@@ -165,6 +172,31 @@ const RULES: Record<string, Check[]> = {
   error_code: [(i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits")],
   version: [(i) => (i.version === "1.0" ? undefined : 'must be "1.0"')],
 };
+
+/** Every text member of a request by its wire name, for the control-character rule. */
+function textFields(i: ProcessInput): [string, string][] {
+  const c = i.customer;
+  return [
+    ["merchant_id", i.merchantId], ["order_id", i.orderId], ["currency", i.currency], ["card_number", i.card.number],
+    ["cvv", i.card.cvv], ["card_exp", i.card.expiry], ["pin", c.pin], ["dob", c.dob], ["email", c.email],
+    ["phone", c.phone], ["requester_ip", c.requesterIp], ["address", c.address], ["city", c.city],
+    ["country", c.country], ["first_name", c.firstName], ["last_name", c.lastName], ["state", c.state], ["zip", c.zip],
+    ["frontend", i.frontend], ["return_url", i.returnUrl], ["notification_url", i.notificationUrl],
+    ["reference_id", i.referenceId], ["error_details", i.errorDetails], ["version", i.version],
+  ];
+}
+
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Control characters (NUL, newlines, ...) in any text member. Checked before
+ * anything else, as such a value must not even be looked up.
+ */
+export function controlCharacterViolations(input: ProcessInput): FieldViolation[] {
+  return textFields(input)
+    .filter(([, v]) => CONTROL_CHARACTERS.test(v))
+    .map(([field]) => ({ field, description: "must not contain control characters" }));
+}
 
 /** Every violation of the request, in the table's field order. */
 export function validateProcess(input: ProcessInput, ctx: ValidationContext): FieldViolation[] {

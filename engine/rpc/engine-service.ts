@@ -15,7 +15,8 @@ import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
-import { domainError } from "../domain/errors.ts";
+import { domainError, replyText } from "../domain/errors.ts";
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { errorReplyBody, processReplyBody, signBody } from "../callbacks/process-reply-codec.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import { invalidArgument, toRpcError } from "./errors.ts";
@@ -50,6 +51,9 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
 
     async listTransactions(req) {
       if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
+      for (const [field, value] of [["merchant_id", req.merchantId], ["order_id", req.orderId], ["pin", req.pin]] as const) {
+        if (CONTROL_CHARACTERS.test(value)) throw invalidArgument(field, "must not contain control characters");
+      }
       const after = req.pageToken ? decodePageToken(req.pageToken) : undefined;
       if (req.pageToken && after === undefined) throw invalidArgument("page_token", "is not a token this service issued");
       const limit = req.pageSize || DEFAULT_PAGE_SIZE;
@@ -73,6 +77,8 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
 
     async signReply(req) {
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
+      // Only text that cannot pose as other members of a canonical string is signed.
+      if (replyText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });

@@ -26,6 +26,23 @@ const UNAVAILABLE_PG_CODES = new Set(["55000", "3D000", "57P01", "57P02", "57P03
 const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
 /**
+ * A value Postgres refused as data (class 22: invalid text, out of range)
+ * that validation let through: the caller's input, so INVALID_ARGUMENT, never
+ * INTERNAL. Validation should catch these first; this is the safety net.
+ */
+export function classifyDataError(err: unknown): RpcError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("22")) {
+      return toRpcError({ reason: "INVALID_FIELDS", message: "a value is not acceptable (invalid text or out of range)", violations: [] });
+    }
+    e = (e as { cause?: unknown }).cause ?? (e as { previous?: unknown }).previous;
+  }
+  return undefined;
+}
+
+/**
  * Failures the caller should simply retry (database down or restarting, a
  * deadlock or serialisation failure) become UNAVAILABLE instead of INTERNAL.
  */

@@ -8,7 +8,7 @@ import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/error
 import type { ProcessDeps } from "../app/ports.ts";
 import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
-import { classifyInternal } from "./errors.ts";
+import { classifyDataError, classifyInternal } from "./errors.ts";
 import { addService } from "./grpc-adapter.ts";
 import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
@@ -24,7 +24,7 @@ export function buildGrpcServer(deps: ProcessDeps, tokens: string[], log: Logger
     "grpc.keepalive_permit_without_calls": 1,
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
-  addService(server, EngineService, engineService(deps), { interceptor: bearerAuth(tokens), onInternal, classify: classifyInternal });
+  addService(server, EngineService, engineService(deps), { interceptor: bearerAuth(tokens), onInternal, classify: (err) => classifyDataError(err) ?? classifyInternal(err) });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };

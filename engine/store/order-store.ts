@@ -143,11 +143,12 @@ export class PgOrderStore implements OrderStore {
     const em = this.#em();
     const byTrace = /^\d{1,10}$/.test(referenceId) && Number(referenceId) < 2 ** 31;
     const rows = await em.execute<Row[]>(
-      `select t.trace_id, t.status, t.processor, t.transaction_id, o.currency, o.amount_minor
+      // A trace_id match wins over an order_id match; within an order, its approved attempt.
+      `select t.trace_id, t.status, t.processor, t.transaction_id, o.currency, o.amount_minor, o.card_fingerprint
        from transaction t join payment_order o on o.id = t.order_ref
        where o.merchant_id = ? and o.type = 'sale' and (${byTrace ? "t.trace_id = ? or " : ""}o.order_id = ?)
-       order by (t.status = 'approved') desc, t.attempt desc limit 1`,
-      byTrace ? [merchantId, Number(referenceId), referenceId] : [merchantId, referenceId],
+       order by ${byTrace ? "(t.trace_id = ?) desc, " : ""}(t.status = 'approved') desc, t.attempt desc limit 1`,
+      byTrace ? [merchantId, Number(referenceId), referenceId, Number(referenceId)] : [merchantId, referenceId],
     );
     const r = rows[0];
     if (!r) return undefined;
@@ -158,6 +159,7 @@ export class PgOrderStore implements OrderStore {
       amountMinor: Number(r.amount_minor),
       processor: String(r.processor),
       transactionId: (r.transaction_id as string | null) ?? null,
+      cardFingerprint: String(r.card_fingerprint),
     };
   }
 

@@ -49,7 +49,7 @@ t.test("the simulator's cards answer their first status", async (t) => {
     t.equal(r.body.error_code, code, `${card} error_code`);
     if (detailsPrefix) t.match(r.body.error_details, new RegExp(`^${detailsPrefix} `), `${card} error_details`);
     t.ok(replySigned(r.body), `${card} signed`);
-    if (card === "4000000000000119") t.equal(r.body.transaction_id, null, "unavailable: empty transaction_id");
+    if (card === "4000000000000119") t.equal(r.body.transaction_id, "", "unavailable: empty transaction_id");
     if (card === "4000000000003220") t.match(r.body.redirect_url, new RegExp(`^${url()}/3ds/${r.body.trace_id}/[0-9a-f]+$`));
     else t.equal(r.body.redirect_url, null, `${card} no redirect`);
   }
@@ -84,9 +84,11 @@ t.test("every offending field is named at once, 400 with a positive status", asy
   });
   t.equal(r.http, 400);
   t.equal(r.body.status, 2);
+  t.ok(r.body.description.length <= 256, "within the seed's varchar(256)");
   for (const field of ["card_number", "card_exp", "email", "state", "zip", "phone", "dob", "currency"]) {
-    t.match(r.body.description, new RegExp(`\\b${field}: `), `names ${field}`);
+    t.match(r.body.description, new RegExp(`\\b${field}\\b`), `names ${field}`);
   }
+  t.match(r.body.description, /card_number: fails the Luhn check/, "with the reasons that fit");
   t.ok(replySigned(r.body), "a refusal tied to a merchant is signed");
   t.equal(r.body.trace_id, null);
 });
@@ -121,6 +123,8 @@ t.test("field rules of seed 2.1 and CONTRACT section 3", async (t) => {
     ["return_url", { return_url: "javascript:alert(1)" }],
     ["requester_ip", { requester_ip: "999.1.1.1" }],
     ["email", { email: "" }],
+    ["dob", { dob: new Date().toISOString().slice(0, 10) }],
+    ["first_name", { first_name: "\u{1F600}".repeat(26) }],
   ];
   for (const [field, over] of bad) {
     const r = await process(url(), over);
@@ -138,6 +142,7 @@ t.test("field rules of seed 2.1 and CONTRACT section 3", async (t) => {
     { requester_ip: "2001:db8::1" },
     { currency: "JPY", amount: 1000 },
     { currency: "BHD", amount: 5 },
+    { first_name: "\u{1F600}".repeat(25) },
   ];
   for (const over of ok) {
     const r = await process(url(), over);
@@ -212,8 +217,44 @@ t.test("authentication: unknown merchant, bad or short signature, stale timestam
   t.equal(nearly.http, 200, "50 s old is inside the window");
 
   const noSig = await post(url(), saleBody());
-  t.equal(noSig.http, 400);
-  t.match(noSig.body.description, /signature: is required/);
+  t.equal(noSig.http, 401, "a request naming its merchant but unsigned is unauthenticated");
+  t.equal(noSig.body.status, 4);
+  t.match(noSig.body.description, /signature is required/);
+  const noMerchant = await post(url(), { ...saleBody(), merchant_id: undefined, signature: "x" });
+  t.equal(noMerchant.http, 400);
+  t.match(noMerchant.body.description, /merchant_id: is required/);
+  t.equal(noMerchant.body.signature, null);
+
+  const edge = Math.floor(Date.now() / 1000);
+  const exactly = await post(url(), sign(saleBody({ timestamp: edge - 60 })));
+  t.equal(exactly.http, 200, "exactly 60 s old is inside the window, as 60 s ahead is");
+});
+
+t.test("control characters are a 400 naming the field, never a 5xx", async (t) => {
+  for (const field of ["order_id", "first_name", "pin", "return_url", "merchant_id", "address"]) {
+    const r = await process(url(), { [field]: "a\u0000b" });
+    t.equal(r.http, 400, `${field} with NUL -> 400`);
+    t.match(r.body.description, new RegExp(`${field}: must not contain control characters`));
+  }
+  const nl = await process(url(), { city: "Lon\ndon" });
+  t.equal(nl.http, 400);
+});
+
+t.test("a refusal's signed description cannot pose as other members", async (t) => {
+  const forged = "Approved&payment_processor=sim-a&status=0&trace_id=424242&transaction_status=approved&version=1.0&zz";
+  const r = await post(url(), { merchant_id: "m-test", signature: "0".repeat(96), timestamp: 1, [forged]: {} });
+  t.equal(r.http, 400);
+  t.notMatch(r.body.description, /[&=]/, "no & or = in a description");
+  t.ok(r.body.description.length <= 256);
+  const many = await post(url(), sign(saleBody(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`extra_member_${i}`, [i]])))));
+  t.equal(many.http, 400);
+  t.ok(many.body.description.length <= 256, `description cut to 256 (${many.body.description.length})`);
+  t.ok(replySigned(many.body), "and still signed as sent");
+});
+
+t.test("uncompressed JSON only", async (t) => {
+  const r = await fetch(`${url()}/api/process`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: "{}" });
+  t.equal(r.status, 415);
 });
 
 t.test("idempotency on (merchant_id, order_id)", async (t) => {
@@ -228,6 +269,8 @@ t.test("idempotency on (merchant_id, order_id)", async (t) => {
   t.equal(conflict.body.status, 6);
   const rows = await service().sql("select count(*)::int as n from payment_order where order_id = $1", [body.order_id]);
   t.equal(rows[0].n, 1, "one order stored");
+  const otherCvv = await post(url(), sign({ ...body, cvv: "999" }));
+  t.equal(otherCvv.body.trace_id, first.body.trace_id, "the CVV is not part of the stored parameters (it never reaches the disk)");
   const otherMerchant = await post(url(), sign({ ...body, merchant_id: "m-other", frontend: "other-usd" }, OTHER_SECRET));
   t.equal(otherMerchant.http, 200, "order ids are per merchant");
   t.not(otherMerchant.body.trace_id, first.body.trace_id);
@@ -273,6 +316,11 @@ t.test("refunds", async (t) => {
   const declinedSale = await process(url(), { card_number: "4000000000000002" });
   const notApproved = await refund({ reference_id: String(declinedSale.body.trace_id) });
   t.equal(notApproved.body.status, 10);
+
+  const otherCard = await refund({ card_number: "5555555555554444" });
+  t.equal(otherCard.http, 400);
+  t.equal(otherCard.body.status, 10);
+  t.match(otherCard.body.description, /card_number/);
 
   const otherCurrency = await refund({ currency: "EUR" });
   t.equal(otherCurrency.body.status, 10);
