@@ -22,10 +22,3 @@ export function wireAmountToMinor(amount: number, currency: string): AmountResul
   if (value % divisor !== 0n) return { ok: false, reason: `${currency} has ${exponent} decimals: the amount in cents must be a multiple of ${divisor}` };
   return { ok: true, minor: value / divisor };
 }
-
-/** The inverse, for replies and tests: minor units -> the wire's unit. */
-export function minorToWireAmount(minor: bigint, currency: string): bigint {
-  const exponent = currencyExponent(currency) ?? 2;
-  const shift = exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2);
-  return shift >= 0 ? minor / 10n ** BigInt(shift) : minor * 10n ** BigInt(-shift);
-}

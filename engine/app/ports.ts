@@ -3,7 +3,7 @@
  * the processors and the clock plug in here; tests may pass real ones over a
  * real Postgres.
  */
-import type { Attempt, FrontendView, PayoutLetter, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
+import type { Attempt, FrontendView, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
@@ -107,4 +107,3 @@ export interface ProcessDeps {
   publicUrl: () => string;
 }
 
-export type { PayoutLetter };

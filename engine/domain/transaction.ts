@@ -19,8 +19,6 @@ export type PayoutLetter = "A" | "P" | "Y" | "J" | "C";
 /** Failed-deposit states: N declined by the processor, E processor error. */
 export type DepositState = "N" | "E";
 
-export const FINAL_STATUSES: ReadonlySet<TransactionStatus> = new Set(["approved", "declined_retry", "declined", "cancelled"]);
-
 export interface CustomerInput {
   pin: string;
   email: string;

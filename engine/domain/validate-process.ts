@@ -22,8 +22,6 @@ type Check = (input: ProcessInput, ctx: ValidationContext) => string | undefined
 
 const STATE_COUNTRIES = new Set(["US", "CA", "AU"]);
 const ZIP_COUNTRIES = new Set(["US", "CA"]);
-/** Largest amount: the largest integer a JSON number carries exactly. */
-export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
 const required = (value: string) => (value.trim() === "" ? "is required" : undefined);
 /** Lengths are counted in characters (code points), as the seed's varchar sizes mean. */
