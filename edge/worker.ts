@@ -5,6 +5,7 @@
  * socket, like any other client. Started by edge/worker-host.ts.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import pino from "pino";
 import { createLogger } from "../engine/log.ts";
 import { startEdge } from "./server.ts";
 
@@ -18,8 +19,7 @@ interface EdgeWorkerData {
 }
 
 const data = workerData as EdgeWorkerData;
-const pino = await import("pino");
-const destination = data.logFile ? pino.default.destination({ dest: data.logFile, sync: true, append: true }) : undefined;
+const destination = data.logFile ? pino.destination({ dest: data.logFile, sync: true, append: true }) : undefined;
 const log = createLogger(data.logLevel, destination).child({ process: "edge" });
 const edge = await startEdge({ port: data.port, host: data.host, engineUrl: data.engineUrl, token: data.token, log });
 parentPort!.postMessage({ type: "listening", port: edge.port });

@@ -8,7 +8,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Context, Next } from "koa";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { REASONS, describeViolations, replyText, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
+import { REASONS, describeViolations, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
+import { MAX_DESCRIPTION, signableText } from "../../engine/security/canonical.ts";
 import type { EngineClient } from "../engine-client.ts";
 import { API_VERSION, encodeErrorReply } from "../wire/process-reply.ts";
 
@@ -27,18 +28,25 @@ export interface Refusal {
   description: string;
 }
 
+/** Every field named; when that is too long for the reply, the names first and the reasons as far as they fit. */
+function describeForReply(violations: FieldViolation[]): string {
+  const full = describeViolations(violations);
+  if ([...full].length <= MAX_DESCRIPTION) return full;
+  return `Invalid fields: ${violations.map((v) => v.field).join(", ")}. ${full}`;
+}
+
 const UNAVAILABLE_CODES = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
 
 /** Any thrown value -> a reason and a description fit to show a client. */
 export function refusalOf(err: unknown): Refusal {
   if (err instanceof WireError) {
-    return { reason: err.reason, description: err.violations.length ? describeViolations(err.violations) : err.message };
+    return { reason: err.reason, description: err.violations.length ? describeForReply(err.violations) : err.message };
   }
   if (err instanceof ConnectError) {
     const [detail] = err.findDetails(ErrorDetailSchema);
     const name = detail ? (ErrorReason[detail.reason] as Reason | undefined) : undefined;
     if (name && name in REASONS && REASONS[name].status > 0) {
-      return { reason: name, description: detail!.violations.length ? describeViolations(detail!.violations) : err.rawMessage };
+      return { reason: name, description: detail!.violations.length ? describeForReply(detail!.violations) : err.rawMessage };
     }
     if (UNAVAILABLE_CODES.has(err.code)) return { reason: "UNAVAILABLE", description: "Service temporarily unavailable, retry later" };
   }
@@ -51,7 +59,7 @@ export function errorMiddleware(engine: EngineClient, log: { error(obj: object, 
       await next();
     } catch (err) {
       const found = refusalOf(err);
-      const refusal = { ...found, description: replyText(found.description) };
+      const refusal = { ...found, description: signableText(found.description) };
       const info = REASONS[refusal.reason];
       if (info.status < 0) log.error({ err, path: ctx.path }, "request failed");
       let signature: string | null = null;

@@ -8,12 +8,9 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
+import type { FieldViolation } from "../../engine/domain/errors.ts";
 import { wireAmountToMinor } from "./amount.ts";
 
-export interface WireViolation {
-  field: string;
-  description: string;
-}
 
 const STRING_FIELDS = [
   "currency", "card_number", "cvv", "card_exp", "pin", "dob", "email", "requester_ip", "address", "city", "country",
@@ -30,11 +27,9 @@ const TYPES: Record<string, TransactionType> = {
 
 export type DecodeResult =
   | { ok: true; request: ReturnType<typeof create<typeof ProcessRequestSchema>> }
-  | { ok: false; violations: WireViolation[] };
+  | { ok: false; violations: FieldViolation[] };
 
 type Body = Record<string, unknown>;
-
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
 function memberName(name: string): string {
@@ -43,11 +38,10 @@ function memberName(name: string): string {
 }
 
 /** Members whose JSON type the seed does not allow, each named. */
-export function wireTypeViolations(body: Body): WireViolation[] {
-  const out: WireViolation[] = [];
+export function wireTypeViolations(body: Body): FieldViolation[] {
+  const out: FieldViolation[] = [];
   for (const [name, value] of Object.entries(body)) {
     if (value !== null && typeof value === "object") out.push({ field: memberName(name), description: "must be a scalar, not an object or array" });
-    else if (typeof value === "string" && CONTROL_CHARACTERS.test(value)) out.push({ field: memberName(name), description: "must not contain control characters" });
   }
   for (const f of STRING_FIELDS) {
     const v = body[f];
@@ -117,8 +111,8 @@ export function decodeProcessRequest(body: Body): DecodeResult {
  * merchant_id or timestamp the request is malformed (400); a request that
  * names its merchant but carries no signature is unauthenticated (401).
  */
-export function authFieldProblems(body: Body): { missing: WireViolation[]; unsigned: boolean } {
-  const missing: WireViolation[] = [];
+export function authFieldProblems(body: Body): { missing: FieldViolation[]; unsigned: boolean } {
+  const missing: FieldViolation[] = [];
   if (s(body, "merchant_id") === "") missing.push({ field: "merchant_id", description: "is required" });
   if (typeof body.timestamp !== "number") missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
   return { missing, unsigned: s(body, "signature") === "" };

@@ -1,9 +1,9 @@
 /** The reply's human description of an attempt's status. */
-import { replyText } from "../domain/errors.ts";
+import { signableText } from "../security/canonical.ts";
 import type { Attempt } from "../domain/transaction.ts";
 
 export function describeAttempt(a: Attempt): string {
-  return replyText(describe(a));
+  return signableText(describe(a));
 }
 
 function describe(a: Attempt): string {

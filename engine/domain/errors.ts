@@ -59,26 +59,9 @@ export function domainError(reason: Reason, message: string, violations: FieldVi
   return { reason, message, violations };
 }
 
-/** The seed's `description` is varchar(256). */
-export const MAX_DESCRIPTION = 256;
-
-/**
- * A reply description as it may be signed: no control characters, no `&` or
- * `=` (the canonical string has no escaping, so those would let a description
- * pose as other members), at most 256 characters.
- */
-export function replyText(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/&/g, "and").replace(/=/g, ":");
-  const chars = [...clean];
-  return chars.length <= MAX_DESCRIPTION ? clean : chars.slice(0, MAX_DESCRIPTION - 3).join("") + "...";
-}
-
 /** "card_number: fails the Luhn check; zip: is required for US" */
 export function describeViolations(violations: FieldViolation[]): string {
-  const full = violations.map((v) => `${v.field}: ${v.description}`).join("; ");
-  if ([...full].length <= MAX_DESCRIPTION) return full;
-  // Too long for the reply: every field by name first, then as many details as fit.
-  return `Invalid fields: ${violations.map((v) => v.field).join(", ")}. ${full}`;
+  return violations.map((v) => `${v.field}: ${v.description}`).join("; ");
 }
 
 /**

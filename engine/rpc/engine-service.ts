@@ -15,7 +15,8 @@ import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
-import { domainError, replyText } from "../domain/errors.ts";
+import { domainError } from "../domain/errors.ts";
+import { signableText } from "../security/canonical.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { errorReplyBody, processReplyBody, signBody } from "../callbacks/process-reply-codec.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
@@ -78,7 +79,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     async signReply(req) {
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
       // Only text that cannot pose as other members of a canonical string is signed.
-      if (replyText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
+      if (signableText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });

@@ -31,37 +31,46 @@ const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT"
  * INTERNAL. Validation should catch these first; this is the safety net.
  */
 export function classifyDataError(err: unknown): RpcError | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
+  for (const { code } of causes(err)) {
     if (typeof code === "string" && code.startsWith("22")) {
       return toRpcError({ reason: "INVALID_FIELDS", message: "a value is not acceptable (invalid text or out of range)", violations: [] });
     }
-    e = (e as { cause?: unknown }).cause ?? (e as { previous?: unknown }).previous;
   }
   return undefined;
+}
+
+interface ErrorLike {
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  previous?: unknown;
+}
+
+/** An error and what it wraps (MikroORM keeps the driver's error in `previous`), a few levels deep. */
+function* causes(err: unknown): Generator<ErrorLike> {
+  let e = err;
+  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const like = e as ErrorLike;
+    yield like;
+    e = like.cause ?? like.previous;
+  }
 }
 
 /**
  * Failures the caller should simply retry (database down or restarting, a
  * deadlock or serialisation failure) become UNAVAILABLE instead of INTERNAL.
  */
+const UNAVAILABLE_NAMES = new Set(["ConnectionException", "DeadlockException", "LockWaitTimeoutException"]);
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+
 export function classifyInternal(err: unknown): RpcError | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) {
-      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
-    }
-    const message = String((e as { message?: unknown }).message ?? "");
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
-      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
-    }
-    const name = (e as { name?: unknown }).name;
-    if (name === "ConnectionException" || name === "DeadlockException" || name === "LockWaitTimeoutException") {
-      return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
-    }
-    e = (e as { cause?: unknown; previous?: unknown }).cause ?? (e as { previous?: unknown }).previous;
+  for (const { code, name, message } of causes(err)) {
+    const retryable =
+      (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) ||
+      (typeof name === "string" && UNAVAILABLE_NAMES.has(name)) ||
+      UNAVAILABLE_MESSAGE.test(String(message ?? ""));
+    if (retryable) return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
   }
   return undefined;
 }

@@ -6,6 +6,22 @@
  */
 export type Scalar = string | number | boolean | null | undefined;
 
+/** The seed's `description` is varchar(256). */
+export const MAX_DESCRIPTION = 256;
+
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * Text as it may stand in a signed reply's description: no control
+ * characters, no `&` or `=` (the canonical string has no escaping, so those
+ * would let a description pose as other members), at most 256 characters.
+ */
+export function signableText(text: string): string {
+  const clean = text.replace(CONTROL, " ").replace(/&/g, "and").replace(/=/g, ":");
+  const chars = [...clean];
+  return chars.length <= MAX_DESCRIPTION ? clean : chars.slice(0, MAX_DESCRIPTION - 3).join("") + "...";
+}
+
 export function canonicalString(obj: Record<string, Scalar>): string {
   const names = Object.keys(obj).filter((k) => k !== "signature" && obj[k] !== null && obj[k] !== undefined);
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
