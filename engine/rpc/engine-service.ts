@@ -84,5 +84,13 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });
     },
+
+    async getChallenge() {
+      throw toRpcError(domainError("NO_ROUTE", "GetChallenge is not served yet"));
+    },
+
+    async completeChallenge() {
+      throw toRpcError(domainError("NO_ROUTE", "CompleteChallenge is not served yet"));
+    },
   };
 }

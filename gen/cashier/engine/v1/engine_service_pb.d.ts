@@ -2,10 +2,11 @@
 // @generated from file cashier/engine/v1/engine_service.proto (package cashier.engine.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
-import type { Transaction, TransactionStatus, TransactionType } from "./transaction_pb.js";
+import type { MaskedCard, Transaction, TransactionStatus, TransactionType } from "./transaction_pb.js";
 import type { Money } from "./money_pb.js";
+import type { Callback } from "./callback_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 
 /**
@@ -362,6 +363,14 @@ export declare type GetTransactionResponse = Message<"cashier.engine.v1.GetTrans
    * @generated from field: cashier.engine.v1.Transaction transaction = 1;
    */
   transaction?: Transaction | undefined;
+
+  /**
+   * The callbacks the attempt owed (validation, notifications, UpdatePayout,
+   * RecordFailedDeposit), each with its attempts, oldest first.
+   *
+   * @generated from field: repeated cashier.engine.v1.Callback callbacks = 2;
+   */
+  callbacks: Callback[];
 };
 
 /**
@@ -535,6 +544,203 @@ export declare type SignReplyResponse = Message<"cashier.engine.v1.SignReplyResp
 export declare const SignReplyResponseSchema: GenMessage<SignReplyResponse>;
 
 /**
+ * GetChallengeRequest names a challenge by the two path segments of its redirect_url.
+ *
+ * @generated from message cashier.engine.v1.GetChallengeRequest
+ */
+export declare type GetChallengeRequest = Message<"cashier.engine.v1.GetChallengeRequest"> & {
+  /**
+   * The attempt.
+   *
+   * @generated from field: int32 trace_id = 1;
+   */
+  traceId: number;
+
+  /**
+   * The MAC from the redirect_url.
+   *
+   * @generated from field: string mac = 2;
+   */
+  mac: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.GetChallengeRequest.
+ * Use `create(GetChallengeRequestSchema)` to create a new message.
+ */
+export declare const GetChallengeRequestSchema: GenMessage<GetChallengeRequest>;
+
+/**
+ * GetChallengeResponse is what the hosted page shows.
+ *
+ * @generated from message cashier.engine.v1.GetChallengeResponse
+ */
+export declare type GetChallengeResponse = Message<"cashier.engine.v1.GetChallengeResponse"> & {
+  /**
+   * Where the challenge stands.
+   *
+   * @generated from field: cashier.engine.v1.ChallengeState state = 1;
+   */
+  state: ChallengeState;
+
+  /**
+   * The merchant.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The order.
+   *
+   * @generated from field: string order_id = 3;
+   */
+  orderId: string;
+
+  /**
+   * Amount and currency.
+   *
+   * @generated from field: cashier.engine.v1.Money amount = 4;
+   */
+  amount?: Money | undefined;
+
+  /**
+   * The masked card.
+   *
+   * @generated from field: cashier.engine.v1.MaskedCard card = 5;
+   */
+  card?: MaskedCard | undefined;
+
+  /**
+   * Where the customer goes next.
+   *
+   * @generated from field: string return_url = 6;
+   */
+  returnUrl: string;
+
+  /**
+   * When an open challenge expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 7;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * The attempt's current status.
+   *
+   * @generated from field: cashier.engine.v1.TransactionStatus status = 8;
+   */
+  status: TransactionStatus;
+};
+
+/**
+ * Describes the message cashier.engine.v1.GetChallengeResponse.
+ * Use `create(GetChallengeResponseSchema)` to create a new message.
+ */
+export declare const GetChallengeResponseSchema: GenMessage<GetChallengeResponse>;
+
+/**
+ * CompleteChallengeRequest is the customer's answer.
+ *
+ * @generated from message cashier.engine.v1.CompleteChallengeRequest
+ */
+export declare type CompleteChallengeRequest = Message<"cashier.engine.v1.CompleteChallengeRequest"> & {
+  /**
+   * The attempt.
+   *
+   * @generated from field: int32 trace_id = 1;
+   */
+  traceId: number;
+
+  /**
+   * The MAC from the redirect_url.
+   *
+   * @generated from field: string mac = 2;
+   */
+  mac: string;
+
+  /**
+   * True: the customer passed the challenge; false: failed it.
+   *
+   * @generated from field: bool passed = 3;
+   */
+  passed: boolean;
+};
+
+/**
+ * Describes the message cashier.engine.v1.CompleteChallengeRequest.
+ * Use `create(CompleteChallengeRequestSchema)` to create a new message.
+ */
+export declare const CompleteChallengeRequestSchema: GenMessage<CompleteChallengeRequest>;
+
+/**
+ * CompleteChallengeResponse is the finished attempt and where the customer goes.
+ *
+ * @generated from message cashier.engine.v1.CompleteChallengeResponse
+ */
+export declare type CompleteChallengeResponse = Message<"cashier.engine.v1.CompleteChallengeResponse"> & {
+  /**
+   * The attempt after the processor's answer.
+   *
+   * @generated from field: cashier.engine.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+
+  /**
+   * The order's return_url.
+   *
+   * @generated from field: string return_url = 2;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.CompleteChallengeResponse.
+ * Use `create(CompleteChallengeResponseSchema)` to create a new message.
+ */
+export declare const CompleteChallengeResponseSchema: GenMessage<CompleteChallengeResponse>;
+
+/**
+ * ChallengeState is where a 3-D Secure challenge stands.
+ *
+ * @generated from enum cashier.engine.v1.ChallengeState
+ */
+export enum ChallengeState {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: CHALLENGE_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting for the customer.
+   *
+   * @generated from enum value: CHALLENGE_STATE_OPEN = 1;
+   */
+  OPEN = 1,
+
+  /**
+   * The customer answered; the attempt is final.
+   *
+   * @generated from enum value: CHALLENGE_STATE_FINISHED = 2;
+   */
+  FINISHED = 2,
+
+  /**
+   * Abandoned past its expiry; the attempt ended declined.
+   *
+   * @generated from enum value: CHALLENGE_STATE_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+}
+
+/**
+ * Describes the enum cashier.engine.v1.ChallengeState.
+ */
+export declare const ChallengeStateSchema: GenEnum<ChallengeState>;
+
+/**
  * EngineService processes card transactions. The HTTP edge and internal
  * services call it; every call carries `authorization: Bearer <token>`.
  *
@@ -583,6 +789,28 @@ export declare const EngineService: GenService<{
     methodKind: "unary";
     input: typeof SignReplyRequestSchema;
     output: typeof SignReplyResponseSchema;
+  },
+  /**
+   * GetChallenge shows the 3-D Secure challenge of an attempt to the hosted page.
+   * The edge passes the MAC from the redirect_url; a wrong one is NOT_FOUND.
+   *
+   * @generated from rpc cashier.engine.v1.EngineService.GetChallenge
+   */
+  getChallenge: {
+    methodKind: "unary";
+    input: typeof GetChallengeRequestSchema;
+    output: typeof GetChallengeResponseSchema;
+  },
+  /**
+   * CompleteChallenge finishes a 3-D Secure challenge with the customer's answer.
+   * An expired or finished challenge is FAILED_PRECONDITION.
+   *
+   * @generated from rpc cashier.engine.v1.EngineService.CompleteChallenge
+   */
+  completeChallenge: {
+    methodKind: "unary";
+    input: typeof CompleteChallengeRequestSchema;
+    output: typeof CompleteChallengeResponseSchema;
   },
 }>;
 
