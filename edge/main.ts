@@ -4,21 +4,29 @@
  */
 import { createLogger } from "../engine/log.ts";
 import { ConfigError, loadConfig } from "../engine/config.ts";
+import { readFileSync } from "node:fs";
+import { handleShutdownSignals } from "../engine/shutdown.ts";
 import { startEdge } from "./server.ts";
+
+/** ENGINE_TLS_CA, read here so a wrong path stops the start naming the variable. */
+function readCa(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`ENGINE_TLS_CA: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
 
 const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "edge" });
 try {
   const config = loadConfig();
   if (!config.edgeToken) throw new ConfigError("CASHIER_EDGE_TOKEN is required when the edge runs on its own (one of the engine's CASHIER_SERVICE_TOKENS)");
-  const edge = await startEdge({ port: config.edgePort, engineUrl: config.engineUrl, token: config.edgeToken, log });
+  const engineTrust = { ca: readCa(config.engineTlsCaFile) };
+  const edge = await startEdge({ port: config.edgePort, engineUrl: config.engineUrl, token: config.edgeToken, engineTrust, log });
   log.info({ port: edge.port, engineUrl: config.engineUrl }, "edge listening (HTTP)");
-  const stop = async () => {
-    log.info({}, "edge stopping");
-    await edge.close();
-    process.exit(0);
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // Stop accepting, let in-flight requests (and their engine calls) finish.
+  handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: edge.close });
 } catch (err) {
   log.fatal({ err: err instanceof ConfigError ? err.message : err }, "edge failed to start");
   process.exit(1);

@@ -2,7 +2,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp, type EdgeLogger } from "./app.ts";
-import { createEngineClient } from "./engine-client.ts";
+import { createEngineClient, type EngineTrust } from "./engine-client.ts";
+import { drainable } from "./drain.ts";
 
 export interface EdgeHandle {
   port: number;
@@ -10,8 +11,8 @@ export interface EdgeHandle {
   close(): Promise<void>;
 }
 
-export async function startEdge(opts: { port: number; host?: string; engineUrl: string; token: string; log: EdgeLogger }): Promise<EdgeHandle> {
-  const engine = createEngineClient(opts.engineUrl, opts.token);
+export async function startEdge(opts: { port: number; host?: string; engineUrl: string; token: string; engineTrust?: EngineTrust; log: EdgeLogger }): Promise<EdgeHandle> {
+  const engine = createEngineClient(opts.engineUrl, opts.token, opts.engineTrust);
   const app = buildApp({ engine, log: opts.log });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -22,13 +23,7 @@ export async function startEdge(opts: { port: number; host?: string; engineUrl: 
     server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  // Stop accepting, finish the requests in progress, then resolve.
+  const { close } = drainable(server, (inProgress) => opts.log.info({ inProgress }, "edge stopped accepting; finishing requests in progress"));
+  return { port, server, close };
 }

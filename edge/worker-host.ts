@@ -1,5 +1,6 @@
 /** Starts edge/worker.ts on a worker thread and waits until it listens. */
 import { Worker } from "node:worker_threads";
+import type { EngineTrust } from "./engine-client.ts";
 
 export interface EdgeWorker {
   port: number;
@@ -11,13 +12,15 @@ export async function startEdgeWorker(opts: {
   host?: string;
   engineUrl: string;
   token: string;
+  /** Plain strings, so they cross to the worker thread. */
+  engineTrust?: EngineTrust;
   logLevel: string;
   logFile?: string;
   /** Called if the edge dies after it started: the process should not run on without it. */
   onCrash: (err: unknown) => void;
 }): Promise<EdgeWorker> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
-    workerData: { host: opts.host ?? "0.0.0.0", port: opts.port, engineUrl: opts.engineUrl, token: opts.token, logLevel: opts.logLevel, logFile: opts.logFile },
+    workerData: { host: opts.host ?? "0.0.0.0", port: opts.port, engineUrl: opts.engineUrl, token: opts.token, engineTrust: opts.engineTrust, logLevel: opts.logLevel, logFile: opts.logFile },
   });
   let closing = false;
   const port = await new Promise<number>((resolve, reject) => {

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
 import { createLogger } from "../engine/log.ts";
+import type { EngineTrust } from "./engine-client.ts";
 import { startEdge } from "./server.ts";
 
 interface EdgeWorkerData {
@@ -14,6 +15,7 @@ interface EdgeWorkerData {
   host: string;
   engineUrl: string;
   token: string;
+  engineTrust?: EngineTrust;
   logLevel: string;
   logFile?: string;
 }
@@ -21,7 +23,7 @@ interface EdgeWorkerData {
 const data = workerData as EdgeWorkerData;
 const destination = data.logFile ? pino.destination({ dest: data.logFile, sync: true, append: true }) : undefined;
 const log = createLogger(data.logLevel, destination).child({ process: "edge" });
-const edge = await startEdge({ port: data.port, host: data.host, engineUrl: data.engineUrl, token: data.token, log });
+const edge = await startEdge({ port: data.port, host: data.host, engineUrl: data.engineUrl, token: data.token, engineTrust: data.engineTrust, log });
 parentPort!.postMessage({ type: "listening", port: edge.port });
 parentPort!.on("message", async (msg: { type: string }) => {
   if (msg.type !== "stop") return;

@@ -7,6 +7,8 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./log.ts";
 import { startEngine } from "./engine.ts";
+import { handleShutdownSignals } from "./shutdown.ts";
+import { loadServerTls, loopbackTrust } from "./tls.ts";
 
 const withEdge = process.argv.includes("--with-edge");
 const log = createLogger(process.env.LOG_LEVEL || "info");
@@ -19,9 +21,11 @@ try {
     // The edge runs on a worker thread of this process, so it has a core of
     // its own; it reaches the engine over the gRPC socket like any client.
     const { startEdgeWorker } = await import("../edge/worker-host.ts");
+    const tls = loadServerTls(config);
     const edge = await startEdgeWorker({
       port: config.edgePort,
-      engineUrl: `http://127.0.0.1:${engine.port}`,
+      engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+      engineTrust: tls ? loopbackTrust(tls) : undefined,
       token: engine.edgeToken,
       logLevel: config.logLevel,
       onCrash: (err) => {
@@ -31,23 +35,21 @@ try {
     });
     engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
     closeEdge = edge.close;
-    log.info({ edgePort: edge.port, enginePort: engine.port }, `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}`);
+    log.info({ edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort }, `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}`);
   } else if (config.serviceTokens.length === 0 && !config.edgeToken) {
     log.warn({}, "no CASHIER_SERVICE_TOKENS or CASHIER_EDGE_TOKEN: every gRPC call will be refused");
   }
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "stopping");
-    const timer = setTimeout(() => process.exit(1), 15_000);
-    timer.unref();
-    await closeEdge();
-    await engine.stop();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  // The edge first: it stops accepting HTTP and finishes its requests, whose
+  // engine calls are then done; the engine then drains gRPC, stops its
+  // workers and closes the database.
+  handleShutdownSignals({
+    log,
+    timeoutMs: config.shutdownTimeoutMs,
+    stop: async () => {
+      await closeEdge();
+      await engine.stop();
+    },
+  });
 } catch (err) {
   log.fatal({ err: err instanceof ConfigError ? err.message : err }, "cashier failed to start");
   process.exit(1);

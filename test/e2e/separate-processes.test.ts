@@ -48,7 +48,7 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
   const merchants = join(dir, "merchants.json");
   writeFileSync(merchants, JSON.stringify(MERCHANTS));
   const engine = await launch("engine/main.ts", {
-    CASHIER_DATA_DIR: dir, ENGINE_PORT: "0", CASHIER_MERCHANTS_FILE: merchants,
+    CASHIER_DATA_DIR: dir, ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: merchants,
     CASHIER_SERVICE_TOKENS: "ops-token", CASHIER_EDGE_TOKEN: "edge-token", CASHIER_PUBLIC_URL: "https://pay.example.com",
   }, "engine listening");
   t.teardown(async () => {

@@ -25,7 +25,7 @@ interface Started {
 async function startCashier(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
     cwd: repo,
-    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
+    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

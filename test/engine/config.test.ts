@@ -1,0 +1,35 @@
+/**
+ * The operator settings added for TLS, metrics and shutdown: defaults, and a
+ * ConfigError naming the variable for each mistake (half a TLS pair above all,
+ * which must never quietly mean plaintext).
+ */
+import t from "tap";
+import { ConfigError, loadConfig } from "../../engine/config.ts";
+
+t.test("defaults: metrics on 9464, plaintext, 10 s to shut down", async (t) => {
+  const c = loadConfig({}, "/srv");
+  t.equal(c.metricsPort, 9464);
+  t.equal(c.engineTls, undefined);
+  t.equal(c.engineTlsCaFile, undefined);
+  t.equal(c.shutdownTimeoutMs, 10_000);
+});
+
+t.test("TLS paths resolve against the working directory", async (t) => {
+  const c = loadConfig({ ENGINE_TLS_CERT: "tls/cert.pem", ENGINE_TLS_KEY: "/etc/k.pem", ENGINE_TLS_CA: "ca.pem", METRICS_PORT: "0", CASHIER_SHUTDOWN_TIMEOUT_MS: "2500" }, "/srv");
+  t.same(c.engineTls, { certFile: "/srv/tls/cert.pem", keyFile: "/etc/k.pem" });
+  t.equal(c.engineTlsCaFile, "/srv/ca.pem");
+  t.equal(c.metricsPort, 0);
+  t.equal(c.shutdownTimeoutMs, 2500);
+});
+
+t.test("one TLS file without the other names the missing one", async (t) => {
+  t.throws(() => loadConfig({ ENGINE_TLS_CERT: "c.pem" }), new ConfigError("ENGINE_TLS_KEY is missing: ENGINE_TLS_CERT is set, and TLS needs both (PEM file paths)"));
+  t.throws(() => loadConfig({ ENGINE_TLS_KEY: "k.pem" }), /^ENGINE_TLS_CERT is missing/);
+});
+
+t.test("bad numbers and URLs name their variable", async (t) => {
+  t.throws(() => loadConfig({ METRICS_PORT: "70000" }), /^METRICS_PORT must be a port number/);
+  t.throws(() => loadConfig({ CASHIER_SHUTDOWN_TIMEOUT_MS: "0" }), /^CASHIER_SHUTDOWN_TIMEOUT_MS must be a positive integer/);
+  t.throws(() => loadConfig({ ENGINE_URL: "engine:50051" }), /^ENGINE_URL must be an http:\/\/ or https:\/\/ URL/);
+  t.equal(loadConfig({ ENGINE_URL: "https://engine.internal:50051" }).engineUrl, "https://engine.internal:50051");
+});
