@@ -4,6 +4,7 @@
  * can build a Config without touching process.env.
  */
 import { join, resolve } from "node:path";
+import { DEFAULT_RETRY_SECONDS, DEFAULT_RFD_MAX_ATTEMPTS } from "./domain/callbacks.ts";
 
 export interface Config {
   /** A real Postgres; undefined means the embedded one under dataDir. */
@@ -24,7 +25,27 @@ export interface Config {
   publicUrl: string | undefined;
   callbackAllowPrivate: boolean;
   rfdResendSeconds: number;
+  /** Sends of one RecordFailedDeposit before it is given up (then visible to operators). */
+  rfdMaxAttempts: number;
+  /** Timeout of each callback call (notification, UpdatePayout, RecordFailedDeposit). */
+  callbackTimeoutMs: number;
+  /** Timeout of the Validation call; the customer is waiting. */
+  validationTimeoutMs: number;
+  /** Delays between attempts of notifications and UpdatePayout; given up after the last. */
+  callbackRetrySeconds: number[];
+  /** How long an open 3-D Secure challenge waits for the customer. */
+  challengeTtlSeconds: number;
+  /** How often idle workers look for due work in the database (other engines' work included). */
+  workerPollMs: number;
   logLevel: string;
+  /** Port of the engine's Prometheus endpoint (GET /metrics); 0 = any free port. */
+  metricsPort: number;
+  /** PEM file paths: when set, the engine serves gRPC over TLS only. */
+  engineTls: { certFile: string; keyFile: string } | undefined;
+  /** PEM file of a private CA the edge trusts when ENGINE_URL is https:// (else the system's roots). */
+  engineTlsCaFile: string | undefined;
+  /** How long SIGTERM/SIGINT may take to drain before the process is forced down (exit 1). */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +73,36 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
 }
 
+/** Both TLS files or neither: half a TLS setting is a mistake, not a request for plaintext. */
+function tlsPair(env: NodeJS.ProcessEnv, cwd: string): Config["engineTls"] {
+  const cert = env.ENGINE_TLS_CERT || undefined;
+  const key = env.ENGINE_TLS_KEY || undefined;
+  if (!cert && !key) return undefined;
+  if (!cert) throw new ConfigError("ENGINE_TLS_CERT is missing: ENGINE_TLS_KEY is set, and TLS needs both (PEM file paths)");
+  if (!key) throw new ConfigError("ENGINE_TLS_KEY is missing: ENGINE_TLS_CERT is set, and TLS needs both (PEM file paths)");
+  return { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) };
+}
+
+/** One engine URL, or several separated by commas (the edge spreads calls over them). */
+function engineUrl(env: NodeJS.ProcessEnv, enginePort: number): string {
+  const raw = env.ENGINE_URL || `http://127.0.0.1:${enginePort}`;
+  const urls = list(raw);
+  if (urls.length === 0 || urls.some((u) => !/^https?:\/\/[^/]+/i.test(u))) {
+    throw new ConfigError(`ENGINE_URL must be an http:// or https:// URL (or several, comma-separated), got ${JSON.stringify(raw)}`);
+  }
+  return urls.join(",");
+}
+
+function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const values = list(raw).map(Number);
+  if (values.length === 0 || values.some((n) => !Number.isInteger(n) || n <= 0)) {
+    throw new ConfigError(`${name} must be comma-separated positive whole seconds, got ${JSON.stringify(raw)}`);
+  }
+  return values;
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
@@ -64,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: resolve(cwd, env.CASHIER_DATA_DIR || ".data"),
     edgePort,
     enginePort,
-    engineUrl: env.ENGINE_URL || `http://127.0.0.1:${enginePort}`,
+    engineUrl: engineUrl(env, enginePort),
     merchantsFile: env.CASHIER_MERCHANTS_FILE ? resolve(cwd, env.CASHIER_MERCHANTS_FILE) : undefined,
     serviceTokens: list(env.CASHIER_SERVICE_TOKENS),
     edgeToken: env.CASHIER_EDGE_TOKEN || undefined,
@@ -72,7 +123,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: env.CASHIER_PUBLIC_URL ? env.CASHIER_PUBLIC_URL.replace(/\/+$/, "") : undefined,
     callbackAllowPrivate: flag(env, "CASHIER_CALLBACK_ALLOW_PRIVATE"),
     rfdResendSeconds: positiveInt(env, "CASHIER_RFD_RESEND_SECONDS", 300),
+    rfdMaxAttempts: positiveInt(env, "CASHIER_RFD_MAX_ATTEMPTS", DEFAULT_RFD_MAX_ATTEMPTS),
+    callbackTimeoutMs: positiveInt(env, "CASHIER_CALLBACK_TIMEOUT_MS", 10_000),
+    validationTimeoutMs: positiveInt(env, "CASHIER_VALIDATION_TIMEOUT_MS", 5_000),
+    callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", DEFAULT_RETRY_SECONDS),
+    challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", 900),
+    workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", 500),
     logLevel: env.LOG_LEVEL || "info",
+    metricsPort: port(env, "METRICS_PORT", 9464),
+    engineTls: tlsPair(env, cwd),
+    engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,
+    shutdownTimeoutMs: positiveInt(env, "CASHIER_SHUTDOWN_TIMEOUT_MS", 10_000),
   };
 }
 

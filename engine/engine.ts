@@ -17,9 +17,19 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgre
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
 import { openOrm } from "./store/orm.ts";
+import { createEngineMetrics, type PoolLike } from "./metrics.ts";
+import { startMetricsServer } from "./metrics-server.ts";
+import { loadServerTls } from "./tls.ts";
+import type { PollLoop } from "./app/poll-loop.ts";
+import { createSender } from "./callbacks/http-sender.ts";
+import { PgCallbackStore } from "./store/callback-store.ts";
+import { startWorkers } from "./workers.ts";
+import type { MerchantAdminDeps } from "./rpc/merchant-admin.ts";
 
 export interface EngineHandle {
   port: number;
+  /** Where GET /metrics is served (METRICS_PORT, or the free port chosen for 0). */
+  metricsPort: number;
   /** The token the edge should send (CASHIER_EDGE_TOKEN or one made for this process). */
   edgeToken: string;
   orm: MikroORM;
@@ -30,6 +40,8 @@ export interface EngineHandle {
 }
 
 export async function startEngine(config: Config, log: Logger, opts: { host?: string } = {}): Promise<EngineHandle> {
+  // Read before anything starts: a wrong TLS file stops the start at once.
+  const tls = loadServerTls(config);
   let embedded: EmbeddedDb | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -37,6 +49,23 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
     databaseUrl = embedded.url;
     log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
   }
+  try {
+    return await startOnDatabase(config, log, opts, tls, databaseUrl, embedded);
+  } catch (err) {
+    // A start that fails (a bad merchants file, a taken port) leaves no Postgres behind.
+    await embedded?.stop().catch(() => {});
+    throw err;
+  }
+}
+
+async function startOnDatabase(
+  config: Config,
+  log: Logger,
+  opts: { host?: string },
+  tls: ReturnType<typeof loadServerTls>,
+  databaseUrl: string,
+  embedded: EmbeddedDb | undefined,
+): Promise<EngineHandle> {
   const orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
@@ -46,13 +75,26 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
   await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
 
   let publicUrl = config.publicUrl ?? `http://127.0.0.1:${config.edgePort}`;
-  const deps: ProcessDeps = {
+  // Workers are started below; until then a wake-up has no one to wake.
+  let workers: PollLoop[] = [];
+  const deps: ProcessDeps & MerchantAdminDeps = {
     merchants,
+    merchantStore: merchants,
     orders: new PgOrderStore(orm),
+    callbacks: new PgCallbackStore(orm),
     processors: new ProcessorRegistry([new SimProcessor("sim-a"), new SimProcessor("sim-b")]),
     keys,
+    send: createSender({ allowPrivate: config.callbackAllowPrivate }),
+    settings: {
+      validationTimeoutMs: config.validationTimeoutMs,
+      challengeTtlSeconds: config.challengeTtlSeconds,
+      policy: { retrySeconds: config.callbackRetrySeconds, rfdResendSeconds: config.rfdResendSeconds, rfdMaxAttempts: config.rfdMaxAttempts },
+    },
     now: () => new Date(),
     publicUrl: () => publicUrl,
+    wake: () => {
+      for (const w of workers) w.wake();
+    },
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
@@ -60,12 +102,16 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
   const probe = async () => {
     await orm.em.fork().execute("select 1");
   };
-  const { server, health } = buildGrpcServer(deps, tokens, log, probe);
-  const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort);
-  log.info({ port }, "engine listening (gRPC)");
+  const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
+  const { server, health } = buildGrpcServer(deps, tokens, log, probe, { observe: metrics.interceptor });
+  const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
+  const metricsServer = await startMetricsServer(metrics.registry, opts.host ?? "0.0.0.0", config.metricsPort, (err) => log.error({ err }, "metrics scrape failed"));
+  log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
+  workers = startWorkers(deps, config, log);
 
   return {
     port,
+    metricsPort: metricsServer.port,
     edgeToken,
     orm,
     deps,
@@ -74,6 +120,9 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       if (!config.publicUrl) publicUrl = url;
     },
     async stop() {
+      // Workers stop claiming first; a call in flight finishes and is recorded.
+      await Promise.all(workers.map((w) => w.stop()));
+      await metricsServer.close();
       health.stop();
       // In-flight calls finish; idle client sessions (the edge's HTTP/2
       // connection) do not hold the shutdown past a short grace period.

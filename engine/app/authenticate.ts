@@ -23,7 +23,10 @@ export async function authenticate(
 ): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
   const merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
   if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
-  if (!verifyHmac(merchant.signingKey, wire.canonical, wire.signature)) {
+  // After a rotation the previous secret is accepted until its overlap ends.
+  const previousValid = merchant.previousKey !== null && merchant.previousKeyExpiresAt !== null && now < merchant.previousKeyExpiresAt;
+  const signed = verifyHmac(merchant.signingKey, wire.canonical, wire.signature) || (previousValid && verifyHmac(merchant.previousKey!, wire.canonical, wire.signature));
+  if (!signed) {
     return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
   }
   // Whole seconds on both sides: exactly 60 s early or late is still inside.

@@ -8,12 +8,18 @@ import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
 import type { Keys } from "../security/keys.ts";
+import type { CallbackKind, RetryPolicy } from "../domain/callbacks.ts";
+import type { Send } from "../callbacks/http-sender.ts";
+import type { PgCallbackStore } from "../store/callback-store.ts";
 import type { KeyObject } from "node:crypto";
 
 export interface Merchant {
   id: string;
   /** Current secret, opened into a key: only ever used to sign and verify. */
   signingKey: KeyObject;
+  /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
+  previousKey: KeyObject | null;
+  previousKeyExpiresAt: Date | null;
   siteId: number | null;
   platformUrl: string | null;
   validationUrl: string | null;
@@ -65,6 +71,34 @@ export interface RefundableSale {
   cardFingerprint: string;
 }
 
+/** A callback owed by a change, written with it (the outbox). */
+export interface OutboxEntry {
+  eventId: string;
+  kind: Exclude<CallbackKind, "validation">;
+  merchantId: string;
+  url: string;
+  body: string;
+}
+
+export interface ApplyExtras {
+  callbacks: OutboxEntry[];
+  /** Seal (a sealed string) or clear (null) the order's card number; undefined leaves it. */
+  card?: { sealed: string | null };
+  /** When the follow-up worker should look at the attempt again; null: never. */
+  nextCheckAt: Date | null;
+  challengeExpiresAt?: Date | null;
+  submitted?: boolean;
+  /** Create the cascade's next attempt on this processor. */
+  cascadeProcessor?: string | null;
+}
+
+export interface ApplyResult {
+  applied: boolean;
+  attempt: Attempt;
+  /** The cascade's next attempt, when one was created. */
+  nextTraceId: number | null;
+}
+
 export interface ListQuery {
   merchantId?: string;
   orderId?: string;
@@ -88,22 +122,46 @@ export interface OrderStore {
   /** An approved-or-not sale of the merchant by trace_id or order_id. */
   findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined>;
   /**
-   * Moves an attempt from `from` along the decision, records the change, and
-   * seals or clears the card number as given. Returns the attempt as stored.
+   * Moves an attempt from `from` along the decision and, in the same database
+   * transaction, records the change, queues the callbacks it owes, seals or
+   * clears the card number and creates the cascade's next attempt, as given.
+   * When the attempt is no longer in `from` nothing is written (applied false).
    */
-  applyDecision(traceId: number, from: State, decision: Decision, card: { sealed: string | null } | undefined): Promise<Attempt>;
+  applyDecision(traceId: number, from: State, decision: Decision, extras: ApplyExtras): Promise<ApplyResult>;
+  /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
+  claimDue(limit: number, leaseMs: number): Promise<number[]>;
+  /** Nothing more to look at on this attempt (no next check). */
+  clearCheck(traceId: number): Promise<void>;
+  /** The order's sealed card number while it is held, else null. */
+  sealedCard(orderRef: number): Promise<string | null>;
+  /** Keeps the keyed hash of a cashier session's auth_token. */
+  saveSession(orderRef: number, tokenHash: string): Promise<void>;
   /** One attempt by trace_id. */
   get(traceId: number): Promise<Attempt | undefined>;
   history(traceId: number): Promise<StatusChange[]>;
   list(query: ListQuery): Promise<Attempt[]>;
 }
 
+/** Timing settings of the asynchronous life (config.ts reads them). */
+export interface AsyncSettings {
+  validationTimeoutMs: number;
+  challengeTtlSeconds: number;
+  policy: RetryPolicy;
+}
+
 export interface ProcessDeps {
   merchants: MerchantDirectory;
   orders: OrderStore;
+  callbacks: PgCallbackStore;
   processors: ProcessorRegistry;
   keys: Keys;
+  send: Send;
+  settings: AsyncSettings;
   now: () => Date;
   publicUrl: () => string;
+  /** Tells this process's workers that something may be due now. */
+  wake: () => void;
+  /** Counts a processor's answer (metrics). */
+  onProcessorOutcome?: (processor: string, type: string, outcome: string) => void;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The Process use case: authenticate -> validate -> load (frontend, refunded
- * sale) -> create the order idempotently -> run the attempt -> answer. A repeat
+ * sale) -> create the order idempotently -> Validation with the platform (when
+ * the merchant has a validation_url) -> run the attempt -> answer. A repeat
  * with the same parameters answers the order's current attempt and processes
  * nothing; other parameters under a used order_id are ORDER_CONFLICT.
  */
@@ -12,7 +13,9 @@ import { controlCharacterViolations, validateProcess } from "../domain/validate-
 import { fingerprint } from "../security/hmac.ts";
 import { authenticate, type WireSignature } from "./authenticate.ts";
 import type { Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
+import { advance } from "./advance.ts";
 import { runAttempt } from "./run-attempt.ts";
+import { validateWithPlatform } from "./validate-with-platform.ts";
 
 export type ProcessResult =
   | { ok: true; attempt: Attempt; merchant: Merchant; replayed: boolean }
@@ -99,6 +102,14 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     }
     return { ok: true, attempt: created.attempt, merchant, replayed: true };
   }
-  const attempt = await runAttempt(deps, { attempt: created.attempt, card: input.card, merchant, sale });
+  const ctx = { merchant, afterReply: false, updatedBy: "system" };
+  if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {
+    const validation = await validateWithPlatform(deps, created.attempt, merchant, merchant.validationUrl);
+    if (!validation.confirmed) {
+      const declined = await advance(deps, created.attempt, validation.decision, ctx);
+      return { ok: true, attempt: declined.attempt, merchant, replayed: false };
+    }
+  }
+  const attempt = await runAttempt(deps, { attempt: created.attempt, card: input.card, sale, ctx });
   return { ok: true, attempt, merchant, replayed: false };
 }

@@ -1,70 +1,73 @@
 /**
  * Runs one attempt through its processor: call -> decide (pure table) ->
- * check the transition -> record. A payout with auto approval walks
- * requested -> A -> P before the processor is called; a manual one waits.
- * The full card number is sealed into the order only while the attempt may
- * still need it (cascade, 3-D Secure, a pending answer) and cleared otherwise.
+ * advance (check the transition, record it with what it owes). A payout with
+ * auto approval walks requested -> A -> P before the processor is called; a
+ * manual one waits for an operator. The cascade's later attempts and an
+ * operator's approval come back here through submitAttempt.
  */
 import { decide, type Decision, type ProcessorOutcome } from "../domain/outcome.ts";
-import { canTransition, cardStillNeeded, type State } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import type { CardDetails } from "../processors/processor.ts";
-import { seal } from "../security/sealed-box.ts";
 import { hmacHex } from "../security/hmac.ts";
-import type { Merchant, ProcessDeps, RefundableSale } from "./ports.ts";
+import { advance, type StepContext } from "./advance.ts";
+import type { ProcessDeps, RefundableSale } from "./ports.ts";
 
 export interface RunInput {
   attempt: Attempt;
   card: CardDetails;
-  merchant: Merchant;
   sale: RefundableSale | undefined;
+  ctx: StepContext;
 }
-
-const stateOf = (a: Attempt): State => ({ status: a.status, letter: a.payoutLetter });
 
 /** The 3-D Secure page of an attempt: the trace_id plus a MAC, so ids cannot be guessed. */
+export function challengeMac(deps: ProcessDeps, traceId: number): string {
+  return hmacHex(deps.keys.tokenHash, `3ds:${traceId}`).slice(0, 32);
+}
+
 export function challengeUrl(deps: ProcessDeps, traceId: number): string {
-  const mac = hmacHex(deps.keys.tokenHash, `3ds:${traceId}`).slice(0, 32);
-  return `${deps.publicUrl()}/3ds/${traceId}/${mac}`;
+  return `${deps.publicUrl()}/3ds/${traceId}/${challengeMac(deps, traceId)}`;
 }
 
-async function move(deps: ProcessDeps, a: Attempt, decision: Decision, card: CardDetails): Promise<Attempt> {
-  const from = stateOf(a);
-  const to = decision.to;
-  if (to && !canTransition(a.type, from, to)) {
-    throw new Error(`refused transition ${a.type} ${from.status}/${from.letter ?? ""} -> ${to.status}/${to.letter ?? ""}`);
-  }
-  const next = to ?? from;
-  // Seal the number when the order starts to need it, clear it when it stops;
-  // otherwise leave the order row alone.
-  const needed = cardStillNeeded(a.type, next);
-  const cardChange =
-    needed && !a.cardHeld ? { sealed: seal(deps.keys.encryption, card.number, `order:${a.orderRef}`) } : !needed && a.cardHeld ? { sealed: null } : undefined;
-  return deps.orders.applyDecision(a.traceId, from, { ...decision, to }, cardChange);
+export function step(to: Decision["to"], cause: string, extra: Partial<Decision> = {}): Decision {
+  return { to, depositState: null, transactionId: null, errorCode: null, errorDetails: null, cause, ...extra };
 }
 
-function step(to: State, cause: string): Decision {
-  return { to, depositState: null, transactionId: null, errorCode: null, errorDetails: null, cause };
+/** Calls the attempt's processor (a payout is at P by now) and records the answer. */
+export async function submitAttempt(deps: ProcessDeps, a: Attempt, card: CardDetails, sale: Pick<RefundableSale, "transactionId"> | undefined, ctx: StepContext): Promise<Attempt> {
+  const processor = deps.processors.get(a.processor);
+  if (!processor) throw new Error(`processor ${a.processor} is not registered`);
+  const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
+  let outcome: ProcessorOutcome;
+  if (a.type === "payout") outcome = await processor.payout(charge);
+  else if (a.type === "refund") outcome = await processor.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" });
+  else outcome = await processor.authorize(charge);
+  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
+  const lastInCascade = a.type !== "sale" || a.attempt >= ctx.merchant.processors.length;
+  const decision = decide(a.type, outcome, lastInCascade);
+  const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
+  return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number })).attempt;
+}
+
+/** An approved payout's walk to its processor: A (authorised), P (in progress), then the call. */
+export async function payOut(deps: ProcessDeps, a: Attempt, card: CardDetails, ctx: StepContext, cause: string): Promise<Attempt> {
+  const withCard = { ...ctx, cardNumber: card.number };
+  // A step that is not applied lost a race (another operator, another engine): that one goes on.
+  const authorised = await advance(deps, a, step({ status: "pending", letter: "A" }, cause), withCard);
+  if (!authorised.applied) return authorised.attempt;
+  const sent = await advance(deps, authorised.attempt, step({ status: "pending", letter: "P" }, "sent-to-processor"), withCard);
+  if (!sent.applied) return sent.attempt;
+  return submitAttempt(deps, sent.attempt, card, undefined, ctx);
 }
 
 export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<Attempt> {
-  let a = input.attempt;
-  const processor = deps.processors.get(a.processor);
-  if (!processor) throw new Error(`processor ${a.processor} is not registered`);
-  const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card: input.card };
-  let outcome: ProcessorOutcome;
+  const a = input.attempt;
   if (a.type === "payout") {
-    if (input.merchant.payoutApproval === "manual") return a;
-    a = await move(deps, a, step({ status: "pending", letter: "A" }, "auto-approval"), input.card);
-    a = await move(deps, a, step({ status: "pending", letter: "P" }, "sent-to-processor"), input.card);
-    outcome = await processor.payout(charge);
-  } else if (a.type === "refund") {
-    outcome = await processor.refund({ ...charge, saleTransactionId: input.sale?.transactionId ?? "" });
-  } else {
-    outcome = await processor.authorize(charge);
+    if (input.ctx.merchant.payoutApproval === "manual") {
+      // Waits in requested; the card is sealed for the operator's approval.
+      if (!a.cardHeld) return (await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number })).attempt;
+      return a;
+    }
+    return payOut(deps, a, input.card, input.ctx, "auto-approval");
   }
-  const lastInCascade = a.attempt >= input.merchant.processors.length;
-  const decision = decide(a.type, outcome, lastInCascade);
-  const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
-  return move(deps, a, { ...decision, redirectUrl: redirect }, input.card);
+  return submitAttempt(deps, a, input.card, input.sale, input.ctx);
 }

@@ -13,7 +13,8 @@ export function processReplyBody(a: Attempt, description: string): Record<string
   return {
     status: 0,
     description,
-    redirect_url: a.redirectUrl || null,
+    // Only while the customer must act (CONTRACT 3), not after the challenge.
+    redirect_url: a.status === "pending_async" ? a.redirectUrl || null : null,
     trace_id: a.traceId,
     // Empty, not null, when the processor gave none (processor unavailable).
     transaction_id: a.transactionId ?? "",

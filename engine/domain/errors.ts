@@ -42,6 +42,8 @@ export const REASONS = {
   NOT_FOUND: { grpc: "NOT_FOUND", http: 404, status: 12 },
   NO_ROUTE: { grpc: "UNIMPLEMENTED", http: 404, status: 13 },
   METHOD_NOT_ALLOWED: { grpc: "UNIMPLEMENTED", http: 405, status: 14 },
+  INVALID_STATE: { grpc: "FAILED_PRECONDITION", http: 409, status: 15 },
+  ALREADY_EXISTS: { grpc: "ALREADY_EXISTS", http: 409, status: 16 },
   INTERNAL: { grpc: "INTERNAL", http: 500, status: -1 },
   UNAVAILABLE: { grpc: "UNAVAILABLE", http: 503, status: -2 },
 } as const satisfies Record<string, ReasonInfo>;

@@ -28,3 +28,33 @@ export function formatMajor(minor: number | bigint, currency: string): string {
   const frac = exp > 0 ? "." + digits.slice(digits.length - exp) : "";
   return (neg ? "-" : "") + whole + frac;
 }
+
+/**
+ * Currencies the seed's wire sends in whole major units; every other currency
+ * goes in "cents" (hundredths). CONTRACT section 3.
+ */
+export const WHOLE_UNIT_CURRENCIES = new Set(["JPY", "CLP", "KRW", "VND", "BHD", "IQD", "JOD", "LYD", "OMR", "TND"]);
+
+/**
+ * Whether an amount in minor units can be written in the wire's unit: BHD is
+ * sent in whole dinars, so 5500 minor units (5.500) cannot; callbacks that
+ * carry `amount` must never round.
+ */
+export function wireRepresentable(minor: number, currency: string): boolean {
+  const exponent = currencyExponent(currency);
+  if (exponent === undefined) return true;
+  const shift = exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2);
+  return shift <= 0 || BigInt(minor) % 10n ** BigInt(shift) === 0n;
+}
+
+/**
+ * Minor units -> the seed's wire `amount` (the inverse of the edge's reading):
+ * USD 1050 -> 1050, JPY 1000 -> 1000, BHD 5000 -> 5. Integer arithmetic only; a
+ * remainder cannot occur for amounts that came in on the wire.
+ */
+export function wireAmount(minor: number, currency: string): number {
+  const exponent = currencyExponent(currency) ?? 2;
+  const shift = exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2);
+  if (shift <= 0) return Number(BigInt(minor) * 10n ** BigInt(-shift));
+  return Number(BigInt(minor) / 10n ** BigInt(shift));
+}

@@ -23,6 +23,8 @@ export interface Decision {
   transactionId: string | null;
   errorCode: number | null;
   errorDetails: string | null;
+  /** The processor's own code of a decline, kept as it came ("05", "R1"). */
+  processorCode?: string | null;
   cause: string;
   /** Where the customer must go (3-D Secure); set by the use case, which knows the public URL. */
   redirectUrl?: string | null;
@@ -51,12 +53,12 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
     case "approved":
       return { to: ok, ...none, transactionId: txId, cause };
     case "declined":
-      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
     case "retryable":
       if (type === "sale" && !lastInCascade) {
-        return { to: { status: "declined_retry" }, depositState: null, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+        return { to: { status: "declined_retry" }, depositState: null, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
       }
-      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, cause };
+      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
     case "unavailable":
       return { to: failed, depositState: e, transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
     case "challenge":

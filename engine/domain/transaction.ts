@@ -86,6 +86,18 @@ export interface Attempt {
   referenceTraceId: number | null;
   /** Whether the order still holds the sealed full card number. */
   cardHeld: boolean;
+  /** Where deposit status notifications go; null for none. */
+  notificationUrl: string | null;
+  /** Where the customer goes after a 3-D Secure challenge. */
+  returnUrl: string;
+  /** The customer's IP address as the platform sent it; "" when not sent. */
+  requesterIp: string;
+  /** The processor's own decline code ("05", "51"), for RecordFailedDeposit's errorCode. */
+  processorCode: string | null;
+  /** False only for a cascade attempt not yet sent to its processor. */
+  submitted: boolean;
+  /** When an open 3-D Secure challenge expires. */
+  challengeExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -54,8 +54,10 @@ export function isFinal(type: TransactionType, s: State): boolean {
 /**
  * Whether the order may still need the full card number after an attempt
  * reaches `s`: a sale waiting for its processor or the customer, or one whose
- * attempt hands over to the next processor of the cascade.
+ * attempt hands over to the next processor of the cascade; a payout until its
+ * processor has answered (a manual one waits for an operator in requested).
  */
 export function cardStillNeeded(type: TransactionType, s: State): boolean {
+  if (type === "payout") return !isFinal(type, s);
   return type === "sale" && (s.status === "pending" || s.status === "pending_async" || s.status === "declined_retry");
 }

@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import countries from "i18n-iso-countries";
 import validator from "validator";
 import { luhnValid } from "./card.ts";
-import { isCurrency } from "./money.ts";
+import { wireRepresentable, isCurrency } from "./money.ts";
 import type { FrontendView, ProcessInput } from "./transaction.ts";
 import type { FieldViolation } from "./errors.ts";
 
@@ -73,6 +73,8 @@ const RULES: Record<string, Check[]> = {
   transaction_type: [(i) => (i.type ? undefined : "must be sale, payout or refund")],
   amount: [
     (i) => (!Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0 ? "must be a positive integer in minor units" : undefined),
+    // Only gRPC callers can reach this: the wire cannot express such an amount.
+    (i) => (Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency) ? `${i.currency} amounts are whole units on this interface` : undefined),
   ],
   currency: [
     (i) => required(i.currency) ?? (isCurrency(i.currency) ? undefined : "must be an ISO 4217 currency code"),

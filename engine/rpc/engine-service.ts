@@ -10,7 +10,11 @@ import {
   ListTransactionsResponseSchema,
   ProcessResponseSchema,
   SignReplyResponseSchema,
+  CompleteChallengeResponseSchema,
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { completeChallenge, getChallenge } from "../app/challenge.ts";
+import { callbackToProto } from "./callback-mappers.ts";
+import { challengeToProto } from "./challenge-mappers.ts";
 import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
@@ -46,8 +50,8 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
       const attempt = await deps.orders.get(req.traceId);
       if (!attempt) throw toRpcError(domainError("NOT_FOUND", `no transaction with trace_id ${req.traceId}`));
-      const history = await deps.orders.history(req.traceId);
-      return create(GetTransactionResponseSchema, { transaction: attemptToProto(attempt, history) });
+      const [history, callbacks] = await Promise.all([deps.orders.history(req.traceId), deps.callbacks.forTransaction(req.traceId)]);
+      return create(GetTransactionResponseSchema, { transaction: attemptToProto(attempt, history), callbacks: callbacks.map(callbackToProto) });
     },
 
     async listTransactions(req) {
@@ -85,12 +89,18 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });
     },
 
-    async getChallenge() {
-      throw toRpcError(domainError("NO_ROUTE", "GetChallenge is not served yet"));
+    async getChallenge(req) {
+      if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+      const found = await getChallenge(deps, req.traceId, req.mac);
+      if (!found.ok) throw toRpcError(found.error);
+      return challengeToProto(found.view);
     },
 
-    async completeChallenge() {
-      throw toRpcError(domainError("NO_ROUTE", "CompleteChallenge is not served yet"));
+    async completeChallenge(req) {
+      if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+      const done = await completeChallenge(deps, req.traceId, req.mac, req.passed);
+      if (!done.ok) throw toRpcError(done.error);
+      return create(CompleteChallengeResponseSchema, { transaction: attemptToProto(done.attempt), returnUrl: done.attempt.returnUrl });
     },
   };
 }

@@ -110,7 +110,8 @@ export function attemptToProto(a: Attempt, history: StatusChange[] = []): Transa
     transactionId: a.transactionId ?? "",
     errorCode: a.errorCode ?? 0,
     errorDetails: a.errorDetails ?? "",
-    redirectUrl: a.redirectUrl ?? "",
+    // Only while the customer must act (CONTRACT 3): a finished challenge's page is history.
+    redirectUrl: a.status === "pending_async" ? (a.redirectUrl ?? "") : "",
     card: create(MaskedCardSchema, { maskedNumber: a.cardMasked, brand: a.cardBrand, expiry: a.cardExpiry }),
     pin: a.pin,
     frontend: a.frontend,

@@ -1,37 +1,57 @@
 /**
- * The engine's gRPC server (grpc-js): EngineService behind bearer-token
- * authentication. Built here, started by the caller.
+ * The engine's gRPC server (grpc-js): EngineService and AdminService behind
+ * bearer-token authentication. Built here, started by the caller.
  */
 import * as grpc from "@grpc/grpc-js";
 import { EngineService, file_cashier_engine_v1_engine_service } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { AdminService, file_cashier_admin_v1_admin_service } from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import { adminService } from "./admin-service.ts";
+import type { MerchantAdminDeps } from "./merchant-admin.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
 import { classifyDataError, classifyInternal } from "./errors.ts";
-import { addService } from "./grpc-adapter.ts";
+import { addService, composeInterceptors, type Interceptor } from "./grpc-adapter.ts";
 import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
 import { addReflection } from "./reflection.ts";
 
 /**
  * EngineService requires a bearer token; health and reflection are open, so
- * probes and grpcurl's discovery need none.
+ * probes and grpcurl's discovery need none. `observe` (metrics) runs after
+ * authentication on every call, refused ones included.
  */
-export function buildGrpcServer(deps: ProcessDeps, tokens: string[], log: Logger, probe: () => Promise<void>): { server: grpc.Server; health: HealthHandle } {
+export function buildGrpcServer(
+  deps: ProcessDeps & MerchantAdminDeps,
+  tokens: string[],
+  log: Logger,
+  probe: () => Promise<void>,
+  opts: { observe?: Interceptor } = {},
+): { server: grpc.Server; health: HealthHandle } {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024,
     "grpc.keepalive_permit_without_calls": 1,
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
-  addService(server, EngineService, engineService(deps), { interceptor: bearerAuth(tokens), onInternal, classify: (err) => classifyDataError(err) ?? classifyInternal(err) });
-  addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_engine_v1_errors]);
+  const served = { interceptor: composeInterceptors(bearerAuth(tokens), opts.observe), onInternal, classify: (err: unknown) => classifyDataError(err) ?? classifyInternal(err) };
+  addService(server, EngineService, engineService(deps), served);
+  addService(server, AdminService, adminService(deps), served);
+  addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };
 }
 
-export async function listen(server: grpc.Server, host: string, port: number): Promise<number> {
+/** TLS material as PEM text; undefined serves plaintext HTTP/2 (h2c). */
+export interface ServerTls {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** Binds and resolves to the bound port; with `tls`, only TLS connections are accepted on it. */
+export async function listen(server: grpc.Server, host: string, port: number, tls?: ServerTls): Promise<number> {
+  const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: tls.cert, private_key: tls.key }], false) : grpc.ServerCredentials.createInsecure();
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(`${host}:${port}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound)));
   });
 }

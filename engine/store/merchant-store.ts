@@ -1,7 +1,9 @@
 /**
  * Merchants and frontends. Secrets are sealed with the master key before they
  * are written and opened only into the in-memory directory, which keeps each
- * merchant for a few seconds so the hot path does not read it on every call.
+ * merchant for a few seconds so the hot path does not read it on every call
+ * (a change made through another engine takes effect here within that time).
+ * The operator's view never carries a secret.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Merchant, MerchantDirectory } from "../app/ports.ts";
@@ -25,6 +27,25 @@ export interface MerchantSpec {
 }
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
+
+/** A merchant as operators see it: everything but its secrets. */
+export interface MerchantView {
+  merchantId: string;
+  siteId: number | null;
+  platformUrl: string | null;
+  validationUrl: string | null;
+  updatePayoutUrl: string | null;
+  updatePayoutStatuses: string;
+  payoutApproval: "auto" | "manual";
+  processors: string[];
+  frontends: { name: string; baseCurrency: string; currencies: string[] }[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** Until when the previous secret is accepted; null when none is. */
+  previousSecretExpiresAt: Date | null;
+}
+
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
 
 export class PgMerchantStore implements MerchantDirectory {
   readonly #orm: MikroORM;
@@ -55,6 +76,8 @@ export class PgMerchantStore implements MerchantDirectory {
     return {
       id: m.id,
       signingKey: hmacKey(open(this.#key, m.secretSealed, aad(m.id))),
+      previousKey: m.previousSecretSealed ? hmacKey(open(this.#key, m.previousSecretSealed, aad(m.id))) : null,
+      previousKeyExpiresAt: m.previousSecretExpiresAt ?? null,
       siteId: m.siteId ?? null,
       platformUrl: m.platformUrl ?? null,
       validationUrl: m.validationUrl ?? null,
@@ -67,7 +90,7 @@ export class PgMerchantStore implements MerchantDirectory {
   }
 
   /** Creates or updates a merchant and its listed frontends in one transaction. */
-  async upsert(spec: MerchantSpec): Promise<void> {
+  async upsert(spec: MerchantSpec, opts: { onlyNew?: boolean } = {}): Promise<void> {
     await this.#orm.em.fork().transactional(async (em) => {
       const data = {
         secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)),
@@ -79,7 +102,7 @@ export class PgMerchantStore implements MerchantDirectory {
         payoutApproval: spec.payoutApproval ?? "auto",
         processors: spec.processors ?? ["sim-a", "sim-b"],
       };
-      const existing = await em.findOne(MerchantEntity, { id: spec.merchantId });
+      const existing = opts.onlyNew ? null : await em.findOne(MerchantEntity, { id: spec.merchantId });
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });
       // Frontends reference the merchant by column, not by relation: write it first.
@@ -92,6 +115,102 @@ export class PgMerchantStore implements MerchantDirectory {
       }
     });
     this.#cache.delete(spec.merchantId);
+  }
+
+  /** The operator's view, without secrets. */
+  async view(merchantId: string): Promise<MerchantView | undefined> {
+    const [v] = await this.#views({ id: merchantId }, 1);
+    return v;
+  }
+
+  /** Merchants by merchant_id, after the given one. */
+  async list(afterId: string | undefined, limit: number): Promise<MerchantView[]> {
+    return this.#views(afterId ? { id: { $gt: afterId } } : {}, limit);
+  }
+
+  async #views(where: Record<string, unknown>, limit: number): Promise<MerchantView[]> {
+    const em = this.#orm.em.fork();
+    const ms = await em.find(MerchantEntity, where, { orderBy: { id: "asc" }, limit });
+    if (ms.length === 0) return [];
+    const fronts = await em.find(FrontendEntity, { merchantId: { $in: ms.map((m) => m.id) } }, { orderBy: { id: "asc" } });
+    const now = new Date();
+    return ms.map((m) => ({
+      merchantId: m.id,
+      siteId: m.siteId ?? null,
+      platformUrl: m.platformUrl ?? null,
+      validationUrl: m.validationUrl ?? null,
+      updatePayoutUrl: m.updatePayoutUrl ?? null,
+      updatePayoutStatuses: m.updatePayoutStatuses,
+      payoutApproval: m.payoutApproval === "manual" ? "manual" : "auto",
+      processors: m.processors,
+      frontends: fronts.filter((f) => f.merchantId === m.id).map((f) => ({ name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies })),
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+      previousSecretExpiresAt: m.previousSecretExpiresAt && m.previousSecretExpiresAt > now ? m.previousSecretExpiresAt : null,
+    }));
+  }
+
+  /** A new merchant; false when the merchant_id is taken. */
+  async create(spec: MerchantSpec): Promise<boolean> {
+    if (await this.#orm.em.fork().findOne(MerchantEntity, { id: spec.merchantId })) return false;
+    try {
+      await this.upsert(spec, { onlyNew: true });
+    } catch (err) {
+      if ((err as { code?: string }).code === "23505" || /unique|duplicate/i.test(String((err as Error).message))) return false;
+      throw err;
+    }
+    return true;
+  }
+
+  /** Changes a merchant's settings (not its secret, not its frontends); false when there is no such merchant. */
+  async update(merchantId: string, settings: MerchantSettings): Promise<boolean> {
+    const em = this.#orm.em.fork();
+    const m = await em.findOne(MerchantEntity, { id: merchantId });
+    if (!m) return false;
+    em.assign(m, {
+      siteId: settings.siteId ?? null,
+      platformUrl: settings.platformUrl ?? null,
+      validationUrl: settings.validationUrl ?? null,
+      updatePayoutUrl: settings.updatePayoutUrl ?? null,
+      updatePayoutStatuses: settings.updatePayoutStatuses ?? "CAPYJ",
+      payoutApproval: settings.payoutApproval ?? "auto",
+      processors: settings.processors ?? ["sim-a", "sim-b"],
+    });
+    await em.flush();
+    this.#cache.delete(merchantId);
+    return true;
+  }
+
+  /**
+   * A new secret at once; the current one becomes the previous, accepted on
+   * requests for `overlapSeconds` more. False when there is no such merchant.
+   */
+  async rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean> {
+    const em = this.#orm.em.fork();
+    const m = await em.findOne(MerchantEntity, { id: merchantId });
+    if (!m) return false;
+    em.assign(m, {
+      previousSecretSealed: m.secretSealed,
+      previousSecretExpiresAt: new Date(Date.now() + overlapSeconds * 1000),
+      secretSealed: seal(this.#key, newSecret, aad(merchantId)),
+    });
+    await em.flush();
+    this.#cache.delete(merchantId);
+    return true;
+  }
+
+  /** Adds ("create") or changes ("update") one frontend; the outcome says which failed. */
+  async putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
+    const em = this.#orm.em.fork();
+    if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
+    const fe = await em.findOne(FrontendEntity, { merchantId, name: f.name });
+    if (mode === "create" && fe) return "exists";
+    if (mode === "update" && !fe) return "no-frontend";
+    if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies: f.currencies });
+    else em.create(FrontendEntity, { merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies });
+    await em.flush();
+    this.#cache.delete(merchantId);
+    return "ok";
   }
 
   async count(): Promise<number> {

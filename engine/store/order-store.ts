@@ -14,7 +14,7 @@ import { DomainFailure, domainError } from "../domain/errors.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { Attempt, StatusChange, TransactionStatus } from "../domain/transaction.ts";
-import type { CreateOrderResult, ListQuery, OrderDraft, OrderStore, RefundableSale } from "../app/ports.ts";
+import type { ApplyExtras, ApplyResult, CreateOrderResult, ListQuery, OrderDraft, OrderStore, RefundableSale } from "../app/ports.ts";
 import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { ATTEMPT_COLUMNS, attemptFromRow, changeFromEntity, type Row } from "./mappers.ts";
 
@@ -38,22 +38,36 @@ const LATEST_ATTEMPT = `
   where o.merchant_id = ? and o.order_id = ?
   order by t.attempt desc limit 1`;
 
-const APPLY_HEAD = `
+/**
+ * One statement moves an attempt and writes everything the move owes: the
+ * history row, the callbacks (outbox; RecordFailedDeposit's unique index makes
+ * a second one a no-op), the order's sealed card when it changes, and the
+ * cascade's next attempt (a new trace_id, not yet submitted, due at once).
+ * The where clause on the current state makes a lost race a no-op.
+ */
+const APPLY = `
   with t as (
     update transaction set status = ?, payout_letter = ?, deposit_state = coalesce(?, deposit_state),
       transaction_id = coalesce(?, transaction_id), error_code = coalesce(?, error_code),
       error_details = coalesce(?, error_details), redirect_url = coalesce(?, redirect_url),
+      processor_code = coalesce(?, processor_code), next_check_at = ?::timestamptz,
+      challenge_expires_at = coalesce(?::timestamptz, challenge_expires_at), submitted = coalesce(?::boolean, submitted),
       version = version + 1, updated_at = now()
     where trace_id = ? and status = ? and payout_letter is not distinct from ?
     returning *),
   e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
-        select trace_id, ?, status, payout_letter, ? from t where ?)`;
-const APPLY = `${APPLY_HEAD}
-  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
-/** The same, also sealing or clearing the order's card number. */
-const APPLY_WITH_CARD = `${APPLY_HEAD},
-  c as (update payment_order set card_sealed = ? where id = (select order_ref from t))
-  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
+        select trace_id, ?, status, payout_letter, ? from t where ?::boolean),
+  cb as (insert into callback (event_id, kind, merchant_id, trace_id, url, body)
+         select x.event_id, x.kind, x.merchant_id, t.trace_id, x.url, x.body
+         from t cross join jsonb_to_recordset(?::jsonb) as x(event_id uuid, kind text, merchant_id text, url text, body text)
+         on conflict do nothing),
+  c as (update payment_order set card_sealed = ?::text where ?::boolean and id = (select order_ref from t)),
+  nx as (insert into transaction (order_ref, attempt, processor, status, submitted, next_check_at)
+         select order_ref, attempt + 1, ?::text, 'pending', false, now() from t where ?::text is not null returning trace_id),
+  nxe as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
+          select trace_id, null, 'pending', null, 'cascade' from nx)
+  select ${ATTEMPT_COLUMNS}, (select trace_id from nx) as next_trace_id
+  from t join payment_order o on o.id = t.order_ref`;
 
 const GET_ATTEMPT = `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ?`;
 
@@ -67,7 +81,6 @@ const PREPARED = {
   create: numbered(`with o as (${ORDER_INSERT}), ${ATTEMPT_INSERT}`),
   latest: numbered(LATEST_ATTEMPT),
   apply: numbered(APPLY),
-  applyWithCard: numbered(APPLY_WITH_CARD),
   get: numbered(GET_ATTEMPT),
 };
 
@@ -163,20 +176,55 @@ export class PgOrderStore implements OrderStore {
     };
   }
 
-  async applyDecision(traceId: number, from: State, d: Decision, card: { sealed: string | null } | undefined): Promise<Attempt> {
+  async applyDecision(traceId: number, from: State, d: Decision, x: ApplyExtras): Promise<ApplyResult> {
     const to = d.to ?? from;
     const changed = d.to !== undefined;
-    const values = [
+    const rows = await this.#run("apply", [
       to.status, to.letter ?? null, d.depositState, d.transactionId, d.errorCode, d.errorDetails, d.redirectUrl ?? null,
+      d.processorCode ?? null, x.nextCheckAt, x.challengeExpiresAt ?? null, x.submitted ?? null,
       traceId, from.status, from.letter ?? null,
       from.status, d.cause, changed,
-    ];
-    const rows = card ? await this.#run("applyWithCard", [...values, card.sealed]) : await this.#run("apply", values);
+      JSON.stringify(x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body }))),
+      x.card ? x.card.sealed : null, x.card !== undefined,
+      x.cascadeProcessor ?? null, x.cascadeProcessor ?? null,
+    ]);
     // The statement's join sees the order row as it was before its own update.
-    if (rows[0]) return card ? { ...attemptFromRow(rows[0]), cardHeld: card.sealed !== null } : attemptFromRow(rows[0]);
+    if (rows[0]) {
+      const attempt = attemptFromRow(rows[0]);
+      const nextTraceId = rows[0].next_trace_id === null || rows[0].next_trace_id === undefined ? null : Number(rows[0].next_trace_id);
+      return { applied: true, attempt: x.card ? { ...attempt, cardHeld: x.card.sealed !== null } : attempt, nextTraceId };
+    }
     const current = await this.get(traceId);
     if (!current) throw new Error(`transaction ${traceId} not found`);
-    return current;
+    return { applied: false, attempt: current, nextTraceId: null };
+  }
+
+  /** Attempts whose next check is due, claimed for `leaseMs` (SKIP LOCKED: one engine each). */
+  async claimDue(limit: number, leaseMs: number): Promise<number[]> {
+    const rows = await this.#em().execute<Row[]>(
+      `update transaction set next_check_at = now() + (? * interval '1 millisecond')
+       where trace_id in (select trace_id from transaction where next_check_at <= now()
+                          order by next_check_at limit ? for update skip locked)
+       returning trace_id`,
+      [leaseMs, limit],
+    );
+    return rows.map((r) => Number(r.trace_id));
+  }
+
+  /** Nothing more to look at on this attempt. */
+  async clearCheck(traceId: number): Promise<void> {
+    await this.#em().execute(`update transaction set next_check_at = null where trace_id = ?`, [traceId]);
+  }
+
+  /** The order's sealed card number, while it is held. */
+  async sealedCard(orderRef: number): Promise<string | null> {
+    const [row] = await this.#em().execute<Row[]>(`select card_sealed from payment_order where id = ?`, [orderRef]);
+    return (row?.card_sealed as string | null) ?? null;
+  }
+
+  /** Keeps a keyed hash of the cashier session's auth_token. */
+  async saveSession(orderRef: number, tokenHash: string): Promise<void> {
+    await this.#em().execute(`insert into cashier_session (order_ref, token_hash) values (?, ?) on conflict (order_ref) do nothing`, [orderRef, tokenHash]);
   }
 
   async get(traceId: number): Promise<Attempt | undefined> {

@@ -1,8 +1,9 @@
 /**
  * CONTRACT section 8 after a real run: every test card through every path
  * (approved, declined, unavailable, 3-D Secure, pending, cascade, payout,
- * refund, refused requests, gRPC), then the database's every text column, the
- * logs and every reply are scanned for the card numbers and CVVs; the full
+ * refund, refused requests, gRPC, every callback to a platform stub), then the
+ * database's every text column, the logs, every reply and every callback are
+ * scanned for the card numbers and CVVs; the full
  * number is kept only sealed, and only while an attempt may still need it.
  */
 import t from "tap";
@@ -10,6 +11,9 @@ import { create, toJsonString, type MessageInitShape } from "@bufbuild/protobuf"
 import { ProcessRequestSchema, ProcessResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { useService } from "../support/service.ts";
+import { MERCHANTS } from "../support/merchants.ts";
+import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
 
 const CARDS = [
@@ -21,7 +25,15 @@ const CVVS = ["7319", "846"];
 const cvvPattern = new RegExp(`(^|[^0-9A-Za-z])(${CVVS.join("|")})([^0-9A-Za-z]|$)`);
 
 const replies: string[] = [];
-const service = useService(t);
+let stub: PlatformStub;
+t.before(async () => {
+  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+});
+t.teardown(() => stub.close());
+// The standard merchants plus ones whose every callback goes to the stub.
+const service = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100" }, () => ({
+  merchants: { merchants: [...MERCHANTS.merchants, ...platformMerchants(stub.url).merchants] },
+}));
 
 function leaks(text: string): string[] {
   const found = CARDS.filter((c) => text.includes(c));
@@ -41,6 +53,13 @@ t.test("run every card through every path", async (t) => {
       }
     }
     record(await processSale(service().edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
+    // Every callback: Validation, notifications, UpdatePayout, RecordFailedDeposit.
+    const plat = { merchant_id: "m-plat", frontend: "plat-usd", notification_url: `${stub.url}/notify` };
+    record(await processSale(service().edgeUrl, { ...plat, card_number: card, cvv: CVVS[0] }));
+    record(await processSale(service().edgeUrl, { ...plat, transaction_type: "payout", card_number: card, cvv: "" }));
+    const manual = await processSale(service().edgeUrl, { ...plat, merchant_id: "m-plat-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card, cvv: "" });
+    record(manual);
+    await service().admin.approvePayout({ traceId: manual.body.trace_id, operator: "ops" });
     record(await processSale(service().edgeUrl, { merchant_id: "m-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card }));
     // Refused requests must not echo the card either.
     record(await processSale(service().edgeUrl, { card_number: card, cvv: CVVS[0], card_exp: "01/2001", email: "bad" }));
@@ -57,6 +76,17 @@ t.test("run every card through every path", async (t) => {
     replies.push(toJsonString(ProcessResponseSchema, grpc));
   }
   t.ok(replies.length > 50, `${replies.length} replies recorded`);
+});
+
+t.test("no callback carries a card number or a CVV, in its body or its headers", async (t) => {
+  // Let the pending and cascade attempts finish and their callbacks go out.
+  await new Promise((res) => setTimeout(res, 6000));
+  const calls = stub.received();
+  const kinds = new Set(calls.map((c) => c.kind));
+  t.same([...kinds].sort(), ["notification", "record_failed_deposit", "update_payout", "validation"], "every kind of callback was sent");
+  t.ok(calls.length > 40, `${calls.length} callbacks received`);
+  for (const c of calls) t.same(leaks(c.rawBody + JSON.stringify(c.headers)), [], `${c.kind} ${c.rawBody.slice(0, 80)}`);
+  t.ok(calls.filter((c) => c.kind === "record_failed_deposit").every((c) => /^\d{6}\*+\d{4}$/.test((c.body as { CardNumber: string }).CardNumber)), "RecordFailedDeposit's CardNumber is masked");
 });
 
 t.test("no reply carries a card number or a CVV", async (t) => {

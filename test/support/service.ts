@@ -15,8 +15,20 @@ import { startEngine, type EngineHandle } from "../../engine/engine.ts";
 import { startEdgeWorker, type EdgeWorker } from "../../edge/worker-host.ts";
 import { createEngineClient, type EngineClient } from "../../edge/engine-client.ts";
 import { MERCHANTS } from "./merchants.ts";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 
 export const SERVICE_TOKEN = "test-service-token";
+
+/** A Connect client of cashier.admin.v1.AdminService over gRPC, with a bearer token. */
+export function adminClient(engineUrl: string, token: string): Client<typeof AdminService> {
+  const auth: Interceptor = (next) => (req) => {
+    req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+  return createClient(AdminService, createGrpcTransport({ baseUrl: engineUrl, interceptors: [auth] }));
+}
 
 export interface Service {
   edgeUrl: string;
@@ -26,6 +38,8 @@ export interface Service {
   edge: EdgeWorker;
   /** A Connect client with the service token, as an internal caller would use. */
   client: EngineClient;
+  /** The operators' AdminService, with the service token. */
+  admin: Client<typeof AdminService>;
   dataDir: string;
   logFile: string;
   logs(): string;
@@ -47,12 +61,17 @@ async function freshDatabaseUrl(base: string): Promise<string> {
   return u.toString();
 }
 
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
+export interface ServiceOptions {
+  /** The merchants file's content; the standard test merchants when not given. */
+  merchants?: { merchants: unknown[] };
+}
+
+export async function startService(env: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), "cashier-test-"));
   // The embedded cluster runs as the unprivileged "postgres" user when we are root.
   chmodSync(dataDir, 0o755);
   const merchantsFile = join(dataDir, "merchants.json");
-  writeFileSync(merchantsFile, JSON.stringify(MERCHANTS));
+  writeFileSync(merchantsFile, JSON.stringify(opts.merchants ?? MERCHANTS));
   const databaseUrl = process.env.DATABASE_URL ? await freshDatabaseUrl(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     CASHIER_DATA_DIR: dataDir,
@@ -60,6 +79,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     ENGINE_PORT: "0",
     CASHIER_MERCHANTS_FILE: merchantsFile,
     CASHIER_SERVICE_TOKENS: SERVICE_TOKEN,
+    METRICS_PORT: "0",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
@@ -82,6 +102,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     engine,
     edge,
     client: createEngineClient(engineUrl, SERVICE_TOKEN),
+    admin: adminClient(engineUrl, SERVICE_TOKEN),
     dataDir,
     logFile,
     logs: () => readFileSync(logFile, "utf8"),
@@ -110,10 +131,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
 }
 
 /** Starts the service before a test file's tests and stops it after them. */
-export function useService(t: { before(fn: () => Promise<void>): void; teardown(fn: () => Promise<void>): void }, env: Record<string, string> = {}): () => Service {
+export function useService(
+  t: { before(fn: () => Promise<void>): void; teardown(fn: () => Promise<void>): void },
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  opts: ServiceOptions | (() => ServiceOptions) = {},
+): () => Service {
   let svc: Service | undefined;
   t.before(async () => {
-    svc = await startService(env);
+    svc = await startService(typeof env === "function" ? env() : env, typeof opts === "function" ? opts() : opts);
   });
   t.teardown(async () => {
     await svc?.stop();

@@ -7,6 +7,8 @@ export const MerchantEntity = defineEntity({
   properties: {
     id: p.string().primary(),
     secretSealed: p.text(),
+    previousSecretSealed: p.text().nullable(),
+    previousSecretExpiresAt: p.datetime().nullable(),
     siteId: p.integer().nullable(),
     platformUrl: p.text().nullable(),
     validationUrl: p.text().nullable(),

@@ -4,7 +4,8 @@
  * exponent, and back.
  */
 import t from "tap";
-import { wireAmountToMinor, WHOLE_UNIT_CURRENCIES } from "../../../edge/wire/amount.ts";
+import { wireAmountToMinor } from "../../../edge/wire/amount.ts";
+import { WHOLE_UNIT_CURRENCIES } from "../../../engine/domain/money.ts";
 
 t.test("the seed's whole-unit list", async (t) => {
   t.same([...WHOLE_UNIT_CURRENCIES].sort(), ["BHD", "CLP", "IQD", "JOD", "JPY", "KRW", "LYD", "OMR", "TND", "VND"]);

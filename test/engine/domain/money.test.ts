@@ -4,7 +4,7 @@
  * exactly, including amounts a double cannot hold.
  */
 import t from "tap";
-import { currencyExponent, formatMajor, isCurrency } from "../../../engine/domain/money.ts";
+import { currencyExponent, formatMajor, isCurrency, wireAmount, wireRepresentable } from "../../../engine/domain/money.ts";
 
 t.test("currencyExponent: ISO 4217 digits; undefined for unknown and non-money codes", async (t) => {
   const rows: [string, number | undefined][] = [
@@ -60,4 +60,15 @@ t.test("formatMajor never goes through a float", async (t) => {
     }
   }
   t.pass("0.00 to 19.99 exact");
+});
+
+t.test("minor units back to the wire's unit, and which amounts the wire can express", async (t) => {
+  const rows: [number, string, number | null][] = [
+    [1050, "USD", 1050], [1000, "JPY", 1000], [5000, "BHD", 5], [5500, "BHD", null], [12345, "KRW", 12345],
+    [700, "ISK", 70000], [1, "EUR", 1], [2000, "TND", 2], [2001, "TND", null],
+  ];
+  for (const [minor, currency, wire] of rows) {
+    t.equal(wireRepresentable(minor, currency), wire !== null, `${minor} ${currency} ${wire === null ? "cannot" : "can"} be written on the wire`);
+    if (wire !== null) t.equal(wireAmount(minor, currency), wire, `${minor} ${currency} -> ${wire}`);
+  }
 });

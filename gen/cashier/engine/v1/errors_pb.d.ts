@@ -178,6 +178,20 @@ export enum ErrorReason {
   METHOD_NOT_ALLOWED = 14,
 
   /**
+   * [15] HTTP 409: the transaction is not in a state that allows this (a payout decision, a finished challenge).
+   *
+   * @generated from enum value: ERROR_REASON_INVALID_STATE = 15;
+   */
+  INVALID_STATE = 15,
+
+  /**
+   * [16] HTTP 409: an operator tried to create what already exists (a merchant, a frontend).
+   *
+   * @generated from enum value: ERROR_REASON_ALREADY_EXISTS = 16;
+   */
+  ALREADY_EXISTS = 16,
+
+  /**
    * [-1] HTTP 500: internal failure; nothing internal is echoed.
    *
    * @generated from enum value: ERROR_REASON_INTERNAL = 100;

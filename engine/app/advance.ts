@@ -1,0 +1,72 @@
+/**
+ * Moves an attempt one step: check the transition against the domain's table,
+ * work out what the step owes (callbacks, the card kept or dropped, the
+ * cascade's next attempt, when to look again) and write it all in one
+ * statement. Every status change of the engine goes through here.
+ */
+import type { Decision } from "../domain/outcome.ts";
+import { canTransition, cardStillNeeded, type State } from "../domain/transitions.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { seal } from "../security/sealed-box.ts";
+import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
+import type { ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
+
+export const stateOf = (a: Attempt): State => ({ status: a.status, letter: a.payoutLetter });
+
+/** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min. */
+export function pollDelayMs(a: Attempt, now: Date): number {
+  return Math.max(1000, Math.min(300_000, (now.getTime() - a.createdAt.getTime()) / 10));
+}
+
+export class TransitionRefused extends Error {}
+
+export interface StepContext extends ChangeContext {
+  merchant: Merchant;
+  /** The full card number, when this step has it in memory (to seal it if needed). */
+  cardNumber?: string;
+}
+
+export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision, ctx: StepContext): Promise<ApplyResult> {
+  const from = stateOf(a);
+  const to = decision.to;
+  if (to && !canTransition(a.type, from, to)) {
+    throw new TransitionRefused(`refused transition ${a.type} ${from.status}/${from.letter ?? ""} -> ${to.status}/${to.letter ?? ""}`);
+  }
+  const next = to ?? from;
+  const now = deps.now();
+  const needed = cardStillNeeded(a.type, next);
+  const card =
+    needed && !a.cardHeld && ctx.cardNumber
+      ? { sealed: seal(deps.keys.encryption, ctx.cardNumber, `order:${a.orderRef}`) }
+      : !needed && a.cardHeld
+        ? { sealed: null }
+        : undefined;
+  const newChallenge = next.status === "pending_async" && a.status !== "pending_async";
+  const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.settings.challengeTtlSeconds * 1000) : a.challengeExpiresAt;
+  const waitingForProcessor = to === undefined && (decision.cause === "processor:pending" || decision.cause === "processor:unknown");
+  const nextCheckAt = next.status === "pending_async" ? challengeExpiresAt : waitingForProcessor ? new Date(now.getTime() + pollDelayMs(a, now)) : null;
+  const cascadeProcessor = next.status === "declined_retry" ? (ctx.merchant.processors[a.attempt] ?? null) : null;
+
+  const after: Attempt = {
+    ...a,
+    status: next.status,
+    payoutLetter: next.letter ?? null,
+    depositState: decision.depositState ?? a.depositState,
+    transactionId: decision.transactionId ?? a.transactionId,
+    errorCode: decision.errorCode ?? a.errorCode,
+    errorDetails: decision.errorDetails ?? a.errorDetails,
+    redirectUrl: decision.redirectUrl ?? a.redirectUrl,
+    processorCode: decision.processorCode ?? a.processorCode,
+  };
+  const callbacks = to ? owedCallbacks(a, after, ctx.merchant, ctx) : [];
+  const result = await deps.orders.applyDecision(a.traceId, from, { ...decision, to }, {
+    callbacks,
+    card,
+    nextCheckAt,
+    challengeExpiresAt: newChallenge ? challengeExpiresAt : null,
+    submitted: true,
+    cascadeProcessor,
+  });
+  if (result.applied && (callbacks.length > 0 || result.nextTraceId !== null)) deps.wake();
+  return result;
+}

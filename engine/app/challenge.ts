@@ -1,0 +1,72 @@
+/**
+ * The 3-D Secure challenge as the hosted page sees it: open, finished or
+ * expired, found by trace_id and the MAC of its redirect_url (a wrong MAC is
+ * "not found", never a hint). The customer's answer goes to the processor
+ * (complete) and its decision is recorded like any other; a failed check is
+ * declined (N) with 9004. An open challenge past its expiry is expired on the
+ * spot, not only by the worker.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { ERROR_CODES, domainError, type DomainError } from "../domain/errors.ts";
+import { decide } from "../domain/outcome.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { advance, type StepContext } from "./advance.ts";
+import { expiryDecision } from "./follow-up.ts";
+import type { ProcessDeps } from "./ports.ts";
+import { challengeMac } from "./run-attempt.ts";
+
+export type ChallengeState = "open" | "finished" | "expired";
+export interface ChallengeView {
+  state: ChallengeState;
+  attempt: Attempt;
+}
+
+const NOT_FOUND = domainError("NOT_FOUND", "no such 3-D Secure challenge");
+
+function macMatches(deps: ProcessDeps, traceId: number, mac: string): boolean {
+  const expected = Buffer.from(challengeMac(deps, traceId));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && timingSafeEqual(expected, given);
+}
+
+const stateOf = (a: Attempt): ChallengeState =>
+  a.status === "pending_async" ? "open" : a.errorCode === ERROR_CODES.THREE_DS_EXPIRED ? "expired" : "finished";
+
+async function context(deps: ProcessDeps, a: Attempt): Promise<StepContext | undefined> {
+  const merchant = await deps.merchants.get(a.merchantId);
+  return merchant ? { merchant, afterReply: true, updatedBy: "customer" } : undefined;
+}
+
+export async function getChallenge(deps: ProcessDeps, traceId: number, mac: string): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
+  if (!macMatches(deps, traceId, mac)) return { ok: false, error: NOT_FOUND };
+  let a = await deps.orders.get(traceId);
+  if (!a || a.type !== "sale" || !a.redirectUrl) return { ok: false, error: NOT_FOUND };
+  if (a.status === "pending_async" && a.challengeExpiresAt && a.challengeExpiresAt <= deps.now()) {
+    const ctx = await context(deps, a);
+    if (ctx) a = (await advance(deps, a, expiryDecision(), ctx)).attempt;
+  }
+  return { ok: true, view: { state: stateOf(a), attempt: a } };
+}
+
+export async function completeChallenge(deps: ProcessDeps, traceId: number, mac: string, passed: boolean): Promise<{ ok: true; attempt: Attempt } | { ok: false; error: DomainError; view?: ChallengeView }> {
+  const found = await getChallenge(deps, traceId, mac);
+  if (!found.ok) return found;
+  const { view } = found;
+  const refused = (v: ChallengeView) => ({ ok: false as const, error: domainError("INVALID_STATE", `the 3-D Secure challenge is ${v.state}`), view: v });
+  if (view.state !== "open") return refused(view);
+  const a = view.attempt;
+  const processor = deps.processors.get(a.processor);
+  const ctx = await context(deps, a);
+  if (!processor || !ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
+  const outcome = await processor.complete(a.transactionId, passed);
+  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
+  let decision = decide("sale", outcome, true);
+  if (!passed && decision.to?.status === "declined") {
+    decision = { ...decision, errorCode: ERROR_CODES.THREE_DS_FAILED, errorDetails: "3-D Secure authentication failed", cause: "challenge:failed" };
+  } else if (passed) {
+    decision = { ...decision, cause: `challenge:passed/${decision.cause}` };
+  }
+  const result = await advance(deps, a, decision, ctx);
+  if (!result.applied) return refused({ state: stateOf(result.attempt), attempt: result.attempt });
+  return { ok: true, attempt: result.attempt };
+}

@@ -1,0 +1,46 @@
+/**
+ * An operator's decision on a payout (cashier.admin.v1): approve a manual
+ * payout waiting in requested (A, P, then the processor: Y or J), reject it
+ * (J, 9007) or cancel it while requested or authorised (C, 9007). Each step
+ * is checked against the transition table, recorded with the operator's name
+ * and notified; UpdatePayout carries UpdatedBy operator:<name>.
+ */
+import { ERROR_CODES, domainError, type DomainError } from "../domain/errors.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { canTransition, type State } from "../domain/transitions.ts";
+import { open } from "../security/sealed-box.ts";
+import { signableText } from "../security/canonical.ts";
+import { advance, stateOf, type StepContext } from "./advance.ts";
+import type { ProcessDeps } from "./ports.ts";
+import { payOut, step } from "./run-attempt.ts";
+
+export type PayoutDecision = "approve" | "reject" | "cancel";
+export type DecisionResult = { ok: true; attempt: Attempt } | { ok: false; error: DomainError };
+
+const TARGET: Record<PayoutDecision, State> = {
+  approve: { status: "pending", letter: "A" },
+  reject: { status: "declined", letter: "J" },
+  cancel: { status: "cancelled", letter: "C" },
+};
+
+export async function decidePayout(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string): Promise<DecisionResult> {
+  const a = await deps.orders.get(traceId);
+  if (!a || a.type !== "payout") return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
+  if (!canTransition("payout", stateOf(a), TARGET[decision])) {
+    return { ok: false, error: domainError("INVALID_STATE", `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${decision === "cancel" ? "cancelled" : decision + "d"}`) };
+  }
+  const merchant = await deps.merchants.get(a.merchantId);
+  if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
+  const who = operator || "unnamed";
+  const ctx: StepContext = { merchant, afterReply: true, updatedBy: `operator:${who}` };
+  if (decision === "approve") {
+    const sealed = await deps.orders.sealedCard(a.orderRef);
+    if (!sealed) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
+    const card = { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry };
+    return { ok: true, attempt: await payOut(deps, a, card, ctx, `operator:approve:${who}`) };
+  }
+  const details = signableText(reason || (decision === "reject" ? "Rejected by an operator" : "Cancelled by an operator"));
+  const result = await advance(deps, a, step(TARGET[decision], `operator:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }), ctx);
+  if (!result.applied) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${result.attempt.status}`) };
+  return { ok: true, attempt: result.attempt };
+}

@@ -1,0 +1,51 @@
+/**
+ * Validation: before any processor is called, a sale or payout of a merchant
+ * with a validation_url is put to the platform, with an auth_token issued for
+ * this cashier session (kept only as a keyed hash). Status 0 confirms; any
+ * other status rejects (declined, 9002, the platform's description); no
+ * usable reply in time declines with 9003 and says why. The call and its
+ * reply are kept with the transaction's callbacks.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { ERROR_CODES } from "../domain/errors.ts";
+import type { Decision } from "../domain/outcome.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { readValidationReply, validationRequestBody } from "../callbacks/validation-codec.ts";
+import { signableText } from "../security/canonical.ts";
+import { fingerprint } from "../security/hmac.ts";
+import type { Merchant, ProcessDeps } from "./ports.ts";
+import { step } from "./run-attempt.ts";
+
+export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };
+
+export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, merchant: Merchant, url: string): Promise<ValidationResult> {
+  const authToken = randomBytes(32).toString("base64url");
+  await deps.orders.saveSession(a.orderRef, fingerprint(deps.keys.tokenHash, authToken));
+  const eventId = randomUUID();
+  const body = validationRequestBody(a, authToken, Math.floor(deps.now().getTime() / 1000), merchant.signingKey);
+  const result = await deps.send({
+    url,
+    body,
+    headers: { "x-cashier-event-id": eventId, "x-cashier-merchant-id": merchant.id },
+    timeoutMs: deps.settings.validationTimeoutMs,
+  });
+  const reply = readValidationReply(result, merchant.signingKey);
+  const failed = a.type === "payout" ? ({ status: "declined", letter: "J" } as const) : ({ status: "declined" } as const);
+  const record = { merchantId: merchant.id, traceId: a.traceId, eventId, url, body };
+  if (!reply.usable) {
+    await deps.callbacks.recordValidation({ ...record, state: "failed", outcome: result.refusedAddress ? "refused-address" : "failed", error: reply.error }, result);
+    return {
+      confirmed: false,
+      decision: step(failed, "validation:unavailable", { errorCode: ERROR_CODES.VALIDATION_UNAVAILABLE, errorDetails: signableText(`Validation unavailable: ${reply.error}`) }),
+    };
+  }
+  if (reply.status !== 0) {
+    await deps.callbacks.recordValidation({ ...record, state: "refused", outcome: "refused", error: `status ${reply.status}` }, result);
+    return {
+      confirmed: false,
+      decision: step(failed, "validation:rejected", { errorCode: ERROR_CODES.VALIDATION_REJECTED, errorDetails: signableText(reply.description || `Rejected by the platform (status ${reply.status})`) }),
+    };
+  }
+  await deps.callbacks.recordValidation({ ...record, state: "delivered", outcome: "delivered", error: "" }, result);
+  return { confirmed: true };
+}

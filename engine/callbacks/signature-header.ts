@@ -1,0 +1,11 @@
+/**
+ * X-Cashier-Signature for the bodies that carry no signature member
+ * (UpdatePayout, RecordFailedDeposit): `t=<epoch seconds>,v1=<hex
+ * HMAC-SHA384 of "<t>.<raw body bytes>">` with the merchant secret, made at
+ * send time so a platform can refuse a stale replay.
+ */
+import { hmacHex, type HmacKey } from "../security/hmac.ts";
+
+export function signatureHeader(key: HmacKey, body: string, nowSeconds: number): string {
+  return `t=${nowSeconds},v1=${hmacHex(key, `${nowSeconds}.${body}`)}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * Validation (seed 2.3 and 2.4, typed as CONTRACT section 6 says): the request
+ * in snake_case with `version` and `timestamp` as strings and `amount` an
+ * integer on the Process wire's unit, signed with `signature`; the reply read
+ * strictly: a JSON object of scalars with an integer `status` and a
+ * `signature` over its own members. Anything else is unusable, with a reason.
+ */
+import type { Attempt } from "../domain/transaction.ts";
+import type { SendResult } from "../domain/callbacks.ts";
+import { wireAmount } from "../domain/money.ts";
+import { canonicalString, type Scalar } from "../security/canonical.ts";
+import { hmacHex, verifyHmac, type HmacKey } from "../security/hmac.ts";
+import { API_VERSION } from "./process-reply-codec.ts";
+
+export function validationRequestBody(a: Attempt, authToken: string, nowSeconds: number, key: HmacKey): string {
+  const members: Record<string, Scalar> = {
+    transaction_type: a.type,
+    transaction_status: a.type === "payout" ? "requested" : "pending",
+    transaction_id: null,
+    trace_id: a.traceId,
+    order_id: a.orderId,
+    frontend: a.frontend,
+    pin: a.pin,
+    amount: wireAmount(a.amountMinor, a.currency),
+    currency: a.currency,
+    payment_method: "CreditCard",
+    created_by: "api",
+    auth_token: authToken,
+    merchant_id: a.merchantId,
+    version: API_VERSION,
+    timestamp: String(nowSeconds),
+  };
+  return JSON.stringify({ ...members, signature: hmacHex(key, canonicalString(members)) });
+}
+
+export type ValidationReply = { usable: true; status: number; description: string } | { usable: false; error: string };
+
+export function readValidationReply(r: SendResult, key: HmacKey): ValidationReply {
+  if (r.error) return { usable: false, error: r.error };
+  if (r.httpStatus < 200 || r.httpStatus > 299) return { usable: false, error: `HTTP ${r.httpStatus}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(r.body);
+  } catch {
+    return { usable: false, error: "the reply is not JSON" };
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { usable: false, error: "the reply is not a JSON object" };
+  const reply = parsed as Record<string, unknown>;
+  const nested = Object.keys(reply).find((k) => reply[k] !== null && typeof reply[k] === "object");
+  if (nested) return { usable: false, error: `reply member ${nested} is an object or array` };
+  if (typeof reply.status !== "number" || !Number.isInteger(reply.status)) return { usable: false, error: "the reply has no integer status" };
+  if (typeof reply.signature !== "string" || reply.signature === "") return { usable: false, error: "the reply is not signed" };
+  if (!verifyHmac(key, canonicalString(reply as Record<string, Scalar>), reply.signature)) return { usable: false, error: "the reply's signature is wrong" };
+  return { usable: true, status: reply.status, description: typeof reply.description === "string" ? reply.description : "" };
+}

@@ -1,0 +1,209 @@
+/**
+ * Merchants and frontends through cashier.admin.v1, so an operator never
+ * edits the database by hand. Input is checked by the same parser as the
+ * merchants file (engine/app/merchant-spec.ts), each fault named as a field of
+ * the request. Secrets are write-only: at least 16 characters, stored sealed,
+ * never returned; a rotation keeps the old secret valid for an overlap.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  CreateFrontendResponseSchema,
+  CreateMerchantResponseSchema,
+  GetMerchantResponseSchema,
+  ListMerchantsResponseSchema,
+  RotateMerchantSecretResponseSchema,
+  UpdateFrontendResponseSchema,
+  UpdateMerchantResponseSchema,
+  type AdminService,
+} from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import { FrontendSchema, MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
+import { MerchantsFileError, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
+import { domainError } from "../domain/errors.ts";
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import type { MerchantSettings, MerchantSpec, MerchantView } from "../store/merchant-store.ts";
+import type { ServiceImpl } from "./grpc-adapter.ts";
+import { invalidArgument, toRpcError } from "./errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./engine-service.ts";
+
+export interface MerchantAdminStore {
+  view(merchantId: string): Promise<MerchantView | undefined>;
+  list(afterId: string | undefined, limit: number): Promise<MerchantView[]>;
+  create(spec: MerchantSpec): Promise<boolean>;
+  update(merchantId: string, settings: MerchantSettings): Promise<boolean>;
+  rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
+  putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+}
+
+export interface MerchantAdminDeps {
+  merchantStore: MerchantAdminStore;
+}
+
+export const MIN_SECRET_LENGTH = 16;
+export const DEFAULT_OVERLAP_SECONDS = 86_400;
+export const MAX_OVERLAP_SECONDS = 604_800;
+
+const SETTINGS = ["site_id", "platform_url", "validation_url", "update_payout_url", "update_payout_statuses", "payout_approval", "processors"] as const;
+
+function merchantToProto(v: MerchantView): Merchant {
+  return create(MerchantSchema, {
+    merchantId: v.merchantId,
+    siteId: v.siteId ?? 0,
+    platformUrl: v.platformUrl ?? "",
+    validationUrl: v.validationUrl ?? "",
+    updatePayoutUrl: v.updatePayoutUrl ?? "",
+    updatePayoutStatuses: v.updatePayoutStatuses,
+    payoutApproval: v.payoutApproval === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO,
+    processors: v.processors,
+    frontends: v.frontends.map((f) => create(FrontendSchema, f)),
+    createTime: timestampFromDate(v.createdAt),
+    updateTime: timestampFromDate(v.updatedAt),
+    previousSecretExpireTime: v.previousSecretExpiresAt ? timestampFromDate(v.previousSecretExpiresAt) : undefined,
+  });
+}
+
+/** Proto -> the merchants file's snake_case entry, for the shared parser. */
+function entryOf(m: Merchant, secret: string, frontends: Frontend[]): Record<string, unknown> {
+  const text = (s: string) => (s === "" ? undefined : s);
+  return {
+    merchant_id: m.merchantId,
+    secret,
+    site_id: m.siteId === 0 ? undefined : m.siteId,
+    platform_url: text(m.platformUrl),
+    validation_url: text(m.validationUrl),
+    update_payout_url: text(m.updatePayoutUrl),
+    update_payout_statuses: text(m.updatePayoutStatuses),
+    payout_approval: m.payoutApproval === PayoutApproval.MANUAL ? "manual" : m.payoutApproval === PayoutApproval.AUTO ? "auto" : undefined,
+    processors: m.processors.length > 0 ? m.processors : undefined,
+    frontends: frontends.map((f) => ({ name: f.name, base_currency: f.baseCurrency, currencies: f.currencies.length > 0 ? f.currencies : undefined })),
+  };
+}
+
+/** The shared parser's message ("merchant.platform_url must be ...") as INVALID_ARGUMENT on that field. */
+function parsed<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof MerchantsFileError)) throw err;
+    const [field, ...rest] = err.message.split(" ");
+    throw invalidArgument(field, rest.join(" "));
+  }
+}
+
+function checkId(merchantId: string, field = "merchant_id"): void {
+  if (merchantId === "") throw invalidArgument(field, "is required");
+  if (CONTROL_CHARACTERS.test(merchantId)) throw invalidArgument(field, "must not contain control characters");
+}
+
+function checkSecret(secret: string, field: string): void {
+  if ([...secret].length < MIN_SECRET_LENGTH) throw invalidArgument(field, `must be at least ${MIN_SECRET_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(secret)) throw invalidArgument(field, "must not contain control characters");
+}
+
+const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
+
+type MerchantCalls = Pick<ServiceImpl<typeof AdminService>, "createMerchant" | "updateMerchant" | "getMerchant" | "listMerchants" | "rotateMerchantSecret" | "createFrontend" | "updateFrontend">;
+
+export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
+  const store = deps.merchantStore;
+  const current = async (merchantId: string) => {
+    const v = await store.view(merchantId);
+    if (!v) throw notFound(merchantId);
+    return merchantToProto(v);
+  };
+  return {
+    async createMerchant(req) {
+      if (!req.merchant) throw invalidArgument("merchant", "is required");
+      checkId(req.merchant.merchantId, "merchant.merchant_id");
+      checkSecret(req.secret, "secret");
+      const spec = parsed(() => parseMerchantEntry(entryOf(req.merchant!, req.secret, req.merchant!.frontends), "merchant"));
+      if (!(await store.create(spec))) throw toRpcError(domainError("ALREADY_EXISTS", `merchant ${spec.merchantId} already exists`));
+      return create(CreateMerchantResponseSchema, { merchant: await current(spec.merchantId) });
+    },
+
+    async updateMerchant(req) {
+      if (!req.merchant) throw invalidArgument("merchant", "is required");
+      checkId(req.merchant.merchantId, "merchant.merchant_id");
+      const paths = req.updateMask?.paths ?? [];
+      const unknown = paths.find((p) => !(SETTINGS as readonly string[]).includes(p));
+      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated here (use ${SETTINGS.join(", ")}; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`);
+      const existing = await current(req.merchant.merchantId);
+      const chosen = new Set(paths.length > 0 ? paths : SETTINGS);
+      const pick = <K extends keyof Merchant>(field: (typeof SETTINGS)[number], key: K): Merchant[K] => (chosen.has(field) ? req.merchant![key] : existing[key]);
+      const merged = create(MerchantSchema, {
+        merchantId: existing.merchantId,
+        siteId: pick("site_id", "siteId"),
+        platformUrl: pick("platform_url", "platformUrl"),
+        validationUrl: pick("validation_url", "validationUrl"),
+        updatePayoutUrl: pick("update_payout_url", "updatePayoutUrl"),
+        updatePayoutStatuses: pick("update_payout_statuses", "updatePayoutStatuses"),
+        payoutApproval: pick("payout_approval", "payoutApproval") || existing.payoutApproval,
+        processors: pick("processors", "processors"),
+      });
+      const spec = parsed(() => parseMerchantEntry(entryOf(merged, "unchanged-secret", existing.frontends), "merchant"));
+      const { merchantId: _id, secret: _s, frontends: _f, ...settings } = spec;
+      if (!(await store.update(existing.merchantId, settings))) throw notFound(existing.merchantId);
+      return create(UpdateMerchantResponseSchema, { merchant: await current(existing.merchantId) });
+    },
+
+    async getMerchant(req) {
+      checkId(req.merchantId);
+      return create(GetMerchantResponseSchema, { merchant: await current(req.merchantId) });
+    },
+
+    async listMerchants(req) {
+      if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
+      let after: string | undefined;
+      if (req.pageToken) {
+        try {
+          const t = JSON.parse(Buffer.from(req.pageToken, "base64url").toString("utf8")) as { v?: number; m?: unknown };
+          if (t.v !== 1 || typeof t.m !== "string") throw new Error();
+          after = t.m;
+        } catch {
+          throw invalidArgument("page_token", "is not a token this service issued");
+        }
+      }
+      const limit = req.pageSize || DEFAULT_PAGE_SIZE;
+      const rows = await store.list(after, limit + 1);
+      const page = rows.slice(0, limit);
+      return create(ListMerchantsResponseSchema, {
+        merchants: page.map(merchantToProto),
+        nextPageToken: rows.length > limit ? Buffer.from(JSON.stringify({ v: 1, m: page[page.length - 1].merchantId })).toString("base64url") : "",
+      });
+    },
+
+    async rotateMerchantSecret(req) {
+      checkId(req.merchantId);
+      checkSecret(req.newSecret, "new_secret");
+      if (req.overlapSeconds < 0 || req.overlapSeconds > MAX_OVERLAP_SECONDS) throw invalidArgument("overlap_seconds", `must be 0 (the default, ${DEFAULT_OVERLAP_SECONDS}) to ${MAX_OVERLAP_SECONDS}`);
+      if (!(await store.rotateSecret(req.merchantId, req.newSecret, req.overlapSeconds || DEFAULT_OVERLAP_SECONDS))) throw notFound(req.merchantId);
+      return create(RotateMerchantSecretResponseSchema, { merchant: await current(req.merchantId) });
+    },
+
+    async createFrontend(req) {
+      checkId(req.merchantId);
+      if (!req.frontend) throw invalidArgument("frontend", "is required");
+      const f = parsed(() => parseFrontend({ name: req.frontend!.name || undefined, base_currency: req.frontend!.baseCurrency || undefined, currencies: req.frontend!.currencies.length ? req.frontend!.currencies : undefined }, "frontend"));
+      const outcome = await store.putFrontend(req.merchantId, f, "create");
+      if (outcome === "no-merchant") throw notFound(req.merchantId);
+      if (outcome === "exists") throw toRpcError(domainError("ALREADY_EXISTS", `frontend ${f.name} already exists for ${req.merchantId}`));
+      return create(CreateFrontendResponseSchema, { merchant: await current(req.merchantId) });
+    },
+
+    async updateFrontend(req) {
+      checkId(req.merchantId);
+      if (!req.frontend || req.frontend.name === "") throw invalidArgument("frontend.name", "is required");
+      const existing = (await current(req.merchantId)).frontends.find((f) => f.name === req.frontend!.name);
+      if (!existing) throw toRpcError(domainError("NOT_FOUND", `no frontend ${req.frontend.name} for ${req.merchantId}`));
+      const paths = req.updateMask?.paths ?? [];
+      const unknown = paths.find((p) => p !== "base_currency" && p !== "currencies");
+      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated (use base_currency, currencies)`);
+      const chosen = new Set(paths.length > 0 ? paths : ["base_currency", "currencies"]);
+      const base = chosen.has("base_currency") ? req.frontend.baseCurrency : existing.baseCurrency;
+      const currencies = chosen.has("currencies") ? req.frontend.currencies : existing.currencies;
+      const f = parsed(() => parseFrontend({ name: existing.name, base_currency: base || undefined, currencies: currencies.length ? currencies : undefined }, "frontend"));
+      await store.putFrontend(req.merchantId, f, "update");
+      return create(UpdateFrontendResponseSchema, { merchant: await current(req.merchantId) });
+    },
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * The callbacks of a transaction's life, against the running service and a
+ * real HTTP platform stub: each one's exact wire format (casing, types, money,
+ * masking) and signature, Validation's verdicts, RecordFailedDeposit's
+ * once-only and resend rules, notifications for the pending card and the
+ * cascade, with short retry settings so the rules show within seconds.
+ */
+import t from "tap";
+import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
+import { useService } from "../support/service.ts";
+import { orderId, processSale, replySigned } from "../support/wire.ts";
+
+let stub: PlatformStub;
+t.before(async () => {
+  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+});
+t.teardown(() => stub.close());
+
+const svc = useService(
+  t,
+  {
+    CASHIER_CALLBACK_ALLOW_PRIVATE: "1",
+    CASHIER_RFD_RESEND_SECONDS: "1",
+    CASHIER_RFD_MAX_ATTEMPTS: "4",
+    CASHIER_CALLBACK_RETRY_SECONDS: "1,1,1",
+    CASHIER_VALIDATION_TIMEOUT_MS: "1000",
+    CASHIER_WORKER_POLL_MS: "100",
+    CASHIER_CALLBACK_TIMEOUT_MS: "800",
+  },
+  () => ({ merchants: platformMerchants(stub.url) }),
+);
+
+/** Polls until `fn` returns something, for at most `ms`. */
+async function until<T>(fn: () => Promise<T | undefined>, ms = 5000): Promise<T | undefined> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined || Date.now() > end) return v;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+const PLAT = { merchant_id: "m-plat", frontend: "plat-usd" };
+const body = (c: ReceivedCall) => c.body as Record<string, any>;
+const forTrace = (traceId: number) => (c: ReceivedCall) => body(c)?.trace_id === traceId || body(c)?.TraceID === traceId;
+
+t.test("Validation goes before the processor, typed and signed as CONTRACT 6 says, and 0 confirms", async (t) => {
+  const sale = await processSale(svc().edgeUrl, { ...PLAT, amount: 1050 });
+  t.equal(sale.body.transaction_status, "approved");
+  const [call] = await stub.waitFor("validation", forTrace(sale.body.trace_id));
+  t.ok(call.signatureValid, `the Validation request is signed (${call.signatureError ?? ""})`);
+  t.equal(call.headers["x-cashier-merchant-id"], "m-plat");
+  t.match(call.headers["x-cashier-event-id"], /^[0-9a-f-]{36}$/);
+  const v = body(call);
+  t.same(Object.keys(v).sort(), [
+    "amount", "auth_token", "created_by", "currency", "frontend", "merchant_id", "order_id", "payment_method", "pin",
+    "signature", "timestamp", "trace_id", "transaction_id", "transaction_status", "transaction_type", "version",
+  ]);
+  t.equal(v.version, "1.0", "version is a string");
+  t.match(v.timestamp, /^\d{10}$/, "timestamp is a string of epoch seconds");
+  t.equal(v.amount, 1050, "amount is an integer in the wire's unit");
+  t.equal(v.trace_id, sale.body.trace_id);
+  t.equal(v.transaction_status, "pending");
+  t.equal(v.transaction_type, "sale");
+  t.equal(v.transaction_id, null, "no processor was called yet");
+  t.match(v.auth_token, /^[A-Za-z0-9_-]{43}$/);
+  const sessions = await svc().sql<{ token_hash: string }>(
+    `select s.token_hash from cashier_session s join transaction t on t.order_ref = s.order_ref where t.trace_id = $1`,
+    [sale.body.trace_id],
+  );
+  t.equal(sessions.length, 1, "one cashier session per order");
+  t.not(sessions[0].token_hash, v.auth_token, "the token is stored hashed");
+  t.notMatch(JSON.stringify(await svc().sql("select * from cashier_session")), v.auth_token);
+
+  const payout = await processSale(svc().edgeUrl, { ...PLAT, transaction_type: "payout", cvv: undefined, amount: 2500 });
+  const [pv] = await stub.waitFor("validation", forTrace(payout.body.trace_id));
+  t.equal(body(pv).transaction_status, "requested", "a payout is validated as requested");
+  t.equal(payout.body.transaction_status, "approved");
+});
+
+t.test("a Validation rejection declines with the platform's description and calls no processor", async (t) => {
+  stub.script("validation", { status: 17, description: "Deposit count exceeded" });
+  const r = await processSale(svc().edgeUrl, PLAT);
+  t.equal(r.http, 200);
+  t.equal(r.body.status, 0);
+  t.equal(r.body.transaction_status, "declined");
+  t.equal(r.body.error_code, 9002);
+  t.equal(r.body.error_details, "Deposit count exceeded");
+  t.equal(r.body.transaction_id, "", "no processor id: none was called");
+  t.ok(replySigned(r.body), "the reply is signed");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  const validation = got.callbacks.find((c) => c.kind === CallbackKind.VALIDATION);
+  t.equal(validation?.state, CallbackState.REFUSED, "the Validation call is kept, refused");
+  t.equal(validation?.attempts[0].httpStatus, 200);
+  t.match(validation?.attempts[0].responseBody, /Deposit count exceeded/);
+  t.notOk(got.callbacks.some((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT), "a platform rejection owes no RecordFailedDeposit");
+});
+
+t.test("an unusable Validation reply declines with 9003 and says why", async (t) => {
+  const cases = [
+    [{ badSignature: true }, /signature is wrong/],
+    [{ omitSignature: true }, /not signed/],
+    [{ raw: "not json" }, /not JSON/],
+    [{ httpStatus: 500 }, /HTTP 500/],
+    [{ delayMs: 1600 }, /no reply within 1000 ms/],
+  ] as const;
+  for (const [script, why] of cases) {
+    stub.script("validation", script);
+    const r = await processSale(svc().edgeUrl, PLAT);
+    t.equal(r.body.transaction_status, "declined", JSON.stringify(script));
+    t.equal(r.body.error_code, 9003, `${JSON.stringify(script)}: 9003`);
+    t.match(r.body.error_details, why, `${JSON.stringify(script)}: ${r.body.error_details}`);
+  }
+});
+
+t.test("RecordFailedDeposit: once for a declined sale, PascalCase, masked card, money with its decimals, header-signed", async (t) => {
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002", amount: 1050, requester_ip: "203.0.113.7" });
+  t.equal(r.body.transaction_status, "declined");
+  const [call] = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id));
+  t.ok(call.signatureValid, `X-Cashier-Signature verifies (${call.signatureError ?? ""})`);
+  t.match(call.headers["x-cashier-signature"], /^t=\d+,v1=[0-9a-f]{96}$/);
+  t.match(call.rawBody, /"Amount":10\.50[,}]/, "Amount is written 10.50, from the integer");
+  t.match(call.rawBody, /"PSPAmount":10\.50[,}]/);
+  const b = body(call);
+  t.match(b, {
+    PIN: "cust-42", SiteID: 7, FrontEndName: "plat-usd", Currency: "USD", TraceID: r.body.trace_id, PP: "CreditCard",
+    errorCode: "05", errorDesc: "Do not honour", CardNumber: "400000******0002", CardExp: "12/2030", CardType: "VISA",
+    TransactionID: r.body.transaction_id, IPAddress: "203.0.113.7",
+  });
+  t.notMatch(call.rawBody, /4000000000000002/, "never the full number");
+  await new Promise((res) => setTimeout(res, 1500));
+  t.equal(stub.received("record_failed_deposit").filter(forTrace(r.body.trace_id)).length, 1, "sent once: Status 0 ended it");
+  // The once-only rule is the database's: a second row for the same transaction cannot exist.
+  await t.rejects(
+    svc().sql(`insert into callback (event_id, kind, merchant_id, trace_id, url, body) values (gen_random_uuid(), 'record_failed_deposit', 'm-plat', $1, 'http://x', '{}')`, [r.body.trace_id]),
+    /callback_rfd_once/,
+  );
+});
+
+t.test("RecordFailedDeposit for an unavailable processor (E) carries Cashier's code", async (t) => {
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000119", amount: 500, currency: "JPY" });
+  t.equal(r.body.transaction_status, "declined");
+  const [call] = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id));
+  t.match(call.rawBody, /"Amount":500[,}]/, "JPY has no decimals");
+  t.match(body(call), { errorCode: "9001", TransactionID: "", Currency: "JPY" });
+});
+
+t.test("RecordFailedDeposit is resent on -1, on garbage and on no reply, with one event id, until 0", async (t) => {
+  stub.script("record_failed_deposit", { status: -1 }, { raw: "<html>oops</html>" }, { hang: true });
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000009995" });
+  const calls = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 4 });
+  t.equal(new Set(calls.map((c) => c.eventId)).size, 1, "the same X-Cashier-Event-Id on every resend");
+  const gap = calls[1].receivedAt.getTime() - calls[0].receivedAt.getTime();
+  t.ok(gap >= 900, `resent after CASHIER_RFD_RESEND_SECONDS (${gap} ms)`);
+  await new Promise((res) => setTimeout(res, 1500));
+  t.equal(stub.received("record_failed_deposit").filter(forTrace(r.body.trace_id)).length, 4, "the 0 on the fourth ended it");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  const rfd = got.callbacks.find((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT);
+  t.equal(rfd?.state, CallbackState.DELIVERED);
+  t.same(rfd?.attempts.map((a) => a.outcome), ["retry", "retry", "retry", "delivered"], "every attempt is kept");
+  t.match(rfd?.attempts[1].error, /not a JSON object/);
+  t.match(rfd?.attempts[2].error, /no reply within 800 ms/);
+  t.equal(rfd?.attempts[2].httpStatus, 0);
+});
+
+t.test("a positive Status ends RecordFailedDeposit; after the limit it fails, operators see and redeliver it", async (t) => {
+  stub.script("record_failed_deposit", { status: 3, description: "unknown user" });
+  const refused = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
+  await stub.waitFor("record_failed_deposit", forTrace(refused.body.trace_id));
+  await new Promise((res) => setTimeout(res, 1500));
+  t.equal(stub.received("record_failed_deposit").filter(forTrace(refused.body.trace_id)).length, 1, "positive Status: not resent");
+
+  stub.script("record_failed_deposit", { status: -1 }, { status: -1 }, { status: -1 }, { status: -1 });
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
+  await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 4 });
+  let failed;
+  for (let i = 0; i < 30 && !failed; i++) {
+    const list = await svc().admin.listDeliveries({ merchantId: "m-plat", kind: CallbackKind.RECORD_FAILED_DEPOSIT, state: CallbackState.FAILED });
+    failed = list.deliveries.find((d) => d.traceId === r.body.trace_id);
+    if (!failed) await new Promise((res) => setTimeout(res, 200));
+  }
+  t.ok(failed, "given up after CASHIER_RFD_MAX_ATTEMPTS and listed as failed");
+  t.equal(failed?.attemptCount, 4);
+  t.notMatch(JSON.stringify(failed?.body), /4000000000000002/);
+  const again = await svc().admin.redeliverCallback({ id: failed!.id });
+  t.equal(again.delivery?.state, CallbackState.PENDING);
+  const calls = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 5 });
+  t.equal(calls[4].eventId, calls[0].eventId, "a redelivery keeps the event id");
+});
+
+t.test("the pending card's final answer arrives later through the worker and is notified, signed", async (t) => {
+  const oid = orderId("pending");
+  const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify/pending` });
+  t.equal(r.body.transaction_status, "pending");
+  const [n] = await stub.waitFor("notification", forTrace(r.body.trace_id));
+  t.ok(n.signatureValid, `the notification is signed (${n.signatureError ?? ""})`);
+  t.match(body(n), {
+    status: 0, trace_id: r.body.trace_id, transaction_status: "approved", transaction_id: r.body.transaction_id,
+    order_id: oid, transaction_type: "sale", amount: 1050, currency: "USD",
+    payment_processor: "sim-a", version: "1.0", redirect_url: null,
+  });
+  t.equal(n.path, "/notify/pending");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(got.transaction?.status, TransactionStatus.APPROVED);
+  t.same(got.transaction?.history.map((h) => h.toStatus), [TransactionStatus.PENDING, TransactionStatus.APPROVED]);
+});
+
+t.test("a notification is retried until HTTP 2xx with status 0, with one event id", async (t) => {
+  stub.script("notification", { httpStatus: 500 }, { status: 1 });
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000077", notification_url: `${stub.url}/notify` });
+  const calls = await stub.waitFor("notification", forTrace(r.body.trace_id), { count: 3, timeoutMs: 20_000 });
+  t.equal(new Set(calls.map((c) => c.eventId)).size, 1);
+  // The stub records a call when it arrives; the engine records the reply a moment later.
+  const n = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+    return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
+  });
+  t.same(n?.attempts.map((a) => a.outcome), ["retry", "retry", "delivered"]);
+  t.same(n?.attempts.map((a) => a.httpStatus), [500, 200, 200]);
+});
+
+t.test("a redirect is never followed: the 3xx is an unusable reply, retried at the same address", async (t) => {
+  stub.script("notification", { httpStatus: 302 });
+  const oid = orderId("redirect");
+  await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify/r` });
+  const calls = await stub.waitFor("notification", (c) => body(c)?.order_id === oid, { count: 2 });
+  t.same(calls.map((c) => c.path), ["/notify/r", "/notify/r"]);
+  const n = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: body(calls[0]).trace_id });
+    return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
+  });
+  t.match(n?.attempts[0].error, /HTTP 302: redirects are not followed/);
+});
+
+t.test("cascade: declined_retry on sim-a, then a new transaction on sim-b whose result is notified", async (t) => {
+  const oid = orderId("cascade");
+  const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000259", notification_url: `${stub.url}/notify` });
+  t.equal(r.body.transaction_status, "declined_retry");
+  t.equal(r.body.payment_processor, "sim-a");
+  const [n] = await stub.waitFor("notification", (c) => body(c)?.payment_processor === "sim-b" && body(c)?.transaction_status === "approved" && body(c)?.trace_id !== r.body.trace_id && c.signatureValid && body(c)?.order_id === oid);
+  const next = body(n);
+  t.not(next.trace_id, r.body.trace_id, "a new trace_id");
+  t.not(next.transaction_id, r.body.transaction_id, "a new transaction_id");
+  const first = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(first.transaction?.status, TransactionStatus.DECLINED_RETRY, "the first attempt keeps its trace_id and status");
+  const second = await svc().client.getTransaction({ traceId: next.trace_id });
+  t.equal(second.transaction?.attempt, 2);
+  t.equal(second.transaction?.orderId, first.transaction?.orderId, "the same order_id");
+  t.equal(stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, next.trace_id].includes(body(c).TraceID)).length, 0, "an approved cascade owes no RecordFailedDeposit");
+});
+
+t.test("cascade: when the last processor declines, one RecordFailedDeposit names the last attempt", async (t) => {
+  const oid = orderId("cascade-all");
+  const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000341", notification_url: `${stub.url}/notify` });
+  t.equal(r.body.transaction_status, "declined_retry");
+  const [n] = await stub.waitFor("notification", (c) => body(c)?.order_id === oid && body(c)?.transaction_status === "declined");
+  t.equal(body(n).payment_processor, "sim-b");
+  const [rfd] = await stub.waitFor("record_failed_deposit", (c) => body(c).TraceID === body(n).trace_id);
+  t.equal(body(rfd).PP, "CreditCard");
+  await new Promise((res) => setTimeout(res, 1000));
+  t.equal(stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, body(n).trace_id].includes(body(c).TraceID)).length, 1, "exactly one");
+  const [{ card_sealed }] = await svc().sql<{ card_sealed: string | null }>(
+    `select o.card_sealed from payment_order o join transaction t on t.order_ref = o.id where t.trace_id = $1`,
+    [r.body.trace_id],
+  );
+  t.equal(card_sealed, null, "the card number is dropped once no attempt needs it");
+});
+

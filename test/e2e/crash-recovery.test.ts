@@ -1,0 +1,59 @@
+/**
+ * A crash between a status change and its delivery loses nothing: the engine
+ * is killed (SIGKILL) while the notification owed by an approval is in flight
+ * and unrecorded; after a restart the same callback, with the same
+ * X-Cashier-Event-Id, is delivered and recorded.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import t from "tap";
+import pg from "pg";
+import { startPlatformStub } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
+import { launch, stopProcess, testDatabase } from "../support/processes.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+t.test("kill -9 while a notification is in flight; after the restart it is delivered", async (t) => {
+  const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+  t.teardown(() => stub.close());
+  const db = await testDatabase();
+  t.teardown(() => db.stop());
+  const merchants = join(db.dir, "merchants.json");
+  writeFileSync(merchants, JSON.stringify(platformMerchants(stub.url)));
+  const env = {
+    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchants, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
+    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_CALLBACK_TIMEOUT_MS: "2000", CASHIER_WORKER_POLL_MS: "100",
+  };
+  const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
+  t.teardown(() => stopProcess(first.child, "SIGKILL"));
+
+  stub.script("notification", { hang: true });
+  const oid = orderId("crash");
+  const r = await processSale(`http://127.0.0.1:${first.line.edgePort}`, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` });
+  t.equal(r.body.transaction_status, "pending");
+  const [inFlight] = await stub.waitFor("notification", (c) => (c.body as { order_id?: string })?.order_id === oid);
+  t.equal((inFlight.body as { transaction_status: string }).transaction_status, "approved");
+
+  await stopProcess(first.child, "SIGKILL");
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  t.teardown(() => client.end());
+  const before = (await client.query(`select c.state, (select count(*) from callback_attempt a where a.callback_id = c.id)::int as attempts
+    from callback c join transaction t on t.trace_id = c.trace_id where c.kind = 'notification' and t.trace_id = $1`, [r.body.trace_id])).rows;
+  t.same(before, [{ state: "pending", attempts: 0 }], "killed mid-call: owed, no attempt recorded");
+  const [{ status }] = (await client.query("select status from transaction where trace_id = $1", [r.body.trace_id])).rows;
+  t.equal(status, "approved", "the status change itself was committed");
+
+  const second = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
+  t.teardown(() => stopProcess(second.child));
+  const calls = await stub.waitFor("notification", (c) => (c.body as { order_id?: string })?.order_id === oid, { count: 2, timeoutMs: 20_000 });
+  t.equal(calls[1].eventId, calls[0].eventId, "the resend carries the same X-Cashier-Event-Id");
+  t.ok(calls[1].signatureValid);
+  let after: { state: string; outcome: string }[] = [];
+  for (let i = 0; i < 50 && after[0]?.state !== "delivered"; i++) {
+    after = (await client.query(`select c.state, a.outcome from callback c join callback_attempt a on a.callback_id = c.id
+      where c.kind = 'notification' and c.trace_id = $1 order by a.id`, [r.body.trace_id])).rows;
+    if (after[0]?.state !== "delivered") await new Promise((res) => setTimeout(res, 100));
+  }
+  t.same(after, [{ state: "delivered", outcome: "delivered" }], "delivered and recorded after the restart");
+});

@@ -1,0 +1,169 @@
+/**
+ * Payouts end to end: auto approval walks A -> P -> Y (J on a declining card),
+ * manual ones wait in requested for an operator's decision through
+ * cashier.admin.v1, and each letter the merchant chose goes out as an
+ * UpdatePayout, in order, PascalCase, header-signed, money with its decimals.
+ */
+import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
+import { PayoutLetter, TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
+import { useService } from "../support/service.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+let stub: PlatformStub;
+t.before(async () => {
+  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+});
+t.teardown(() => stub.close());
+
+const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, () => ({
+  merchants: platformMerchants(stub.url),
+}));
+
+const body = (c: ReceivedCall) => c.body as Record<string, any>;
+const ofOrder = (oid: string) => (c: ReceivedCall) => body(c)?.ExtPayoutID === oid || body(c)?.order_id === oid;
+const letters = (oid: string) => stub.received("update_payout").filter(ofOrder(oid)).map((c) => body(c).Status);
+
+async function payout(merchant: string, frontend: string, over: Record<string, unknown> = {}) {
+  const oid = orderId("po");
+  const r = await processSale(svc().edgeUrl, { merchant_id: merchant, frontend, order_id: oid, transaction_type: "payout", cvv: undefined, amount: 2500, notification_url: `${stub.url}/notify`, ...over });
+  return { oid, r };
+}
+
+async function rpcCode(p: Promise<unknown>): Promise<Code | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return ConnectError.from(err).code;
+  }
+}
+
+t.test("auto: A, P, Y go out as UpdatePayout in order, exactly as seed 2.5 writes them", async (t) => {
+  const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { amount: 2500 });
+  t.equal(r.body.transaction_status, "approved");
+  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  t.same(calls.map((c) => body(c).Status), ["A", "P", "Y"], "in the order they happened");
+  for (const c of calls) t.ok(c.signatureValid, `Status ${body(c).Status}: X-Cashier-Signature verifies`);
+  t.equal(new Set(calls.map((c) => c.eventId)).size, 3, "one event id per letter");
+  const y = calls[2];
+  t.match(y.rawBody, /"Amount":25\.00[,}]/, "Amount written with its two decimals");
+  t.same(Object.keys(body(y)), ["PIN", "FrontEndName", "TraceID", "ExtPayoutID", "Status", "PP", "TransactionID", "UpdatedBy", "Amount", "Currency", "Fee"], "no SiteID when the merchant has none");
+  t.match(body(y), { PIN: "cust-42", FrontEndName: "quiet-usd", TraceID: r.body.trace_id, ExtPayoutID: oid, PP: "sim-a", TransactionID: r.body.transaction_id, UpdatedBy: "system", Currency: "USD" });
+  t.equal(body(calls[0]).TransactionID, "", "no processor id before the processor is called");
+  t.notMatch(y.rawBody, /4111111111111111/);
+  await new Promise((res) => setTimeout(res, 500));
+  t.equal(stub.received("notification").filter(ofOrder(oid)).length, 0, "the reply already told the result: no notification");
+});
+
+t.test("auto on a declining card: A, P, J; only the letters the merchant chose are sent", async (t) => {
+  const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { card_number: "4000000000000002" });
+  t.equal(r.body.transaction_status, "declined");
+  await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  t.same(letters(oid), ["A", "P", "J"]);
+
+  const yj = await payout("m-plat-yj", "yj-usd");
+  await stub.waitFor("update_payout", ofOrder(yj.oid));
+  await new Promise((res) => setTimeout(res, 700));
+  t.same(letters(yj.oid), ["Y"], "update_payout_statuses YJ: only Y");
+  t.equal(body(stub.received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
+});
+
+t.test("manual: waits in requested; an operator approves: A, P, Y, notified, UpdatedBy the operator", async (t) => {
+  const { oid, r } = await payout("m-plat-manual", "manual-usd");
+  t.equal(r.body.transaction_status, "requested");
+  t.equal(r.body.transaction_id, "");
+  await new Promise((res) => setTimeout(res, 400));
+  t.same(letters(oid), [], "nothing is sent while it waits (requested has no letter)");
+  const [{ sealed }] = await svc().sql<{ sealed: boolean }>(`select card_sealed is not null as sealed from payment_order where order_id = $1`, [oid]);
+  t.ok(sealed, "the card is kept sealed for the operator's approval");
+
+  const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "alice" });
+  t.equal(approved.transaction?.status, TransactionStatus.APPROVED);
+  t.equal(approved.transaction?.payoutLetter, PayoutLetter.APPROVED);
+  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  t.same(calls.map((c) => body(c).Status), ["A", "P", "Y"]);
+  t.same(calls.map((c) => body(c).UpdatedBy), ["operator:alice", "operator:alice", "operator:alice"]);
+  const notes = await stub.waitFor("notification", (c) => ofOrder(oid)(c) && body(c).transaction_status === "approved");
+  t.ok(notes[0].signatureValid, "the decision is notified, signed");
+  const [{ after }] = await svc().sql<{ after: boolean }>(`select card_sealed is null as after from payment_order where order_id = $1`, [oid]);
+  t.ok(after, "the card is dropped once the processor answered");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.same(got.transaction?.history.map((h) => [h.toStatus, h.payoutLetter]), [
+    [TransactionStatus.REQUESTED, PayoutLetter.UNSPECIFIED],
+    [TransactionStatus.PENDING, PayoutLetter.AUTHORIZED],
+    [TransactionStatus.PENDING, PayoutLetter.IN_PROGRESS],
+    [TransactionStatus.APPROVED, PayoutLetter.APPROVED],
+  ]);
+  t.match(got.transaction?.history[1].cause, /operator:approve:alice/);
+
+  t.equal(await rpcCode(svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "bob" })), Code.FailedPrecondition, "a second approval is refused");
+  t.equal(await rpcCode(svc().admin.cancelPayout({ traceId: r.body.trace_id, operator: "bob" })), Code.FailedPrecondition, "an approved payout cannot be cancelled");
+});
+
+t.test("manual: reject is J, cancel is C, both with 9007 and the reason; both tell the platform to release funds", async (t) => {
+  const rej = await payout("m-plat-manual", "manual-usd");
+  const rejected = await svc().admin.rejectPayout({ traceId: rej.r.body.trace_id, operator: "carol", reason: "KYC not complete" });
+  t.equal(rejected.transaction?.status, TransactionStatus.DECLINED);
+  t.equal(rejected.transaction?.payoutLetter, PayoutLetter.REJECTED);
+  t.equal(rejected.transaction?.errorCode, 9007);
+  t.equal(rejected.transaction?.errorDetails, "KYC not complete");
+  await stub.waitFor("update_payout", ofOrder(rej.oid));
+  t.same(letters(rej.oid), ["J"]);
+
+  const can = await payout("m-plat-manual", "manual-usd");
+  const cancelled = await svc().admin.cancelPayout({ traceId: can.r.body.trace_id, operator: "carol", reason: "customer asked" });
+  t.equal(cancelled.transaction?.status, TransactionStatus.CANCELLED);
+  t.equal(cancelled.transaction?.payoutLetter, PayoutLetter.CANCELLED);
+  const [c] = await stub.waitFor("update_payout", ofOrder(can.oid));
+  t.match(body(c), { Status: "C", UpdatedBy: "operator:carol" });
+  const [n] = await stub.waitFor("notification", (x) => ofOrder(can.oid)(x));
+  t.match(body(n), { transaction_status: "cancelled", error_code: 9007, error_details: "customer asked", transaction_type: "payout" });
+  const [{ gone }] = await svc().sql<{ gone: boolean }>(`select card_sealed is null as gone from payment_order where order_id = $1`, [can.oid]);
+  t.ok(gone, "a cancelled payout keeps no card");
+});
+
+t.test("payout decisions refuse what is not a waiting payout, naming the cause", async (t) => {
+  const sale = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd" });
+  t.equal(await rpcCode(svc().admin.approvePayout({ traceId: sale.body.trace_id, operator: "x" })), Code.NotFound, "a sale is not a payout");
+  t.equal(await rpcCode(svc().admin.approvePayout({ traceId: 2_000_000_000, operator: "x" })), Code.NotFound);
+  t.equal(await rpcCode(svc().admin.approvePayout({ traceId: 0, operator: "x" })), Code.InvalidArgument);
+  t.equal(await rpcCode(svc().admin.rejectPayout({ traceId: sale.body.trace_id, operator: "x\u0000y" })), Code.InvalidArgument);
+  const auto = await payout("m-plat-quiet", "quiet-usd");
+  t.equal(await rpcCode(svc().admin.rejectPayout({ traceId: auto.r.body.trace_id, operator: "x" })), Code.FailedPrecondition, "an approved payout cannot be rejected");
+});
+
+t.test("operators list deliveries by merchant, kind and outcome, and redeliver one", async (t) => {
+  const { oid } = await payout("m-plat-yj", "yj-usd");
+  await stub.waitFor("update_payout", ofOrder(oid));
+  let page;
+  for (let i = 0; i < 30; i++) {
+    page = await svc().admin.listDeliveries({ merchantId: "m-plat-yj", kind: CallbackKind.UPDATE_PAYOUT, state: CallbackState.DELIVERED });
+    if (page.deliveries.some((d) => d.body.includes(oid))) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  const mine = page!.deliveries.find((d) => d.body.includes(oid))!;
+  t.ok(mine, "the delivered UpdatePayout is listed");
+  t.ok(page!.deliveries.every((d) => d.merchantId === "m-plat-yj" && d.kind === CallbackKind.UPDATE_PAYOUT && d.state === CallbackState.DELIVERED), "filters hold");
+  t.equal(mine.attempts.length, 1);
+  t.equal(mine.attempts[0].httpStatus, 200);
+  t.match(mine.attempts[0].responseBody, /"status":0/);
+  const none = await svc().admin.listDeliveries({ merchantId: "m-plat-yj", state: CallbackState.FAILED });
+  t.same(none.deliveries, [], "nothing failed");
+  const paged = await svc().admin.listDeliveries({ pageSize: 1 });
+  t.equal(paged.deliveries.length, 1);
+  t.not(paged.nextPageToken, "", "a next page token");
+  const next = await svc().admin.listDeliveries({ pageSize: 1, pageToken: paged.nextPageToken });
+  t.ok(next.deliveries[0].id < paged.deliveries[0].id, "the next page goes on, newest first");
+  t.equal(await rpcCode(svc().admin.listDeliveries({ pageToken: "nope" })), Code.InvalidArgument);
+  t.equal(await rpcCode(svc().admin.listDeliveries({ pageSize: 501 })), Code.InvalidArgument);
+
+  const again = await svc().admin.redeliverCallback({ id: mine.id });
+  t.equal(again.delivery?.state, CallbackState.PENDING);
+  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 2 });
+  t.equal(calls[1].eventId, calls[0].eventId, "redelivered with the same X-Cashier-Event-Id");
+  t.equal(await rpcCode(svc().admin.redeliverCallback({ id: 999_999_999n })), Code.NotFound);
+});

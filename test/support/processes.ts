@@ -1,0 +1,83 @@
+/**
+ * Cashier's processes as a user runs them (`node engine/main.ts`, `node
+ * edge/main.ts`), spawned for tests that stop, kill or multiply them, and a
+ * database they can share: a fresh one on DATABASE_URL when set, else an
+ * embedded cluster the test owns, so a killed engine leaves it running.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../../engine/store/embedded-postgres.ts";
+
+const repo = new URL("../..", import.meta.url).pathname;
+
+export interface Launched {
+  child: ChildProcess;
+  /** The first log line that contained the ready message, parsed. */
+  line: Record<string, unknown>;
+  out: () => string;
+}
+
+export function launch(script: string, env: Record<string, string>, readyMsg: string, args: string[] = []): Promise<Launched> {
+  const child = spawn(process.execPath, [script, ...args], { cwd: repo, env: { ...process.env, DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} not ready:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const line = out.split("\n").find((l) => l.includes(readyMsg));
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, line: JSON.parse(line), out: () => out });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited ${code}:\n${out}`));
+    });
+  });
+}
+
+/** SIGTERM (or the given signal) and wait for the exit. */
+export function stopProcess(c: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    c.on("exit", () => resolve());
+    c.kill(signal);
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/** A database for processes the test starts, and a temp dir for their data. */
+export async function testDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), "cashier-procs-"));
+  chmodSync(dir, 0o755);
+  if (process.env.DATABASE_URL) {
+    const name = `cashier_procs_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${name}`;
+    return { url: u.toString(), dir, stop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const db = await startEmbeddedPostgres(join(dir, "pg"), () => {});
+  return {
+    url: db.url,
+    dir,
+    async stop() {
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
