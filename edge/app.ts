@@ -8,23 +8,29 @@ import Router from "@koa/router";
 import type { EngineClient } from "./engine-client.ts";
 import { WireError, errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
+import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
+import { challengeRoutes } from "./pages/challenge.ts";
 
 export interface EdgeLogger {
   error(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
 }
 
-export function buildApp({ engine, log }: { engine: EngineClient; log: EdgeLogger }): Koa {
+export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engine: EngineClient; log: EdgeLogger; metrics?: EdgeMetrics }): Koa {
   const app = new Koa();
   app.proxy = false;
   // Koa's own error printer would write stacks to stderr; errors are handled below.
   app.silent = true;
   const router = new Router();
   processRoutes(router, engine);
+  challengeRoutes(router, engine, log);
   router.get("/healthz", (ctx) => {
     ctx.body = { status: 0, description: "ok" };
   });
+  // Prometheus scrape (Prometheus text, not the wire JSON); keep it off the public side of the proxy.
+  router.get("/metrics", metrics.route);
+  app.use(metrics.middleware);
   app.use(accessLog(log));
   app.use(errorMiddleware(engine, log));
   app.use(router.routes());

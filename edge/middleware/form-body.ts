@@ -1,0 +1,36 @@
+/**
+ * Reads a small `application/x-www-form-urlencoded` body (the hosted pages'
+ * forms). Failures come back as data, not thrown, because the pages answer
+ * them with HTML rather than the JSON wire of errors.ts.
+ */
+import type { Context } from "koa";
+
+export const MAX_FORM_BYTES = 2 * 1024;
+
+export type FormResult = { ok: true; form: URLSearchParams } | { ok: false; http: 413 | 415; text: string };
+
+export async function readForm(ctx: Context): Promise<FormResult> {
+  const type = (ctx.get("content-type") || "").split(";")[0].trim().toLowerCase();
+  const encoding = (ctx.get("content-encoding") || "identity").trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded" || encoding !== "identity") {
+    ctx.req.resume();
+    return { ok: false, http: 415, text: "The form must be sent as application/x-www-form-urlencoded, uncompressed." };
+  }
+  const tooLarge = { ok: false, http: 413, text: `The form is over ${MAX_FORM_BYTES} bytes.` } as const;
+  if (Number(ctx.get("content-length") || "0") > MAX_FORM_BYTES) {
+    ctx.req.resume();
+    return tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // destroyOnReturn false: stopping early must still let the refusal reach the browser.
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) {
+      ctx.req.resume();
+      return tooLarge;
+    }
+    chunks.push(chunk);
+  }
+  return { ok: true, form: new URLSearchParams(Buffer.concat(chunks).toString("utf8")) };
+}
