@@ -1,23 +1,55 @@
 /**
  * The edge's Connect client to the engine over the gRPC protocol (HTTP/2),
- * with the bearer token on every call and compression off on this internal hop.
+ * with the bearer token on every call and compression off on this internal hop;
+ * over TLS when the base URL is https://. A base URL that lists several
+ * engines, or names a host with several addresses, spreads calls over them.
  */
+import type * as http2 from "node:http2";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { isIP } from "node:net";
 import { EngineService } from "../gen/cashier/engine/v1/engine_service_pb.js";
+import { createEnginePool, engineUrls } from "./engine-pool.ts";
 
 export type EngineClient = Client<typeof EngineService>;
 
-export function createEngineClient(baseUrl: string, token: string): EngineClient {
+/**
+ * How the client trusts a TLS engine (an https:// base URL). `ca`: PEM of a
+ * private CA (else the system's roots). `pinSha256`: accept exactly the
+ * certificate with this SHA-256 fingerprint whatever names it carries, for the
+ * loopback hop of `npm start`, where 127.0.0.1 is rarely among them.
+ */
+export interface EngineTrust {
+  ca?: string;
+  pinSha256?: string;
+}
+
+function tlsOptions(trust: EngineTrust): http2.SecureClientSessionOptions {
+  const options: http2.SecureClientSessionOptions = {};
+  if (trust.ca) options.ca = trust.ca;
+  if (trust.pinSha256) {
+    const pin = trust.pinSha256;
+    // The pinned certificate is its own trust anchor, even when a public CA issued it.
+    options.allowPartialTrustChain = true;
+    options.checkServerIdentity = (_host, cert) => (cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`));
+  }
+  return options;
+}
+
+export function createEngineClient(baseUrl: string, token: string, trust: EngineTrust = {}): EngineClient {
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);
   };
-  const transport = createGrpcTransport({
-    baseUrl,
-    interceptors: [auth],
-    acceptCompression: [],
-    defaultTimeoutMs: 30_000,
-  });
-  return createClient(EngineService, transport);
+  const make = (target: string, servername?: string) =>
+    createGrpcTransport({
+      baseUrl: target,
+      interceptors: [auth],
+      acceptCompression: [],
+      defaultTimeoutMs: 30_000,
+      ...(target.startsWith("https:") ? { nodeOptions: { ...tlsOptions(trust), ...(servername ? { servername } : {}) } } : {}),
+    });
+  // One engine: one transport. Several (a list, or a name with several addresses): round-robin.
+  const single = engineUrls(baseUrl).length === 1 && isIP(new URL(baseUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
+  return createClient(EngineService, single ? make(baseUrl) : createEnginePool(baseUrl, make).transport);
 }

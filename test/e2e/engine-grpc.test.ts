@@ -12,7 +12,7 @@ import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { createEngineClient } from "../../edge/engine-client.ts";
-import { useService } from "../support/service.ts";
+import { SERVICE_TOKEN, useService } from "../support/service.ts";
 import { orderId } from "../support/wire.ts";
 
 const run = promisify(execFile);
@@ -122,7 +122,15 @@ t.test("ListTransactions filters and pages newest first", async (t) => {
 t.test("reflection lets buf curl list the services with no proto files", async (t) => {
   const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", service().engineUrl]);
   t.match(stdout, /cashier\.engine\.v1\.EngineService/);
+  t.match(stdout, /cashier\.admin\.v1\.AdminService/);
   t.match(stdout, /grpc\.health\.v1\.Health/);
+  // A call described only by reflection: an operator's GetMerchant.
+  const got = await run("node_modules/.bin/buf", [
+    "curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `authorization: Bearer ${SERVICE_TOKEN}`,
+    "--data", '{"merchant_id": "m-test"}', `${service().engineUrl}/cashier.admin.v1.AdminService/GetMerchant`,
+  ]);
+  t.match(JSON.parse(got.stdout), { merchant: { merchantId: "m-test", frontends: [{ name: "test-usd" }, { name: "test-eur" }] } });
+  t.notMatch(got.stdout, /secret-0123456789/, "no secret in the answer");
 });
 
 t.test("health reports SERVING while the database answers", async (t) => {

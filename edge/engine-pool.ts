@@ -1,0 +1,69 @@
+/**
+ * Several engines behind one edge. ENGINE_URL may list engines separated by
+ * commas, and a host name stands for every address it resolves to (looked up
+ * again every few seconds): docker-compose's service name gives one address per
+ * `engine` replica. Calls go round-robin over one HTTP/2 transport per address,
+ * so a scaled-out engine shares the load without a proxy in front of it.
+ */
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { Transport } from "@connectrpc/connect";
+
+export interface EnginePool {
+  transport: Transport;
+  /** The addresses in rotation now, e.g. http://10.0.0.5:50051. */
+  targets(): string[];
+  close(): void;
+}
+
+export const RESOLVE_EVERY_MS = 5000;
+
+/** "http://a:1, http://b:2" -> the URLs, trimmed. */
+export function engineUrls(engineUrl: string): string[] {
+  return engineUrl.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+async function addressesOf(url: string): Promise<{ target: string; servername?: string }[]> {
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) || host === "localhost") return [{ target: url }];
+  const found = await lookup(host, { all: true });
+  return found.map((a) => {
+    const v = new URL(url);
+    v.hostname = a.family === 6 ? `[${a.address}]` : a.address;
+    // TLS still checks the certificate against the name that was configured.
+    return { target: v.toString().replace(/\/$/, ""), servername: host };
+  });
+}
+
+/**
+ * Starts with the URLs as given (usable at once) and replaces them with one
+ * transport per resolved address as soon as the first lookup answers.
+ */
+export function createEnginePool(engineUrl: string, make: (target: string, servername?: string) => Transport): EnginePool {
+  const urls = engineUrls(engineUrl);
+  if (urls.length === 0) throw new Error("ENGINE_URL names no engine");
+  const transports = new Map<string, Transport>(urls.map((u) => [u, make(u)]));
+  let rotation: Transport[] = [...transports.values()];
+  let next = 0;
+  const refresh = async () => {
+    const all = (await Promise.all(urls.map((u) => addressesOf(u).catch(() => [] as { target: string; servername?: string }[])))).flat();
+    if (all.length === 0) return; // keep what we had rather than nothing
+    for (const a of all) if (!transports.has(a.target)) transports.set(a.target, make(a.target, a.servername));
+    const live = new Set(all.map((a) => a.target));
+    for (const k of [...transports.keys()]) if (!live.has(k)) transports.delete(k);
+    rotation = [...transports.values()];
+  };
+  void refresh();
+  const timer = setInterval(() => void refresh(), RESOLVE_EVERY_MS);
+  timer.unref();
+  const pick = (): Transport => rotation[next++ % rotation.length];
+  return {
+    transport: {
+      unary: (...args) => pick().unary(...args),
+      stream: (...args) => pick().stream(...args),
+    },
+    targets: () => [...transports.keys()],
+    close: () => clearInterval(timer),
+  };
+}

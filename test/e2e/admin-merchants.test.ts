@@ -1,0 +1,154 @@
+/**
+ * Operators manage merchants and frontends through cashier.admin.v1 over real
+ * gRPC, and what they set is what the Process API then does: a created
+ * merchant signs its first request, an update switches payouts to manual, a
+ * new frontend accepts its currency, a rotated secret works at once while the
+ * old one keeps working for the overlap only. Secrets never come back.
+ */
+import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { toJsonString } from "@bufbuild/protobuf";
+import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import { MerchantSchema, PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
+import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { useService } from "../support/service.ts";
+import { processSale, replySigned } from "../support/wire.ts";
+
+const svc = useService(t);
+const SECRET_A = "first-secret-0123456789";
+const SECRET_B = "second-secret-9876543210";
+const seen: string[] = [];
+
+async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; fields: string[]; message: string }> {
+  try {
+    seen.push(JSON.stringify(await p, (_k, v) => (typeof v === "bigint" ? String(v) : v)));
+    return { code: undefined, fields: [], message: "" };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    const fields = e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field));
+    return { code: e.code, fields, message: e.rawMessage };
+  }
+}
+
+const newMerchant = (over: Record<string, unknown> = {}) => ({
+  merchantId: "m-ops",
+  siteId: 12,
+  processors: ["sim-b"],
+  frontends: [{ name: "ops-usd", baseCurrency: "USD", currencies: [] }],
+  ...over,
+});
+
+t.test("create a merchant; it can sign its first request at once; its secret never comes back", async (t) => {
+  const created = await svc().admin.createMerchant({ merchant: newMerchant(), secret: SECRET_A });
+  seen.push(toJsonString(MerchantSchema, created.merchant!));
+  t.match(created.merchant, { merchantId: "m-ops", siteId: 12, processors: ["sim-b"], payoutApproval: PayoutApproval.AUTO, updatePayoutStatuses: "CAPYJ" });
+  t.same(created.merchant?.frontends.map((f) => [f.name, f.baseCurrency, f.currencies]), [["ops-usd", "USD", ["USD"]]]);
+  const sale = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
+  t.equal(sale.body.transaction_status, "approved");
+  t.equal(sale.body.payment_processor, "sim-b", "the merchant's cascade order is used");
+  t.ok(replySigned(sale.body, SECRET_A));
+  const again = await refusal(svc().admin.createMerchant({ merchant: newMerchant(), secret: SECRET_A }));
+  t.equal(again.code, Code.AlreadyExists);
+  const got = await svc().admin.getMerchant({ merchantId: "m-ops" });
+  seen.push(toJsonString(MerchantSchema, got.merchant!));
+});
+
+t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
+  const cases: [Promise<unknown>, string][] = [
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x1" }), secret: "short" }), "secret"],
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x2", platformUrl: "ftp://x" }), secret: SECRET_A }), "merchant.platform_url"],
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x3", frontends: [{ name: "f", baseCurrency: "XYZ" }] }), secret: SECRET_A }), "merchant.frontends[0].base_currency"],
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x4", processors: ["acme"] }), secret: SECRET_A }), "merchant.processors"],
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x5", updatePayoutStatuses: "XY" }), secret: SECRET_A }), "merchant.update_payout_statuses"],
+    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "" }), secret: SECRET_A }), "merchant.merchant_id"],
+    [svc().admin.createMerchant({ secret: SECRET_A }), "merchant"],
+    [svc().admin.updateMerchant({ merchant: { merchantId: "m-ops" }, updateMask: { paths: ["secret"] } }), "update_mask"],
+    [svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: "short" }), "new_secret"],
+    [svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 10_000_000 }), "overlap_seconds"],
+    [svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "", baseCurrency: "USD" } }), "frontend.name"],
+    [svc().admin.listMerchants({ pageToken: "garbage" }), "page_token"],
+  ];
+  for (const [call, field] of cases) {
+    const r = await refusal(call);
+    t.equal(r.code, Code.InvalidArgument, `${field}: INVALID_ARGUMENT (${r.message})`);
+    t.ok(r.fields.includes(field), `names ${field} (got ${r.fields.join(", ")})`);
+  }
+  t.equal((await refusal(svc().admin.getMerchant({ merchantId: "m-none" }))).code, Code.NotFound);
+  t.equal((await refusal(svc().admin.rotateMerchantSecret({ merchantId: "m-none", newSecret: SECRET_B }))).code, Code.NotFound);
+});
+
+t.test("update: the fields in update_mask change, the others stay; payouts turn manual", async (t) => {
+  const updated = await svc().admin.updateMerchant({
+    merchant: { merchantId: "m-ops", payoutApproval: PayoutApproval.MANUAL, siteId: 99 },
+    updateMask: { paths: ["payout_approval"] },
+  });
+  t.equal(updated.merchant?.payoutApproval, PayoutApproval.MANUAL);
+  t.equal(updated.merchant?.siteId, 12, "site_id was not in the mask");
+  t.same(updated.merchant?.processors, ["sim-b"]);
+  const payout = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", transaction_type: "payout", cvv: undefined }, SECRET_A);
+  t.equal(payout.body.transaction_status, "requested", "payouts now wait for an operator");
+});
+
+t.test("frontends: a new one accepts its currencies; an update changes them", async (t) => {
+  const eurBefore = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-eur", currency: "EUR" }, SECRET_A);
+  t.equal(eurBefore.http, 400);
+  await svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } });
+  const eur = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-eur", currency: "EUR" }, SECRET_A);
+  t.equal(eur.body.transaction_status, "approved");
+  t.equal((await refusal(svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } }))).code, Code.AlreadyExists);
+  const jpyBefore = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
+  t.equal(jpyBefore.http, 400, "JPY is not accepted by ops-usd yet");
+  const up = await svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "ops-usd", currencies: ["USD", "JPY"] }, updateMask: { paths: ["currencies"] } });
+  t.same(up.merchant?.frontends.find((f) => f.name === "ops-usd")?.currencies, ["USD", "JPY"]);
+  t.equal(up.merchant?.frontends.find((f) => f.name === "ops-usd")?.baseCurrency, "USD", "base currency unchanged");
+  const jpy = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
+  t.equal(jpy.body.transaction_status, "approved");
+  t.equal((await refusal(svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "nope", currencies: ["USD"] } }))).code, Code.NotFound);
+});
+
+t.test("rotation: the new secret works at once, the old one only for the overlap", async (t) => {
+  const rotated = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 2 });
+  seen.push(toJsonString(MerchantSchema, rotated.merchant!));
+  t.ok(rotated.merchant?.previousSecretExpireTime, "tells when the old secret stops working");
+  const withNew = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_B);
+  t.equal(withNew.body.transaction_status, "approved");
+  t.ok(replySigned(withNew.body, SECRET_B), "replies are signed with the new secret");
+  const withOld = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
+  t.equal(withOld.body.transaction_status, "approved", "the old secret still works during the overlap");
+  t.ok(replySigned(withOld.body, SECRET_B), "even then the reply is signed with the new secret");
+  await new Promise((res) => setTimeout(res, 2600));
+  const late = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
+  t.equal(late.http, 401, "after the overlap the old secret is refused");
+  const after = await svc().admin.getMerchant({ merchantId: "m-ops" });
+  t.equal(after.merchant?.previousSecretExpireTime, undefined, "no previous secret any more");
+});
+
+t.test("list merchants in pages; admin calls need a token", async (t) => {
+  const first = await svc().admin.listMerchants({ pageSize: 2 });
+  t.equal(first.merchants.length, 2);
+  t.not(first.nextPageToken, "");
+  const rest = await svc().admin.listMerchants({ pageSize: 500, pageToken: first.nextPageToken });
+  const ids = [...first.merchants, ...rest.merchants].map((m) => m.merchantId);
+  t.same(ids, [...ids].sort(), "by merchant_id");
+  t.equal(new Set(ids).size, ids.length, "no merchant twice");
+  t.ok(ids.includes("m-ops") && ids.includes("m-test"));
+  for (const m of [...first.merchants, ...rest.merchants]) seen.push(toJsonString(MerchantSchema, m));
+  const anonymous = createClient(AdminService, createGrpcTransport({ baseUrl: svc().engineUrl }));
+  t.equal((await refusal(anonymous.listMerchants({}))).code, Code.Unauthenticated);
+  t.equal((await refusal(anonymous.approvePayout({ traceId: 1 }))).code, Code.Unauthenticated);
+});
+
+t.test("no admin answer, log line or table holds a secret in the clear", async (t) => {
+  t.ok(seen.length > 5);
+  for (const text of seen) {
+    t.notMatch(text, SECRET_A);
+    t.notMatch(text, SECRET_B);
+  }
+  t.notMatch(svc().logs(), SECRET_A);
+  t.notMatch(svc().logs(), SECRET_B);
+  const [row] = await svc().sql<{ all: string }>(`select row_to_json(m)::text as all from merchant m where id = 'm-ops'`);
+  t.notMatch(row.all, SECRET_A);
+  t.notMatch(row.all, SECRET_B);
+});
