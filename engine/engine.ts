@@ -17,7 +17,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgre
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
 import { openOrm } from "./store/orm.ts";
-import { createEngineMetrics, type PoolLike } from "./metrics.ts";
+import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { loadServerTls } from "./tls.ts";
 import type { PollLoop } from "./app/poll-loop.ts";
@@ -95,6 +95,7 @@ async function startOnDatabase(
     wake: () => {
       for (const w of workers) w.wake();
     },
+    onProcessorOutcome: recordProcessorOutcome,
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");

@@ -17,6 +17,16 @@ async function health(): Promise<string> {
   return JSON.parse(stdout).status;
 }
 
+/** The compose healthcheck's exit code. */
+async function probe(): Promise<number> {
+  try {
+    await run(process.execPath, ["engine/healthcheck.ts", new URL(service().engineUrl).host]);
+    return 0;
+  } catch (err) {
+    return (err as { code?: number }).code ?? -1;
+  }
+}
+
 async function until(what: () => Promise<boolean>, ms = 15000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -36,8 +46,10 @@ t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
   t.equal(down.body.status, -2);
   t.notMatch(down.text, /at |Error|pg_|ECONN/, "no internals in the reply");
   t.ok(await until(async () => (await health()) === "NOT_SERVING"), "health goes NOT_SERVING");
+  t.equal(await probe(), 1, "docker-compose's healthcheck (engine/healthcheck.ts) fails");
 
   await service().adminSql(`alter database "${db}" allow_connections true`);
   t.ok(await until(async () => (await health()) === "SERVING"), "health is SERVING again");
+  t.equal(await probe(), 0, "and the healthcheck passes");
   t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
 });

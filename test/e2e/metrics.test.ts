@@ -72,6 +72,7 @@ t.test("engine: database pool, processor outcomes, callbacks and defaults", asyn
   t.ok(value(engineText, "cashier_db_pool_idle_connections") >= 0);
   t.ok(value(engineText, "cashier_db_pool_waiting_requests") >= 0);
   t.match(engineText, "# TYPE cashier_processor_outcomes_total counter");
+  t.ok(value(engineText, 'cashier_processor_outcomes_total{processor="sim-a",type="sale",outcome="approved"}') >= 1, "processor outcomes counted");
   t.match(engineText, "# TYPE cashier_callbacks gauge");
   const [{ exists }] = await service().sql<{ exists: boolean }>("select to_regclass('callback') is not null as exists");
   if (exists) {

@@ -126,7 +126,8 @@ t.test("engine: node engine/main.ts on the compose Postgres, ready once its port
   t.match(e.CASHIER_MASTER_KEY, /^\$\{CASHIER_MASTER_KEY:\?[^}]*\}$/, "master key required from the environment (no dev key in production)");
   t.ok(e.CASHIER_PUBLIC_URL, "the engine builds redirect_urls, so it knows the public URL");
   t.equal(dependsOn(engine).postgres, "service_healthy", "starts once Postgres is healthy");
-  t.match(healthcheck(engine), /50051/, "healthcheck probes the gRPC port");
+  t.match(healthcheck(engine), /node engine\/healthcheck\.ts/, "healthcheck asks grpc.health.v1 (engine/healthcheck.ts)");
+  t.ok(existsSync(resolve(root, "engine/healthcheck.ts")), "and that script exists");
   t.notOk(engine.container_name, "no container_name, so --scale engine=2 works");
   t.notOk(engine.ports, "no fixed host port, so --scale engine=2 works");
   const dataDir = e.CASHIER_DATA_DIR;
