@@ -47,6 +47,34 @@ export interface MerchantView {
 
 export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
 
+type MerchantRow = { siteId?: number | null; platformUrl?: string | null; validationUrl?: string | null; updatePayoutUrl?: string | null; updatePayoutStatuses: string; payoutApproval: string; processors: string[] };
+
+/** The row's settings as the rest of the engine sees them. */
+function settingsOf(m: MerchantRow) {
+  return {
+    siteId: m.siteId ?? null,
+    platformUrl: m.platformUrl ?? null,
+    validationUrl: m.validationUrl ?? null,
+    updatePayoutUrl: m.updatePayoutUrl ?? null,
+    updatePayoutStatuses: m.updatePayoutStatuses,
+    payoutApproval: (m.payoutApproval === "manual" ? "manual" : "auto") as "auto" | "manual",
+    processors: m.processors,
+  };
+}
+
+/** Settings -> the row's columns, with the CONTRACT's defaults. */
+function columnsOf(s: MerchantSettings) {
+  return {
+    siteId: s.siteId ?? null,
+    platformUrl: s.platformUrl ?? null,
+    validationUrl: s.validationUrl ?? null,
+    updatePayoutUrl: s.updatePayoutUrl ?? null,
+    updatePayoutStatuses: s.updatePayoutStatuses ?? "CAPYJ",
+    payoutApproval: s.payoutApproval ?? "auto",
+    processors: s.processors ?? ["sim-a", "sim-b"],
+  };
+}
+
 export class PgMerchantStore implements MerchantDirectory {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
@@ -78,13 +106,7 @@ export class PgMerchantStore implements MerchantDirectory {
       signingKey: hmacKey(open(this.#key, m.secretSealed, aad(m.id))),
       previousKey: m.previousSecretSealed ? hmacKey(open(this.#key, m.previousSecretSealed, aad(m.id))) : null,
       previousKeyExpiresAt: m.previousSecretExpiresAt ?? null,
-      siteId: m.siteId ?? null,
-      platformUrl: m.platformUrl ?? null,
-      validationUrl: m.validationUrl ?? null,
-      updatePayoutUrl: m.updatePayoutUrl ?? null,
-      updatePayoutStatuses: m.updatePayoutStatuses,
-      payoutApproval: m.payoutApproval === "manual" ? "manual" : "auto",
-      processors: m.processors,
+      ...settingsOf(m),
       frontends: frontends.map((f) => ({ name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies })),
     };
   }
@@ -92,16 +114,7 @@ export class PgMerchantStore implements MerchantDirectory {
   /** Creates or updates a merchant and its listed frontends in one transaction. */
   async upsert(spec: MerchantSpec, opts: { onlyNew?: boolean } = {}): Promise<void> {
     await this.#orm.em.fork().transactional(async (em) => {
-      const data = {
-        secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)),
-        siteId: spec.siteId ?? null,
-        platformUrl: spec.platformUrl ?? null,
-        validationUrl: spec.validationUrl ?? null,
-        updatePayoutUrl: spec.updatePayoutUrl ?? null,
-        updatePayoutStatuses: spec.updatePayoutStatuses ?? "CAPYJ",
-        payoutApproval: spec.payoutApproval ?? "auto",
-        processors: spec.processors ?? ["sim-a", "sim-b"],
-      };
+      const data = { secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)), ...columnsOf(spec) };
       const existing = opts.onlyNew ? null : await em.findOne(MerchantEntity, { id: spec.merchantId });
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });
@@ -136,13 +149,7 @@ export class PgMerchantStore implements MerchantDirectory {
     const now = new Date();
     return ms.map((m) => ({
       merchantId: m.id,
-      siteId: m.siteId ?? null,
-      platformUrl: m.platformUrl ?? null,
-      validationUrl: m.validationUrl ?? null,
-      updatePayoutUrl: m.updatePayoutUrl ?? null,
-      updatePayoutStatuses: m.updatePayoutStatuses,
-      payoutApproval: m.payoutApproval === "manual" ? "manual" : "auto",
-      processors: m.processors,
+      ...settingsOf(m),
       frontends: fronts.filter((f) => f.merchantId === m.id).map((f) => ({ name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies })),
       createdAt: m.createdAt,
       updatedAt: m.updatedAt,
@@ -167,15 +174,7 @@ export class PgMerchantStore implements MerchantDirectory {
     const em = this.#orm.em.fork();
     const m = await em.findOne(MerchantEntity, { id: merchantId });
     if (!m) return false;
-    em.assign(m, {
-      siteId: settings.siteId ?? null,
-      platformUrl: settings.platformUrl ?? null,
-      validationUrl: settings.validationUrl ?? null,
-      updatePayoutUrl: settings.updatePayoutUrl ?? null,
-      updatePayoutStatuses: settings.updatePayoutStatuses ?? "CAPYJ",
-      payoutApproval: settings.payoutApproval ?? "auto",
-      processors: settings.processors ?? ["sim-a", "sim-b"],
-    });
+    em.assign(m, columnsOf(settings));
     await em.flush();
     this.#cache.delete(merchantId);
     return true;

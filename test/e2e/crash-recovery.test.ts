@@ -4,22 +4,13 @@
  * and unrecorded; after a restart the same callback, with the same
  * X-Cashier-Event-Id, is delivered and recorded.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import t from "tap";
 import pg from "pg";
-import { startPlatformStub } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { launch, stopProcess, testDatabase } from "../support/processes.ts";
+import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 t.test("kill -9 while a notification is in flight; after the restart it is delivered", async (t) => {
-  const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-  t.teardown(() => stub.close());
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const merchants = join(db.dir, "merchants.json");
-  writeFileSync(merchants, JSON.stringify(platformMerchants(stub.url)));
+  const { stub, db, merchantsFile: merchants } = await platformWorld(t);
   const env = {
     DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchants, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
     CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_CALLBACK_TIMEOUT_MS: "2000", CASHIER_WORKER_POLL_MS: "100",

@@ -7,22 +7,13 @@
  * callback has exactly one attempt).
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import t from "tap";
 import pg from "pg";
-import { startPlatformStub } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { launch, stopProcess, testDatabase } from "../support/processes.ts";
+import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 t.test("two engines, one edge, one database: no duplicate processing, no callback twice", async (t) => {
-  const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-  t.teardown(() => stub.close());
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const merchants = join(db.dir, "merchants.json");
-  writeFileSync(merchants, JSON.stringify(platformMerchants(stub.url)));
+  const { stub, db, merchantsFile: merchants } = await platformWorld(t);
   const common = {
     DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchants, CASHIER_MASTER_KEY: randomBytes(32).toString("hex"),
     CASHIER_EDGE_TOKEN: "edge-token", CASHIER_SERVICE_TOKENS: "ops-token", ENGINE_PORT: "0", METRICS_PORT: "0",

@@ -3,44 +3,15 @@
  * (`npm run engine`, `npm run edge`): the edge finds the engine at ENGINE_URL
  * and authenticates with CASHIER_EDGE_TOKEN.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import t from "tap";
 import { MERCHANTS } from "../support/merchants.ts";
 import { processSale } from "../support/wire.ts";
+import { launch, stopProcess } from "../support/processes.ts";
 
-const repo = new URL("../..", import.meta.url).pathname;
-
-function launch(script: string, env: Record<string, string>, readyMsg: string): Promise<{ child: ChildProcess; line: Record<string, unknown>; out: () => string }> {
-  const child = spawn(process.execPath, [script], { cwd: repo, env: { ...process.env, DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} not ready:\n${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.includes(readyMsg));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, line: JSON.parse(line), out: () => out });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited ${code}:\n${out}`));
-    });
-  });
-}
-
-const stop = (c: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (c.exitCode !== null) return resolve();
-    c.on("exit", () => resolve());
-    c.kill("SIGTERM");
-  });
+const stop = stopProcess;
 
 t.test("npm run engine + npm run edge serve Process together", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "cashier-apart-"));

@@ -5,11 +5,13 @@
  * embedded cluster the test owns, so a killed engine leaves it running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../../engine/store/embedded-postgres.ts";
+import { startPlatformStub, type PlatformStub } from "./platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "./platform-merchants.ts";
 
 const repo = new URL("../..", import.meta.url).pathname;
 
@@ -80,4 +82,19 @@ export async function testDatabase(): Promise<TestDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a multi-process test of callbacks needs: a platform stub, a database
+ * the processes share, and a merchants file whose URLs point at the stub.
+ * Everything is stopped at the test's teardown.
+ */
+export async function platformWorld(t: { teardown(fn: () => unknown): void }): Promise<{ stub: PlatformStub; db: TestDatabase; merchantsFile: string }> {
+  const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+  t.teardown(() => stub.close());
+  const db = await testDatabase();
+  t.teardown(() => db.stop());
+  const merchantsFile = join(db.dir, "merchants.json");
+  writeFileSync(merchantsFile, JSON.stringify(platformMerchants(stub.url)));
+  return { stub, db, merchantsFile };
 }
