@@ -7,7 +7,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { Transport } from "@connectrpc/connect";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 
 export interface EnginePool {
   transport: Transport;
@@ -60,7 +60,20 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
   const pick = (): Transport => rotation[next++ % rotation.length];
   return {
     transport: {
-      unary: (...args) => pick().unary(...args),
+      // An engine that cannot be reached is skipped for this call: the next one
+      // is tried once. Every engine RPC is safe to repeat (Process is idempotent
+      // on merchant_id and order_id; the others only read or sign).
+      unary: async (...args) => {
+        const first = pick();
+        try {
+          return await first.unary(...args);
+        } catch (err) {
+          if (rotation.length < 2 || ConnectError.from(err).code !== Code.Unavailable) throw err;
+          // Another engine than the one that failed, whatever other calls picked meanwhile.
+          const others = rotation.filter((x) => x !== first);
+          return others[next++ % others.length].unary(...args);
+        }
+      },
       stream: (...args) => pick().stream(...args),
     },
     targets: () => [...transports.keys()],

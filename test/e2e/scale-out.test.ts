@@ -71,4 +71,9 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   for (let i = 0; i < 30 && attemptsBy(a.out()) + attemptsBy(b.out()) < 30; i++) await new Promise((res) => setTimeout(res, 100));
   t.ok(attemptsBy(a.out()) > 0 && attemptsBy(b.out()) > 0, `both engines delivered (${attemptsBy(a.out())} + ${attemptsBy(b.out())})`);
   t.equal(attemptsBy(a.out()) + attemptsBy(b.out()), 30, "and together exactly once each");
+
+  // One engine goes away: the edge keeps serving through the other.
+  await stopProcess(b.child);
+  const after = await Promise.all(Array.from({ length: 8 }, () => processSale(url, { merchant_id: "m-plat-quiet", frontend: "quiet-usd" })));
+  t.same(after.map((r) => r.http), Array(8).fill(200), "with one engine stopped, every request is still served");
 });
