@@ -20,11 +20,11 @@ export function startWorkers(deps: ProcessDeps, config: Config, log: Logger): Po
       policy: deps.settings.policy,
       timeoutMs: config.callbackTimeoutMs,
       pollMs: config.workerPollMs,
-      batch: 16,
+      concurrency: 32,
       now: deps.now,
       onError: onError("delivery"),
       onDelivered: (c, outcome) => log.info({ callback: c.id, kind: c.kind, traceId: c.traceId, attempt: c.attempt, outcome }, "callback attempt"),
     }),
-    startFollowUpWorker(deps, { pollMs: config.workerPollMs, batch: 16, onError: onError("follow-up") }),
+    startFollowUpWorker(deps, { pollMs: config.workerPollMs, concurrency: 16, onError: onError("follow-up") }),
   ];
 }

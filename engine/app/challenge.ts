@@ -14,6 +14,7 @@ import { advance, type StepContext } from "./advance.ts";
 import { expiryDecision } from "./follow-up.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { challengeMac } from "./run-attempt.ts";
+import { callWithin } from "../processors/call-within.ts";
 
 export type ChallengeState = "open" | "finished" | "expired";
 export interface ChallengeView {
@@ -22,6 +23,9 @@ export interface ChallengeView {
 }
 
 const NOT_FOUND = domainError("NOT_FOUND", "no such 3-D Secure challenge");
+
+/** How long an answer holds the challenge while the processor is asked (beyond the processor timeout). */
+const COMPLETE_CLAIM_MS = 30_000;
 
 function macMatches(deps: ProcessDeps, traceId: number, mac: string): boolean {
   const expected = Buffer.from(challengeMac(deps, traceId));
@@ -41,7 +45,9 @@ export async function getChallenge(deps: ProcessDeps, traceId: number, mac: stri
   if (!macMatches(deps, traceId, mac)) return { ok: false, error: NOT_FOUND };
   let a = await deps.orders.get(traceId);
   if (!a || a.type !== "sale" || !a.redirectUrl) return { ok: false, error: NOT_FOUND };
-  if (a.status === "pending_async" && a.challengeExpiresAt && a.challengeExpiresAt <= deps.now()) {
+  const now = deps.now();
+  const completing = a.completingUntil !== null && a.completingUntil > now;
+  if (a.status === "pending_async" && !completing && a.challengeExpiresAt && a.challengeExpiresAt <= now) {
     const ctx = await context(deps, a);
     if (ctx) a = (await advance(deps, a, expiryDecision(), ctx)).attempt;
   }
@@ -58,7 +64,13 @@ export async function completeChallenge(deps: ProcessDeps, traceId: number, mac:
   const processor = deps.processors.get(a.processor);
   const ctx = await context(deps, a);
   if (!processor || !ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
-  const outcome = await processor.complete(a.transactionId, passed);
+  // One answer only: a second click, another engine or the expiry cannot also finish it.
+  if (!(await deps.orders.claimChallenge(a.traceId, COMPLETE_CLAIM_MS))) {
+    const now = await deps.orders.get(a.traceId);
+    return refused({ state: now ? stateOf(now) : "finished", attempt: now ?? a });
+  }
+  const transactionId = a.transactionId;
+  const outcome = await callWithin(() => processor.complete(transactionId, passed));
   deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
   let decision = decide("sale", outcome, true);
   if (!passed && decision.to?.status === "declined") {

@@ -37,7 +37,9 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
     const sealed = await deps.orders.sealedCard(a.orderRef);
     if (!sealed) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
     const card = { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry };
-    return { ok: true, attempt: await payOut(deps, a, card, ctx, `operator:approve:${who}`) };
+    const paid = await payOut(deps, a, card, ctx, `operator:approve:${who}`);
+    if (!paid.won) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${paid.attempt.status}`) };
+    return { ok: true, attempt: paid.attempt };
   }
   const details = signableText(reason || (decision === "reject" ? "Rejected by an operator" : "Cancelled by an operator"));
   const result = await advance(deps, a, step(TARGET[decision], `operator:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }), ctx);

@@ -13,7 +13,8 @@ import { ERROR_CODES } from "../domain/errors.ts";
 import { decide } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { open } from "../security/sealed-box.ts";
-import { startPollLoop, type PollLoop } from "./poll-loop.ts";
+import { callWithin } from "../processors/call-within.ts";
+import { startWorkPool, type PollLoop } from "./poll-loop.ts";
 import { advance, type StepContext } from "./advance.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { step, submitAttempt } from "./run-attempt.ts";
@@ -26,14 +27,35 @@ export function expiryDecision() {
   });
 }
 
-async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
+/** The order's card, opened from its sealed copy, or undefined when it is no longer held. */
+async function heldCard(deps: ProcessDeps, a: Attempt) {
   const sealed = await deps.orders.sealedCard(a.orderRef);
-  if (!sealed) {
-    await advance(deps, a, step({ status: "declined" }, "cascade:card-gone", { depositState: "E", errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this order" }), ctx);
+  return sealed ? { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry } : undefined;
+}
+
+const cardGone = () =>
+  step({ status: "declined" }, "follow-up:card-gone", { depositState: "E", errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this order" });
+
+/** A cascade attempt: claimed first (one engine only), then sent with the sealed card. */
+async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
+  if (!(await deps.orders.claimSubmit(a.traceId))) return;
+  const card = await heldCard(deps, a);
+  if (!card) {
+    await advance(deps, a, cardGone(), ctx);
     return;
   }
-  const card = { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry };
   await submitAttempt(deps, a, card, undefined, ctx);
+}
+
+/** An approved payout whose engine stopped at A: the walk goes on (P, then the processor). */
+async function resumePayout(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
+  const card = await heldCard(deps, a);
+  if (!card) {
+    await advance(deps, a, step({ status: "cancelled", letter: "C" }, "follow-up:card-gone", { errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this payout" }), ctx);
+    return;
+  }
+  const sent = await advance(deps, a, step({ status: "pending", letter: "P" }, "sent-to-processor"), { ...ctx, cardNumber: card.number });
+  if (sent.applied) await submitAttempt(deps, sent.attempt, card, undefined, ctx);
 }
 
 export async function followUp(deps: ProcessDeps, traceId: number): Promise<void> {
@@ -44,10 +66,13 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   const ctx: StepContext = { merchant, afterReply: true, updatedBy: "system" };
   const now = deps.now();
   if (a.status === "pending_async") {
+    // A customer's answer being sent to the processor right now is left to finish.
+    if (a.completingUntil && a.completingUntil > now) return;
     if (a.challengeExpiresAt && a.challengeExpiresAt <= now) await advance(deps, a, expiryDecision(), ctx);
     else await advance(deps, a, step(undefined, "challenge:open"), ctx);
     return;
   }
+  if (a.status === "pending" && a.type === "payout" && a.payoutLetter === "A") return resumePayout(deps, a, ctx);
   const awaitsProcessor = a.status === "pending" && (a.type !== "payout" || a.payoutLetter === "P");
   if (!awaitsProcessor) {
     await deps.orders.clearCheck(a.traceId);
@@ -55,11 +80,13 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   }
   if (!a.submitted) return submitCascadeAttempt(deps, a, ctx);
   const processor = deps.processors.get(a.processor);
-  if (!processor || !a.transactionId) {
+  if (!processor) {
     await deps.orders.clearCheck(a.traceId);
     return;
   }
-  const outcome = await processor.status(a.transactionId);
+  // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
+  const transactionId = a.transactionId;
+  const outcome = await callWithin(() => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
   deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
   const lastInCascade = a.type !== "sale" || a.attempt >= merchant.processors.length;
   await advance(deps, a, decide(a.type, outcome, lastInCascade), ctx);
@@ -68,14 +95,13 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
 /** Lease on a claimed attempt: long enough for one processor call. */
 export const FOLLOW_UP_LEASE_MS = 30_000;
 
-export function startFollowUpWorker(deps: ProcessDeps, opts: { pollMs: number; batch: number; onError: (err: unknown) => void }): PollLoop {
-  return startPollLoop(
-    async () => {
-      const due = await deps.orders.claimDue(opts.batch, FOLLOW_UP_LEASE_MS);
-      await Promise.all(due.map((id) => followUp(deps, id).catch(opts.onError)));
-      return due.length;
-    },
-    opts.pollMs,
-    opts.onError,
-  );
+export function startFollowUpWorker(deps: ProcessDeps, opts: { pollMs: number; concurrency: number; onError: (err: unknown) => void }): PollLoop {
+  return startWorkPool({
+    claim: (n) => deps.orders.claimDue(n, FOLLOW_UP_LEASE_MS),
+    work: (id) => followUp(deps, id),
+    max: opts.concurrency,
+    pollMs: opts.pollMs,
+    drainMs: 2000,
+    onError: opts.onError,
+  });
 }

@@ -53,3 +53,50 @@ export function startPollLoop(tick: () => Promise<number>, pollMs: number, onErr
     },
   };
 }
+
+/**
+ * A worker that keeps up to `max` jobs in flight: it claims as many as there
+ * are free slots and claims again as each one finishes, so one slow platform
+ * or processor holds one slot, not the whole batch. stop() stops claiming and
+ * waits for the jobs in flight at most `drainMs`: what it does not wait for is
+ * safe, since a claim that is never recorded falls due again after its lease.
+ */
+export function startWorkPool<T>(opts: {
+  claim: (n: number) => Promise<T[]>;
+  work: (job: T) => Promise<void>;
+  max: number;
+  pollMs: number;
+  drainMs: number;
+  onError: (err: unknown) => void;
+}): PollLoop {
+  const inFlight = new Set<Promise<void>>();
+  const loop: PollLoop = startPollLoop(
+    async () => {
+      const free = opts.max - inFlight.size;
+      if (free <= 0) return 0;
+      const jobs = await opts.claim(free);
+      for (const job of jobs) {
+        const p: Promise<void> = opts
+          .work(job)
+          .catch(opts.onError)
+          .finally(() => {
+            inFlight.delete(p);
+            loop.wake();
+          });
+        inFlight.add(p);
+      }
+      return jobs.length;
+    },
+    opts.pollMs,
+    opts.onError,
+  );
+  return {
+    wake: () => loop.wake(),
+    async stop() {
+      await loop.stop();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.drainMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}

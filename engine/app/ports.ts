@@ -78,6 +78,8 @@ export interface OutboxEntry {
   merchantId: string;
   url: string;
   body: string;
+  /** Written only if a repeated request already told the platform the state before this change. */
+  ifReplied?: boolean;
 }
 
 export interface ApplyExtras {
@@ -130,6 +132,12 @@ export interface OrderStore {
   applyDecision(traceId: number, from: State, decision: Decision, extras: ApplyExtras): Promise<ApplyResult>;
   /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
   claimDue(limit: number, leaseMs: number): Promise<number[]>;
+  /** A repeated request told the platform this non-final state: its next change is notified. */
+  markReplied(traceId: number): Promise<void>;
+  /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */
+  claimChallenge(traceId: number, ms: number): Promise<boolean>;
+  /** Claims a cascade attempt's submission to its processor: true for exactly one caller. */
+  claimSubmit(traceId: number): Promise<boolean>;
   /** Nothing more to look at on this attempt (no next check). */
   clearCheck(traceId: number): Promise<void>;
   /** The order's sealed card number while it is held, else null. */

@@ -7,7 +7,7 @@
  */
 import { cardBrand, maskCard } from "../domain/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
-import { INITIAL_STATE } from "../domain/transitions.ts";
+import { INITIAL_STATE, isFinal } from "../domain/transitions.ts";
 import type { Attempt, ProcessInput, TransactionType } from "../domain/transaction.ts";
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../security/hmac.ts";
@@ -99,6 +99,10 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
   if (!created.created) {
     if (created.fingerprint !== draft.fingerprint) {
       return fail(domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [{ field: "order_id", description: "already used with other parameters" }]));
+    }
+    // The platform now knows this state: if it is not final, its next change is notified.
+    if (!isFinal(created.attempt.type, { status: created.attempt.status, letter: created.attempt.payoutLetter }) && !created.attempt.replied) {
+      await deps.orders.markReplied(created.attempt.traceId);
     }
     return { ok: true, attempt: created.attempt, merchant, replayed: true };
   }

@@ -8,6 +8,7 @@
 import { decide, type Decision, type ProcessorOutcome } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import type { CardDetails } from "../processors/processor.ts";
+import { callWithin } from "../processors/call-within.ts";
 import { hmacHex } from "../security/hmac.ts";
 import { advance, type StepContext } from "./advance.ts";
 import type { ProcessDeps, RefundableSale } from "./ports.ts";
@@ -37,10 +38,13 @@ export async function submitAttempt(deps: ProcessDeps, a: Attempt, card: CardDet
   const processor = deps.processors.get(a.processor);
   if (!processor) throw new Error(`processor ${a.processor} is not registered`);
   const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
-  let outcome: ProcessorOutcome;
-  if (a.type === "payout") outcome = await processor.payout(charge);
-  else if (a.type === "refund") outcome = await processor.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" });
-  else outcome = await processor.authorize(charge);
+  const outcome: ProcessorOutcome = await callWithin(() =>
+    a.type === "payout"
+      ? processor.payout(charge)
+      : a.type === "refund"
+        ? processor.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" })
+        : processor.authorize(charge),
+  );
   deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
   const lastInCascade = a.type !== "sale" || a.attempt >= ctx.merchant.processors.length;
   const decision = decide(a.type, outcome, lastInCascade);
@@ -48,15 +52,18 @@ export async function submitAttempt(deps: ProcessDeps, a: Attempt, card: CardDet
   return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number })).attempt;
 }
 
-/** An approved payout's walk to its processor: A (authorised), P (in progress), then the call. */
-export async function payOut(deps: ProcessDeps, a: Attempt, card: CardDetails, ctx: StepContext, cause: string): Promise<Attempt> {
+/**
+ * An approved payout's walk to its processor: A (authorised), P (in progress),
+ * then the call. A step that is not applied lost a race (another operator,
+ * another engine): that one goes on, and this one reports `won: false`.
+ */
+export async function payOut(deps: ProcessDeps, a: Attempt, card: CardDetails, ctx: StepContext, cause: string): Promise<{ attempt: Attempt; won: boolean }> {
   const withCard = { ...ctx, cardNumber: card.number };
-  // A step that is not applied lost a race (another operator, another engine): that one goes on.
   const authorised = await advance(deps, a, step({ status: "pending", letter: "A" }, cause), withCard);
-  if (!authorised.applied) return authorised.attempt;
+  if (!authorised.applied) return { attempt: authorised.attempt, won: false };
   const sent = await advance(deps, authorised.attempt, step({ status: "pending", letter: "P" }, "sent-to-processor"), withCard);
-  if (!sent.applied) return sent.attempt;
-  return submitAttempt(deps, sent.attempt, card, undefined, ctx);
+  if (!sent.applied) return { attempt: sent.attempt, won: false };
+  return { attempt: await submitAttempt(deps, sent.attempt, card, undefined, ctx), won: true };
 }
 
 export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<Attempt> {
@@ -67,7 +74,7 @@ export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<At
       if (!a.cardHeld) return (await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number })).attempt;
       return a;
     }
-    return payOut(deps, a, input.card, input.ctx, "auto-approval");
+    return (await payOut(deps, a, input.card, input.ctx, "auto-approval")).attempt;
   }
   return submitAttempt(deps, a, input.card, input.sale, input.ctx);
 }

@@ -29,9 +29,11 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
     headers: { "x-cashier-event-id": eventId, "x-cashier-merchant-id": merchant.id },
     timeoutMs: deps.settings.validationTimeoutMs,
   });
-  const reply = readValidationReply(result, merchant.signingKey);
+  const previous = merchant.previousKey && merchant.previousKeyExpiresAt && deps.now() < merchant.previousKeyExpiresAt ? [merchant.previousKey] : [];
+  const reply = readValidationReply(result, merchant.signingKey, ...previous);
   const failed = a.type === "payout" ? ({ status: "declined", letter: "J" } as const) : ({ status: "declined" } as const);
-  const record = { merchantId: merchant.id, traceId: a.traceId, eventId, url, body };
+  // What is kept is the call without the token: only its keyed hash is ever stored.
+  const record = { merchantId: merchant.id, traceId: a.traceId, eventId, url, body: body.replace(authToken, "[auth_token]") };
   if (!reply.usable) {
     await deps.callbacks.recordValidation({ ...record, state: "failed", outcome: result.refusedAddress ? "refused-address" : "failed", error: reply.error }, result);
     return {

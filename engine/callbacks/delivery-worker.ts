@@ -6,10 +6,11 @@
  */
 import { judgeReply, type RetryPolicy } from "../domain/callbacks.ts";
 import type { MerchantDirectory } from "../app/ports.ts";
-import { startPollLoop, type PollLoop } from "../app/poll-loop.ts";
+import { startWorkPool, type PollLoop } from "../app/poll-loop.ts";
 import type { ClaimedCallback, PgCallbackStore } from "../store/callback-store.ts";
 import type { Send } from "./http-sender.ts";
 import { signatureHeader } from "./signature-header.ts";
+import { signNotification } from "./notification-codec.ts";
 
 export interface DeliveryWorkerDeps {
   callbacks: PgCallbackStore;
@@ -18,7 +19,8 @@ export interface DeliveryWorkerDeps {
   policy: RetryPolicy;
   timeoutMs: number;
   pollMs: number;
-  batch: number;
+  /** Calls in flight at most; each slow platform holds only its own slot. */
+  concurrency: number;
   now: () => Date;
   onError: (err: unknown) => void;
   onDelivered?: (c: ClaimedCallback, outcome: string) => void;
@@ -33,8 +35,10 @@ export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): 
   if (merchant && (c.kind === "update_payout" || c.kind === "record_failed_deposit")) {
     headers["x-cashier-signature"] = signatureHeader(merchant.signingKey, c.body, Math.floor(deps.now().getTime() / 1000));
   }
+  // Signed now, with the secret current now (a rotation since the change is honoured).
+  const body = merchant && c.kind === "notification" ? signNotification(c.body, merchant.signingKey) : c.body;
   const result = merchant
-    ? await deps.send({ url: c.url, body: c.body, headers, timeoutMs: deps.timeoutMs })
+    ? await deps.send({ url: c.url, body, headers, timeoutMs: deps.timeoutMs })
     : { httpStatus: 0, body: "", error: "the merchant no longer exists", refusedAddress: false, durationMs: 0 };
   const verdict = judgeReply(c.kind, result, c.attempt, deps.policy);
   await deps.callbacks.recordAttempt(c, result, verdict);
@@ -42,13 +46,12 @@ export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): 
 }
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): PollLoop {
-  return startPollLoop(
-    async () => {
-      const claimed = await deps.callbacks.claimDue(deps.batch, leaseMs(deps.timeoutMs));
-      await Promise.all(claimed.map((c) => deliverOne(deps, c).catch(deps.onError)));
-      return claimed.length;
-    },
-    deps.pollMs,
-    deps.onError,
-  );
+  return startWorkPool({
+    claim: (n) => deps.callbacks.claimDue(n, leaseMs(deps.timeoutMs)),
+    work: (c) => deliverOne(deps, c),
+    max: deps.concurrency,
+    pollMs: deps.pollMs,
+    drainMs: 2000,
+    onError: deps.onError,
+  });
 }

@@ -1,13 +1,14 @@
 /**
  * Validation (seed 2.3 and 2.4, typed as CONTRACT section 6 says): the request
  * in snake_case with `version` and `timestamp` as strings and `amount` an
- * integer on the Process wire's unit, signed with `signature`; the reply read
+ * integer in cents (only JPY, CLP, KRW and VND unconverted, as seed 2.3 and
+ * section 8 say), signed with `signature`; the reply read
  * strictly: a JSON object of scalars with an integer `status` and a
  * `signature` over its own members. Anything else is unusable, with a reason.
  */
 import type { Attempt } from "../domain/transaction.ts";
 import type { SendResult } from "../domain/callbacks.ts";
-import { wireAmount } from "../domain/money.ts";
+import { VALIDATION_WHOLE_UNIT_CURRENCIES, wireAmount } from "../domain/money.ts";
 import { canonicalString, type Scalar } from "../security/canonical.ts";
 import { hmacHex, verifyHmac, type HmacKey } from "../security/hmac.ts";
 import { API_VERSION } from "./process-reply-codec.ts";
@@ -21,7 +22,8 @@ export function validationRequestBody(a: Attempt, authToken: string, nowSeconds:
     order_id: a.orderId,
     frontend: a.frontend,
     pin: a.pin,
-    amount: wireAmount(a.amountMinor, a.currency),
+    // Seed 2.3: cents, only JPY, CLP, KRW and VND as they are (BHD 5.000 -> 500).
+    amount: wireAmount(a.amountMinor, a.currency, VALIDATION_WHOLE_UNIT_CURRENCIES),
     currency: a.currency,
     payment_method: "CreditCard",
     created_by: "api",
@@ -35,7 +37,8 @@ export function validationRequestBody(a: Attempt, authToken: string, nowSeconds:
 
 export type ValidationReply = { usable: true; status: number; description: string } | { usable: false; error: string };
 
-export function readValidationReply(r: SendResult, key: HmacKey): ValidationReply {
+/** `keys`: the merchant's current secret, then the previous one while its overlap lasts. */
+export function readValidationReply(r: SendResult, ...keys: HmacKey[]): ValidationReply {
   if (r.error) return { usable: false, error: r.error };
   if (r.httpStatus < 200 || r.httpStatus > 299) return { usable: false, error: `HTTP ${r.httpStatus}` };
   let parsed: unknown;
@@ -50,6 +53,8 @@ export function readValidationReply(r: SendResult, key: HmacKey): ValidationRepl
   if (nested) return { usable: false, error: `reply member ${nested} is an object or array` };
   if (typeof reply.status !== "number" || !Number.isInteger(reply.status)) return { usable: false, error: "the reply has no integer status" };
   if (typeof reply.signature !== "string" || reply.signature === "") return { usable: false, error: "the reply is not signed" };
-  if (!verifyHmac(key, canonicalString(reply as Record<string, Scalar>), reply.signature)) return { usable: false, error: "the reply's signature is wrong" };
+  const canonical = canonicalString(reply as Record<string, Scalar>);
+  const signature = reply.signature;
+  if (!keys.some((k) => verifyHmac(k, canonical, signature))) return { usable: false, error: "the reply's signature is wrong" };
   return { usable: true, status: reply.status, description: typeof reply.description === "string" ? reply.description : "" };
 }

@@ -5,7 +5,7 @@
  * - a notification is delivered by HTTP 2xx with `status` 0; anything else is retried;
  * - UpdatePayout and RecordFailedDeposit are ended by a status of 0 (delivered)
  *   or above (refused: the platform heard it and said no), and retried on a
- *   negative status, an unparsable reply or no reply.
+ *   negative status, an unparsable reply, no reply, or HTTP 5xx, 408 or 429.
  * Notifications and UpdatePayout retry on a growing schedule of at least 24
  * hours; RecordFailedDeposit every CASHIER_RFD_RESEND_SECONDS up to a limit.
  */
@@ -59,6 +59,8 @@ function statusMember(member: string, mustBe2xx: boolean) {
   return (r: SendResult): Ack => {
     if (r.error) return { ok: false, error: r.error };
     if (mustBe2xx && (r.httpStatus < 200 || r.httpStatus > 299)) return { ok: false, error: `HTTP ${r.httpStatus}` };
+    // A server error page may carry a status member of its own (Spring's {"status":500}): never an answer.
+    if (r.httpStatus >= 500 || r.httpStatus === 408 || r.httpStatus === 429) return { ok: false, error: `HTTP ${r.httpStatus}` };
     const body = parseObject(r.body);
     if (!body) return { ok: false, error: `HTTP ${r.httpStatus}: the reply is not a JSON object` };
     const status = body[member];

@@ -55,6 +55,9 @@ export function cardBrand(digits: string): string {
 
 /** 4111111111111111 -> 411111******1111. */
 export function maskCard(digits: string): string {
-  if (digits.length < 10) return "*".repeat(digits.length);
-  return digits.slice(0, 6) + "*".repeat(digits.length - 10) + digits.slice(-4);
+  // First 6 and last 4 only when at least 5 digits stay hidden (15 digits and up):
+  // with fewer, the Luhn digit and a few guesses would give the number back.
+  if (digits.length >= 15) return digits.slice(0, 6) + "*".repeat(digits.length - 10) + digits.slice(-4);
+  if (digits.length > 4) return "*".repeat(digits.length - 4) + digits.slice(-4);
+  return "*".repeat(digits.length);
 }

@@ -36,6 +36,12 @@ export function formatMajor(minor: number | bigint, currency: string): string {
 export const WHOLE_UNIT_CURRENCIES = new Set(["JPY", "CLP", "KRW", "VND", "BHD", "IQD", "JOD", "LYD", "OMR", "TND"]);
 
 /**
+ * Validation's own list (seed 2.3 and section 8): only these four go
+ * unconverted there; BHD and the other three-decimal currencies are in cents.
+ */
+export const VALIDATION_WHOLE_UNIT_CURRENCIES: ReadonlySet<string> = new Set(["JPY", "CLP", "KRW", "VND"]);
+
+/**
  * Whether an amount in minor units can be written in the wire's unit: BHD is
  * sent in whole dinars, so 5500 minor units (5.500) cannot; callbacks that
  * carry `amount` must never round.
@@ -52,9 +58,9 @@ export function wireRepresentable(minor: number, currency: string): boolean {
  * USD 1050 -> 1050, JPY 1000 -> 1000, BHD 5000 -> 5. Integer arithmetic only; a
  * remainder cannot occur for amounts that came in on the wire.
  */
-export function wireAmount(minor: number, currency: string): number {
+export function wireAmount(minor: number, currency: string, wholeUnits: ReadonlySet<string> = WHOLE_UNIT_CURRENCIES): number {
   const exponent = currencyExponent(currency) ?? 2;
-  const shift = exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2);
+  const shift = exponent - (wholeUnits.has(currency) ? 0 : 2);
   if (shift <= 0) return Number(BigInt(minor) * 10n ** BigInt(-shift));
   return Number(BigInt(minor) / 10n ** BigInt(shift));
 }

@@ -98,6 +98,10 @@ export interface Attempt {
   submitted: boolean;
   /** When an open 3-D Secure challenge expires. */
   challengeExpiresAt: Date | null;
+  /** Until when a customer's answer to the challenge is being sent to the processor. */
+  completingUntil: Date | null;
+  /** A repeated request already told the platform this attempt's non-final state. */
+  replied: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

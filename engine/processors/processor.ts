@@ -43,4 +43,10 @@ export interface Processor {
   complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome>;
   /** Asks for the current answer of a pending or unknown attempt. */
   status(transactionId: string): Promise<ProcessorOutcome>;
+  /**
+   * The answer to an attempt whose reply was lost (a crash, a timeout), by our
+   * trace_id, which every call carries as its idempotency key. A processor with
+   * no record of it answers `unavailable`: it never took the attempt.
+   */
+  find(traceId: number): Promise<ProcessorOutcome>;
 }

@@ -72,6 +72,7 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
       const outcome = await deps.callbacks.redeliver(id);
       if (outcome === "not-found") throw toRpcError(domainError("NOT_FOUND", `no callback with id ${id}`));
       if (outcome === "not-queued") throw toRpcError(domainError("INVALID_STATE", "a Validation call is made while the customer waits; it is never redelivered"));
+      if (outcome === "in-flight") throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
       deps.wake();
       const delivery = await deps.callbacks.get(id);
       return create(RedeliverCallbackResponseSchema, { delivery: delivery ? callbackToProto(delivery) : undefined });

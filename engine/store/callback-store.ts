@@ -165,16 +165,22 @@ export class PgCallbackStore {
     return row && row.id === id ? row : undefined;
   }
 
-  /** Makes a queued callback due now again (same event id); validation calls are not queued. */
-  async redeliver(id: number): Promise<"ok" | "not-found" | "not-queued"> {
+  /**
+   * Makes a queued callback due now again (same event id), with a fresh count
+   * of attempts (the stored attempts stay). Not while an attempt is in flight
+   * (claimed, lease running): that would send it twice at once. Validation
+   * calls are not queued.
+   */
+  async redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
     const rows = await this.#exec(
       `update callback set state = 'pending', attempts = 0, claim = null, next_attempt_at = now(), updated_at = now()
-       where id = ? and kind <> 'validation' returning id`,
+       where id = ? and kind <> 'validation' and not (claim is not null and next_attempt_at > now()) returning id`,
       [id],
     );
     if (rows.length > 0) return "ok";
-    const [exists] = await this.#exec(`select kind from callback where id = ?`, [id]);
-    return exists ? "not-queued" : "not-found";
+    const [exists] = await this.#exec(`select kind, claim is not null as claimed from callback where id = ?`, [id]);
+    if (!exists) return "not-found";
+    return exists.kind === "validation" ? "not-queued" : "in-flight";
   }
 }
 

@@ -5,7 +5,7 @@ import type { Attempt, DepositState, PayoutLetter, StatusChange, TransactionStat
 export const ATTEMPT_COLUMNS = `
   t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state, t.transaction_id,
   t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at,
-  t.processor_code, t.submitted, t.challenge_expires_at, o.notification_url, o.return_url, o.customer->>'requester_ip' as requester_ip,
+  t.processor_code, t.submitted, t.challenge_expires_at, t.completing_until, t.replied, o.notification_url, o.return_url, o.customer->>'requester_ip' as requester_ip,
   o.order_id, o.merchant_id, o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry,
   o.pin, o.frontend, o.reference_trace_id, (o.card_sealed is not null) as card_held`;
 
@@ -45,6 +45,8 @@ export function attemptFromRow(r: Row): Attempt {
     processorCode: (r.processor_code as string | null) ?? null,
     submitted: r.submitted !== false,
     challengeExpiresAt: r.challenge_expires_at ? dateOf(r.challenge_expires_at) : null,
+    completingUntil: r.completing_until ? dateOf(r.completing_until) : null,
+    replied: r.replied === true,
     createdAt: dateOf(r.created_at),
     updatedAt: dateOf(r.updated_at),
   };

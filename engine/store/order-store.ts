@@ -59,7 +59,8 @@ const APPLY = `
         select trace_id, ?, status, payout_letter, ? from t where ?::boolean),
   cb as (insert into callback (event_id, kind, merchant_id, trace_id, url, body)
          select x.event_id, x.kind, x.merchant_id, t.trace_id, x.url, x.body
-         from t cross join jsonb_to_recordset(?::jsonb) as x(event_id uuid, kind text, merchant_id text, url text, body text)
+         from t cross join jsonb_to_recordset(?::jsonb) as x(event_id uuid, kind text, merchant_id text, url text, body text, if_replied boolean)
+         where not x.if_replied or t.replied
          on conflict do nothing),
   c as (update payment_order set card_sealed = ?::text where ?::boolean and id = (select order_ref from t)),
   nx as (insert into transaction (order_ref, attempt, processor, status, submitted, next_check_at)
@@ -184,7 +185,7 @@ export class PgOrderStore implements OrderStore {
       d.processorCode ?? null, x.nextCheckAt, x.challengeExpiresAt ?? null, x.submitted ?? null,
       traceId, from.status, from.letter ?? null,
       from.status, d.cause, changed,
-      JSON.stringify(x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body }))),
+      JSON.stringify(x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body, if_replied: c.ifReplied ?? false }))),
       x.card ? x.card.sealed : null, x.card !== undefined,
       x.cascadeProcessor ?? null, x.cascadeProcessor ?? null,
     ]);
@@ -209,6 +210,35 @@ export class PgOrderStore implements OrderStore {
       [leaseMs, limit],
     );
     return rows.map((r) => Number(r.trace_id));
+  }
+
+  /** A repeated request told the platform this (non-final) state: its next change is notified. */
+  async markReplied(traceId: number): Promise<void> {
+    await this.#em().execute(`update transaction set replied = true where trace_id = ? and not replied`, [traceId]);
+  }
+
+  /**
+   * Claims an open challenge for the customer's answer: true for exactly one
+   * caller, and only while it has not expired.
+   */
+  async claimChallenge(traceId: number, ms: number): Promise<boolean> {
+    const rows = await this.#em().execute<Row[]>(
+      `update transaction set completing_until = now() + (? * interval '1 millisecond')
+       where trace_id = ? and status = 'pending_async' and challenge_expires_at > now()
+         and (completing_until is null or completing_until < now()) returning trace_id`,
+      [ms, traceId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Claims a cascade attempt's submission: true for exactly one caller. */
+  async claimSubmit(traceId: number): Promise<boolean> {
+    const rows = await this.#em().execute<Row[]>(
+      `update transaction set submitted = true, next_check_at = now() + interval '2 minutes'
+       where trace_id = ? and submitted = false returning trace_id`,
+      [traceId],
+    );
+    return rows.length > 0;
   }
 
   /** Nothing more to look at on this attempt. */

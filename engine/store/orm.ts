@@ -12,12 +12,14 @@ import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { Migration001Initial } from "./migrations/001-initial.ts";
 import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
+import { Migration004Recovery } from "./migrations/004-recovery.ts";
 
 export const ENTITIES = [MerchantEntity, FrontendEntity, OrderEntity, TransactionEntity, TransactionEventEntity];
 export const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
   { name: "002-callbacks", class: Migration002Callbacks },
   { name: "003-secret-rotation", class: Migration003SecretRotation },
+  { name: "004-recovery", class: Migration004Recovery },
 ];
 
 export async function openOrm(url: string, log: (msg: string) => void, poolSize = 20): Promise<MikroORM> {

@@ -11,7 +11,8 @@ import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js
 import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
-import { orderId, processSale, replySigned } from "../support/wire.ts";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { orderId, post, processSale, replySigned, saleBody, sign } from "../support/wire.ts";
 
 let stub: PlatformStub;
 t.before(async () => {
@@ -45,6 +46,7 @@ async function until<T>(fn: () => Promise<T | undefined>, ms = 5000): Promise<T 
 
 const PLAT = { merchant_id: "m-plat", frontend: "plat-usd" };
 const body = (c: ReceivedCall) => c.body as Record<string, any>;
+const body_ = body;
 const forTrace = (traceId: number) => (c: ReceivedCall) => body(c)?.trace_id === traceId || body(c)?.TraceID === traceId;
 
 t.test("Validation goes before the processor, typed and signed as CONTRACT 6 says, and 0 confirms", async (t) => {
@@ -74,6 +76,10 @@ t.test("Validation goes before the processor, typed and signed as CONTRACT 6 say
   t.equal(sessions.length, 1, "one cashier session per order");
   t.not(sessions[0].token_hash, v.auth_token, "the token is stored hashed");
   t.notMatch(JSON.stringify(await svc().sql("select * from cashier_session")), v.auth_token);
+  const got = await svc().client.getTransaction({ traceId: sale.body.trace_id });
+  t.equal(got.callbacks[0].kind, CallbackKind.VALIDATION, "the Validation call is kept with the transaction");
+  t.notMatch(got.callbacks[0].body, v.auth_token, "without the token: operators never see it");
+  t.notMatch(JSON.stringify(await svc().sql("select body from callback")), v.auth_token, "nor does the callback table hold it");
 
   const payout = await processSale(svc().edgeUrl, { ...PLAT, transaction_type: "payout", cvv: undefined, amount: 2500 });
   const [pv] = await stub.waitFor("validation", forTrace(payout.body.trace_id));
@@ -223,11 +229,13 @@ t.test("a notification is retried until HTTP 2xx with status 0, with one event i
 });
 
 t.test("a redirect is never followed: the 3xx is an unusable reply, retried at the same address", async (t) => {
-  stub.script("notification", { httpStatus: 302 });
+  // A redirect to another path of the same platform: following it would show up there.
+  stub.script("notification", { httpStatus: 302, headers: { location: `${stub.url}/notify/elsewhere` } });
   const oid = orderId("redirect");
   await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify/r` });
   const calls = await stub.waitFor("notification", (c) => body(c)?.order_id === oid, { count: 2 });
   t.same(calls.map((c) => c.path), ["/notify/r", "/notify/r"]);
+  t.same(stub.received("notification").filter((c) => c.path === "/notify/elsewhere"), [], "the Location was never called");
   const n = await until(async () => {
     const got = await svc().client.getTransaction({ traceId: body(calls[0]).trace_id });
     return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
@@ -267,5 +275,46 @@ t.test("cascade: when the last processor declines, one RecordFailedDeposit names
     [r.body.trace_id],
   );
   t.equal(card_sealed, null, "the card number is dropped once no attempt needs it");
+});
+
+
+t.test("a repeat that answered pending makes the original call's result notified", async (t) => {
+  stub.script("validation", { delayMs: 700 });
+  const oid = orderId("repeat");
+  const body = sign(saleBody({ ...PLAT, order_id: oid, notification_url: `${stub.url}/notify` }));
+  const original = post(svc().edgeUrl, body);
+  await new Promise((res) => setTimeout(res, 250));
+  const repeat = await post(svc().edgeUrl, body);
+  t.equal(repeat.body.transaction_status, "pending", "the repeat sees the order still pending");
+  t.equal((await original).body.transaction_status, "approved");
+  const [n] = await stub.waitFor("notification", (c) => body_(c).order_id === oid);
+  t.equal(body_(n).transaction_status, "approved", "the platform that was told pending hears the result");
+  t.ok(n.signatureValid);
+});
+
+t.test("a callback is not redelivered while an attempt at it is in flight", async (t) => {
+  stub.script("record_failed_deposit", { hang: true });
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
+  await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id));
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  const rfd = got.callbacks.find((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT)!;
+  const refused = await svc().admin.redeliverCallback({ id: rfd.id }).catch((e: unknown) => ConnectError.from(e));
+  t.equal(refused instanceof ConnectError ? refused.code : undefined, Code.FailedPrecondition, "refused while the call hangs");
+  const calls = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 2 });
+  t.equal(calls[1].eventId, calls[0].eventId, "the resend after the timeout is the one resend");
+});
+
+t.test("a challenge answered twice at once is finished once", async (t) => {
+  const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000003220" });
+  const [, traceId, mac] = /\/3ds\/(\d+)\/([0-9a-f]+)$/.exec(r.body.redirect_url)!;
+  const answers = await Promise.allSettled([
+    svc().client.completeChallenge({ traceId: Number(traceId), mac, passed: true }),
+    svc().client.completeChallenge({ traceId: Number(traceId), mac, passed: false }),
+  ]);
+  t.equal(answers.filter((a) => a.status === "fulfilled").length, 1, "one answer wins");
+  const lost = answers.find((a) => a.status === "rejected") as PromiseRejectedResult;
+  t.equal(ConnectError.from(lost.reason).code, Code.FailedPrecondition, "the other is told it is finished");
+  const got = await svc().client.getTransaction({ traceId: Number(traceId) });
+  t.equal(got.transaction?.history.filter((h) => h.fromStatus === TransactionStatus.PENDING_ASYNC).length, 1, "one change out of pending_async");
 });
 

@@ -48,3 +48,38 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
   }
   t.same(after, [{ state: "delivered", outcome: "delivered" }], "delivered and recorded after the restart");
 });
+
+t.test("kill -9 while an attempt is in progress; after the restart it is recovered, not left pending", async (t) => {
+  const { stub, db, merchantsFile } = await platformWorld(t);
+  const env = {
+    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchantsFile, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
+    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_VALIDATION_TIMEOUT_MS: "30000",
+  };
+  const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
+  t.teardown(() => stopProcess(first.child, "SIGKILL"));
+  // The engine dies while the platform is validating: no processor answer was ever recorded.
+  stub.script("validation", { hang: true });
+  const oid = orderId("midway");
+  const inFlight = processSale(`http://127.0.0.1:${first.line.edgePort}`, { merchant_id: "m-plat", frontend: "plat-usd", order_id: oid, notification_url: `${stub.url}/notify` }).catch(() => undefined);
+  const [validation] = await stub.waitFor("validation", (c) => (c.body as { order_id?: string }).order_id === oid);
+  const traceId = (validation.body as { trace_id: number }).trace_id;
+  await stopProcess(first.child, "SIGKILL");
+  await inFlight;
+
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  t.teardown(() => client.end());
+  const [row] = (await client.query("select status, next_check_at > now() as later from transaction where trace_id = $1", [traceId])).rows;
+  t.same(row, { status: "pending", later: true }, "left pending, with a recovery check already set");
+
+  const second = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
+  t.teardown(() => stopProcess(second.child));
+  // Two minutes pass: bring the recovery check forward instead of waiting.
+  await client.query("update transaction set next_check_at = now() where trace_id = $1", [traceId]);
+  const [rfd] = await stub.waitFor("record_failed_deposit", (c) => (c.body as { TraceID?: number }).TraceID === traceId);
+  t.match(rfd.body, { errorCode: "9001" }, "the processor had no record of it: a failed deposit (E)");
+  const [n] = await stub.waitFor("notification", (c) => (c.body as { order_id?: string }).order_id === oid);
+  t.match(n.body, { transaction_status: "declined", error_code: 9001 }, "and the platform is told");
+  const [after] = (await client.query("select status, deposit_state, next_check_at from transaction where trace_id = $1", [traceId])).rows;
+  t.same(after, { status: "declined", deposit_state: "E", next_check_at: null }, "final, nothing more to check");
+});

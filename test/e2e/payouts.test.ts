@@ -167,3 +167,33 @@ t.test("operators list deliveries by merchant, kind and outcome, and redeliver o
   t.equal(calls[1].eventId, calls[0].eventId, "redelivered with the same X-Cashier-Event-Id");
   t.equal(await rpcCode(svc().admin.redeliverCallback({ id: 999_999_999n })), Code.NotFound);
 });
+
+t.test("two operators approving at once: one approval, the other told the payout changed", async (t) => {
+  const { r } = await payout("m-plat-manual", "manual-usd");
+  const answers = await Promise.allSettled([
+    svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "alice" }),
+    svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "bob" }),
+  ]);
+  t.equal(answers.filter((a) => a.status === "fulfilled").length, 1, "exactly one succeeds");
+  const lost = answers.find((a) => a.status === "rejected") as PromiseRejectedResult;
+  t.equal(ConnectError.from(lost.reason).code, Code.FailedPrecondition);
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(got.transaction?.status, TransactionStatus.APPROVED);
+  t.equal(got.transaction?.history.length, 4, "requested, A, P, Y: each once");
+});
+
+t.test("UpdatePayout: an HTTP 500 is retried even when its body has a status member", async (t) => {
+  // Whichever UpdatePayout comes next gets the 500 (a late one of an earlier test may): it must come again.
+  const since = stub.received("update_payout").length;
+  stub.script("update_payout", { httpStatus: 500, status: 500, description: "Internal Server Error" });
+  await payout("m-plat-yj", "yj-usd");
+  let again: string | undefined;
+  for (let i = 0; i < 100 && !again; i++) {
+    const ids = stub.received("update_payout").slice(since).map((c) => c.eventId);
+    again = ids.find((id, j) => id !== null && ids.indexOf(id) !== j) ?? undefined;
+    if (!again) await new Promise((res) => setTimeout(res, 100));
+  }
+  t.ok(again, "the call answered 500 was sent again, with the same event id");
+  const first = stub.received("update_payout").slice(since).find((c) => c.eventId === again);
+  t.equal(first?.reply.httpStatus, 500);
+});

@@ -54,23 +54,25 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   // Callbacks: 10 RecordFailedDeposits for each failing card, 10 notifications for the pending card.
   await stub.waitFor("record_failed_deposit", () => true, { count: 20, timeoutMs: 20_000 });
   await stub.waitFor("notification", () => true, { count: 10, timeoutMs: 20_000 });
+  // 20 RecordFailedDeposits and 10 notifications at least; a copy that answered an order
+  // still pending also owes the platform that order's result (more notifications).
   let rows: { id: string; state: string; attempts: number }[] = [];
   for (let i = 0; i < 100; i++) {
     rows = (await client.query(`select c.id, c.state, (select count(*) from callback_attempt x where x.callback_id = c.id)::int as attempts from callback c`)).rows;
-    if (rows.length === 30 && rows.every((r) => r.state === "delivered")) break;
+    if (rows.length >= 30 && rows.every((r) => r.state === "delivered") && stub.received().length >= rows.length) break;
     await new Promise((res) => setTimeout(res, 100));
   }
-  t.equal(rows.length, 30, "30 callbacks owed");
+  t.ok(rows.length >= 30, `${rows.length} callbacks owed`);
   t.ok(rows.every((r) => r.state === "delivered" && r.attempts === 1), "each delivered with exactly one attempt");
   const events = stub.received().map((c) => c.eventId);
   t.equal(new Set(events).size, events.length, "no event id arrived twice");
-  t.equal(events.length, 30);
+  t.equal(events.length, rows.length, "one arrival per callback");
 
   const attemptsBy = (out: string) => out.split("\n").filter((l) => l.includes('"msg":"callback attempt"')).length;
   // The log line follows the recorded attempt; give the pipes a moment.
-  for (let i = 0; i < 30 && attemptsBy(a.out()) + attemptsBy(b.out()) < 30; i++) await new Promise((res) => setTimeout(res, 100));
+  for (let i = 0; i < 30 && attemptsBy(a.out()) + attemptsBy(b.out()) < rows.length; i++) await new Promise((res) => setTimeout(res, 100));
   t.ok(attemptsBy(a.out()) > 0 && attemptsBy(b.out()) > 0, `both engines delivered (${attemptsBy(a.out())} + ${attemptsBy(b.out())})`);
-  t.equal(attemptsBy(a.out()) + attemptsBy(b.out()), 30, "and together exactly once each");
+  t.equal(attemptsBy(a.out()) + attemptsBy(b.out()), rows.length, "and together exactly once each");
 
   // One engine goes away: the edge keeps serving through the other.
   await stopProcess(b.child);

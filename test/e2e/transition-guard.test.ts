@@ -69,3 +69,15 @@ t.test("every (state, target) pair: stored when the table allows it, refused by 
   const [{ status }] = await svc().sql<{ status: string }>("select status from transaction where trace_id = $1", [sale.body.trace_id]);
   t.equal(status, "approved", "nothing leaked out of the rolled-back tries");
 });
+
+t.test("an attempt is born only in its type's initial state", async (t) => {
+  const sale = await processSale(svc().edgeUrl, {});
+  const [{ order_ref }] = await svc().sql<{ order_ref: string }>("select order_ref from transaction where trace_id = $1", [sale.body.trace_id]);
+  await t.rejects(
+    svc().sql(`insert into transaction (order_ref, attempt, processor, status) values ($1, 9, 'sim-b', 'approved')`, [order_ref]),
+    /a sale is not created as approved/,
+    "no attempt is inserted already approved",
+  );
+  const inserted = await svc().sql(`insert into transaction (order_ref, attempt, processor, status) values ($1, 9, 'sim-b', 'pending') returning trace_id`, [order_ref]);
+  t.equal(inserted.length, 1, "pending is how a sale's attempt starts");
+});

@@ -47,6 +47,8 @@ export interface ScriptedReply {
   omitSignature?: boolean;
   /** Extra members added to the reply body (signed with the others in a Validation reply). */
   members?: Record<string, unknown>;
+  /** Extra response headers (a Location for a redirect, say). */
+  headers?: Record<string, string>;
 }
 
 export interface PlatformStubOptions {
@@ -291,6 +293,7 @@ export class PlatformStub {
     if (script.hang) call.reply.hang = true;
     this.#record(call);
     if (script.hang) return; // close() destroys the socket.
+    for (const [name, value] of Object.entries(script.headers ?? {})) res.setHeader(name, value);
     if (script.delayMs) {
       const timer = setTimeout(() => {
         this.#timers.delete(timer);

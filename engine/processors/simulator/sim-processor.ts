@@ -10,6 +10,8 @@ import { PENDING_SECONDS, RETRY_CODE, behaviourOf } from "./cards.ts";
 export class SimProcessor implements Processor {
   readonly name: string;
   readonly #now: () => number;
+  /** What it answered, by trace_id, as an acquirer keeps its records (the latest 10,000). */
+  readonly #answers = new Map<number, ProcessorOutcome>();
 
   constructor(name: string, now: () => number = Date.now) {
     this.name = name;
@@ -42,22 +44,34 @@ export class SimProcessor implements Processor {
     }
   }
 
+  #keep(traceId: number, outcome: ProcessorOutcome): ProcessorOutcome {
+    this.#answers.set(traceId, outcome);
+    if (this.#answers.size > 10_000) this.#answers.delete(this.#answers.keys().next().value!);
+    return outcome;
+  }
+
   async authorize(req: ChargeRequest): Promise<ProcessorOutcome> {
-    return this.#charge(req);
+    return this.#keep(req.traceId, this.#charge(req));
+  }
+
+  async find(traceId: number): Promise<ProcessorOutcome> {
+    const kept = this.#answers.get(traceId);
+    if (!kept) return { kind: "unavailable", message: "The processor has no record of this attempt" };
+    return kept.kind === "pending" ? this.status(kept.transactionId) : kept;
   }
 
   async payout(req: ChargeRequest): Promise<ProcessorOutcome> {
     const outcome = this.#charge(req);
     // A payout has no customer challenge and no cascade: those cards simply approve.
-    if (outcome.kind === "challenge" || outcome.kind === "retryable") return { kind: "approved", transactionId: this.#id("a") };
-    return outcome;
+    if (outcome.kind === "challenge" || outcome.kind === "retryable") return this.#keep(req.traceId, { kind: "approved", transactionId: this.#id("a") });
+    return this.#keep(req.traceId, outcome);
   }
 
   async refund(req: RefundRequest): Promise<ProcessorOutcome> {
     if (!req.saleTransactionId.startsWith(`${this.name}-`)) {
-      return { kind: "declined", transactionId: this.#id("d"), code: "12", message: "Invalid transaction: sale unknown to this processor" };
+      return this.#keep(req.traceId, { kind: "declined", transactionId: this.#id("d"), code: "12", message: "Invalid transaction: sale unknown to this processor" });
     }
-    return { kind: "approved", transactionId: this.#id("a") };
+    return this.#keep(req.traceId, { kind: "approved", transactionId: this.#id("a") });
   }
 
   async complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome> {

@@ -21,7 +21,7 @@ function attempt(over: Partial<Attempt> = {}): Attempt {
     errorCode: null, errorDetails: null, redirectUrl: null, cardMasked: "400000******0002", cardBrand: "VISA",
     cardExpiry: "12/2030", pin: "cust-42", frontend: "demo-usd", referenceTraceId: null, cardHeld: false,
     notificationUrl: NOTIFY, returnUrl: "https://merchant.example/return", requesterIp: "203.0.113.7",
-    processorCode: null, submitted: true, challengeExpiresAt: null, createdAt: T0, updatedAt: T0,
+    processorCode: null, submitted: true, challengeExpiresAt: null, completingUntil: null, replied: false, createdAt: T0, updatedAt: T0,
     ...over,
   };
 }
@@ -132,8 +132,12 @@ const sortPairs = (p: [string, string][]) => [...p].sort((a, b) => (a[0] + a[1] 
 t.test("owedCallbacks: what each change owes", async (t) => {
   for (const row of ROWS) {
     const m = row.merchant ?? merchant();
-    const out = owedCallbacks(row.before, row.after, m, row.ctx);
+    // Within the call a notification is written only if a repeat already answered (ifReplied): not owed outright.
+    const all = owedCallbacks(row.before, row.after, m, row.ctx);
+    const out = all.filter((e) => !e.ifReplied);
     t.same(sortPairs(out.map((e) => [e.kind, e.url])), sortPairs(row.want), row.name);
+    const conditional = all.filter((e) => e.ifReplied);
+    t.ok(conditional.every((e) => e.kind === "notification" && !row.ctx.afterReply), `${row.name}: only a notification within the call is conditional`);
     for (const e of out) {
       t.equal(e.merchantId, "m-plat", `${row.name}: ${e.kind} names the merchant`);
       t.match(e.eventId, UUID, `${row.name}: ${e.kind} event id is a UUID`);
@@ -147,21 +151,24 @@ t.test("owedCallbacks: the bodies belong to the change", async (t) => {
   const [n] = owedCallbacks(salePending, saleApproved, merchant(), LATER);
   const nb = JSON.parse(n.body) as Record<string, unknown>;
   t.match(nb, { status: 0, trace_id: 1044, transaction_status: "approved", order_id: "ord-1001", transaction_type: "sale", amount: 1050, currency: "USD" }, "notification says the new status");
-  t.match(nb.signature, /^[0-9a-f]{96}$/, "notification signed");
+  t.notOk("signature" in nb, "kept unsigned: the delivery signs it with the secret current then");
+  t.equal(n.ifReplied, false, "after the reply: owed outright");
+  const within = owedCallbacks(salePending, saleApproved, merchant(), SYSTEM).find((e) => e.kind === "notification");
+  t.equal(within?.ifReplied, true, "within the call: owed only if a repeat already answered pending");
 
-  const [u] = owedCallbacks(poRequested, poC, merchant(), { afterReply: false, updatedBy: "operator:alice" });
+  const u = owedCallbacks(poRequested, poC, merchant(), { afterReply: false, updatedBy: "operator:alice" }).find((e) => e.kind === "update_payout")!;
   t.same(JSON.parse(u.body), {
     PIN: "cust-42", SiteID: 7, FrontEndName: "demo-usd", TraceID: 1050, ExtPayoutID: "po-77", Status: "C", PP: "sim-a",
     TransactionID: "", UpdatedBy: "operator:alice", Amount: 25, Currency: "USD", Fee: 0,
   }, "UpdatePayout carries the new letter and who made it");
   t.match(u.body, /"Amount":25\.00,/, "Amount in major units with the currency's decimals");
 
-  const [u2] = owedCallbacks(poP, poY, merchant({ siteId: null }), SYSTEM);
+  const u2 = owedCallbacks(poP, poY, merchant({ siteId: null }), SYSTEM).find((e) => e.kind === "update_payout")!;
   t.notOk("SiteID" in JSON.parse(u2.body), "SiteID omitted without a site id");
 
-  const [r] = owedCallbacks(salePending, saleN, merchant(), SYSTEM);
+  const r = owedCallbacks(salePending, saleN, merchant(), SYSTEM).find((e) => e.kind === "record_failed_deposit")!;
   t.match(JSON.parse(r.body), { PIN: "cust-42", SiteID: 7, TraceID: 1044, errorCode: "05", errorDesc: "Do not honour", CardNumber: "400000******0002" }, "RecordFailedDeposit names the failed attempt");
-  const [e] = owedCallbacks(salePending, saleE, merchant(), SYSTEM);
+  const e = owedCallbacks(salePending, saleE, merchant(), SYSTEM).find((x) => x.kind === "record_failed_deposit")!;
   t.match(JSON.parse(e.body), { errorCode: "9001", TransactionID: "" }, "E: 9001");
 });
 

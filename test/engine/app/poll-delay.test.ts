@@ -18,7 +18,7 @@ function createdAgo(ms: number): Attempt {
     errorCode: null, errorDetails: null, redirectUrl: null, cardMasked: "400000******0077", cardBrand: "VISA",
     cardExpiry: "12/2030", pin: "cust-42", frontend: "demo-usd", referenceTraceId: null, cardHeld: false,
     notificationUrl: null, returnUrl: "https://merchant.example/return", requesterIp: "", processorCode: null,
-    submitted: true, challengeExpiresAt: null, createdAt, updatedAt: createdAt,
+    submitted: true, challengeExpiresAt: null, completingUntil: null, replied: false, createdAt, updatedAt: createdAt,
   };
 }
 

@@ -80,6 +80,8 @@ function attempt(over: Partial<Attempt> = {}): Attempt {
     processorCode: null,
     submitted: true,
     challengeExpiresAt: null,
+    completingUntil: null,
+    replied: false,
     createdAt: T0,
     updatedAt: T0,
     ...over,
@@ -372,9 +374,10 @@ t.test("validationRequestBody: members, types and signature", async (t) => {
       { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1044, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 1000, currency: "JPY", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
     ],
     [
-      "BHD 5000 minor -> 5",
+      // Seed 2.3 and 8: for Validation only JPY, CLP, KRW and VND go unconverted; BHD 5.000 is 500 cents.
+      "BHD 5000 minor -> 500 (cents, Validation's own rule)",
       attempt({ status: "pending", transactionId: null, amountMinor: 5000, currency: "BHD" }),
-      { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1044, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 5, currency: "BHD", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
+      { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1044, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 500, currency: "BHD", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
     ],
   ];
   for (const [name, a, want] of rows) {

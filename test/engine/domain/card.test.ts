@@ -66,12 +66,14 @@ t.test("cardBrand", async (t) => {
   for (const [n, brand] of rows) t.equal(cardBrand(n), brand, `${n} -> ${brand}`);
 });
 
-t.test("maskCard: first 6, last 4, the rest starred, length kept", async (t) => {
+t.test("maskCard: first 6, last 4, the rest starred, length kept; short numbers show only the last 4", async (t) => {
   const rows: [string, string][] = [
     ["4111111111111111", "411111******1111"],
     ["5555555555554444", "555555******4444"],
     ["378282246310005", "378282*****0005"],
-    ["123456789012", "123456**9012"],
+    // 12 digits: 6 + 4 would leave 2 hidden, one of them fixed by Luhn.
+    ["123456789012", "********9012"],
+    ["6200000012345", "*********2345"],
     ["4111111111111111110", "411111*********1110"],
   ];
   for (const [n, masked] of rows) {
@@ -80,6 +82,6 @@ t.test("maskCard: first 6, last 4, the rest starred, length kept", async (t) => 
     t.equal(got.length, n.length, "same length");
     t.notMatch(got, /\d{7,}/, "never more than 6 digits in a row");
   }
-  t.equal(maskCard("123456789"), "*********", "too short to show anything");
+  t.equal(maskCard("1234"), "****", "four digits: nothing shown");
   t.equal(maskCard(""), "");
 });
