@@ -17,6 +17,7 @@ export interface EnginePool {
 }
 
 export const RESOLVE_EVERY_MS = 5000;
+export const DOWN_FOR_MS = 5000;
 
 /** "http://a:1, http://b:2" -> the URLs, trimmed. */
 export function engineUrls(engineUrl: string): string[] {
@@ -57,7 +58,14 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
   void refresh();
   const timer = setInterval(() => void refresh(), RESOLVE_EVERY_MS);
   timer.unref();
-  const pick = (): Transport => rotation[next++ % rotation.length];
+  // An engine that could not be reached sits out a few seconds instead of taking every other call.
+  const downUntil = new Map<Transport, number>();
+  const pick = (): Transport => {
+    const now = Date.now();
+    const up = rotation.filter((x) => (downUntil.get(x) ?? 0) <= now);
+    const from = up.length > 0 ? up : rotation;
+    return from[next++ % from.length];
+  };
   return {
     transport: {
       // An engine that cannot be reached is skipped for this call: the next one
@@ -69,6 +77,7 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
           return await first.unary(...args);
         } catch (err) {
           if (rotation.length < 2 || ConnectError.from(err).code !== Code.Unavailable) throw err;
+          downUntil.set(first, Date.now() + DOWN_FOR_MS);
           // Another engine than the one that failed, whatever other calls picked meanwhile.
           const others = rotation.filter((x) => x !== first);
           return others[next++ % others.length].unary(...args);

@@ -16,7 +16,7 @@ import { deriveKeys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
-import { openOrm } from "./store/orm.ts";
+import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { loadServerTls } from "./tls.ts";
@@ -67,12 +67,33 @@ async function startOnDatabase(
   embedded: EmbeddedDb | undefined,
 ): Promise<EngineHandle> {
   const orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
+  try {
+    return await startWithOrm(config, log, opts, tls, databaseUrl, embedded, orm);
+  } catch (err) {
+    await orm.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function startWithOrm(
+  config: Config,
+  log: Logger,
+  opts: { host?: string },
+  tls: ReturnType<typeof loadServerTls>,
+  databaseUrl: string,
+  embedded: EmbeddedDb | undefined,
+  orm: MikroORM,
+): Promise<EngineHandle> {
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
   if (!config.masterKey) log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
 
   const merchants = new PgMerchantStore(orm, keys.encryption);
-  await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
+  // One engine at a time: the schema, then the merchants (the demo one is made once).
+  await withStartupLock(orm, async () => {
+    await migrate(orm, (m) => log.info({ component: "orm" }, m));
+    await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
+  });
 
   let publicUrl = config.publicUrl ?? `http://127.0.0.1:${config.edgePort}`;
   // Workers are started below; until then a wake-up has no one to wake.
@@ -99,7 +120,7 @@ async function startOnDatabase(
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
-  const tokens = [...config.serviceTokens, edgeToken];
+  const tokens = { engine: [...config.serviceTokens, edgeToken], admin: config.serviceTokens };
   const probe = async () => {
     await orm.em.fork().execute("select 1");
   };
@@ -121,13 +142,13 @@ async function startOnDatabase(
       if (!config.publicUrl) publicUrl = url;
     },
     async stop() {
-      // Workers stop claiming first; a call in flight finishes and is recorded.
-      await Promise.all(workers.map((w) => w.stop()));
-      await metricsServer.close();
+      // Health says NOT_SERVING and the server stops accepting at once; calls in
+      // flight finish (idle client sessions, such as the edge's HTTP/2
+      // connection, do not hold it past a short grace period). Meanwhile the
+      // workers stop claiming and give their calls in flight a moment: what
+      // they leave is safe, a claim that is never recorded falls due again.
       health.stop();
-      // In-flight calls finish; idle client sessions (the edge's HTTP/2
-      // connection) do not hold the shutdown past a short grace period.
-      await new Promise<void>((resolve) => {
+      const rpc = new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();
@@ -137,6 +158,8 @@ async function startOnDatabase(
           resolve();
         });
       });
+      await Promise.all([rpc, ...workers.map((w) => w.stop())]);
+      await metricsServer.close();
       await orm.close();
       if (embedded) await embedded.stop();
     },

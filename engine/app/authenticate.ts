@@ -14,6 +14,12 @@ export interface WireSignature {
   signature: string;
 }
 
+/** The current secret, or the previous one while its overlap after a rotation lasts. */
+function signedBy(merchant: Merchant, wire: WireSignature, now: Date): boolean {
+  const previousValid = merchant.previousKey !== null && merchant.previousKeyExpiresAt !== null && now < merchant.previousKeyExpiresAt;
+  return verifyHmac(merchant.signingKey, wire.canonical, wire.signature) || (previousValid && verifyHmac(merchant.previousKey!, wire.canonical, wire.signature));
+}
+
 export async function authenticate(
   merchants: MerchantDirectory,
   merchantId: string,
@@ -21,11 +27,14 @@ export async function authenticate(
   wire: WireSignature,
   now: Date,
 ): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
-  const merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
+  let merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
   if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
-  // After a rotation the previous secret is accepted until its overlap ends.
-  const previousValid = merchant.previousKey !== null && merchant.previousKeyExpiresAt !== null && now < merchant.previousKeyExpiresAt;
-  const signed = verifyHmac(merchant.signingKey, wire.canonical, wire.signature) || (previousValid && verifyHmac(merchant.previousKey!, wire.canonical, wire.signature));
+  let signed = signedBy(merchant, wire, now);
+  if (!signed) {
+    // The secret may have been rotated through another engine since this one cached it.
+    merchant = (await merchants.get(merchantId, { fresh: true })) ?? merchant;
+    signed = signedBy(merchant, wire, now);
+  }
   if (!signed) {
     return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
   }

@@ -18,6 +18,7 @@ function str(obj: Record<string, unknown>, key: string, where: string, required:
     return undefined;
   }
   if (typeof v !== "string" || v.trim() === "") throw new MerchantsFileError(`${where}.${key} must be a non-empty string`);
+  if (/[\u0000-\u001f\u007f]/.test(v)) throw new MerchantsFileError(`${where}.${key} must not contain control characters`);
   return v;
 }
 
@@ -66,7 +67,8 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where} must be an object`);
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
-  if (merchantId.length > 50) throw new MerchantsFileError(`${where}.merchant_id must be at most 50 characters`);
+  // It stands in signed canonical strings: no & or =, nothing a platform could mistype.
+  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
   const statuses = str(m, "update_payout_statuses", where, false) ?? "CAPYJ";
   if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses must be letters of CAPYJ`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
@@ -76,9 +78,11 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     throw new MerchantsFileError(`${where}.processors must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
   }
   const siteId = m.site_id;
-  if (siteId !== undefined && siteId !== null && !Number.isInteger(siteId)) throw new MerchantsFileError(`${where}.site_id must be an integer`);
+  if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0)) throw new MerchantsFileError(`${where}.site_id must be a non-negative integer`);
   if (!Array.isArray(m.frontends) || m.frontends.length === 0) throw new MerchantsFileError(`${where}.frontends must be a non-empty list`);
   const frontends = m.frontends.map((fr, j) => parseFrontend(fr, `${where}.frontends[${j}]`));
+  const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);
+  if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name repeats the name ${frontends[twice].name}`);
   return {
     merchantId,
     secret: str(m, "secret", where, true)!,

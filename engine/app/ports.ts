@@ -31,7 +31,8 @@ export interface Merchant {
 }
 
 export interface MerchantDirectory {
-  get(merchantId: string): Promise<Merchant | undefined>;
+  /** A merchant, possibly cached for a few seconds; `fresh` reads the database. */
+  get(merchantId: string, opts?: { fresh?: boolean }): Promise<Merchant | undefined>;
 }
 
 export interface OrderDraft {

@@ -26,6 +26,8 @@ import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
 
 async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string) {
   if (traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+  // Every decision is recorded with who made it.
+  if (operator.trim() === "") throw invalidArgument("operator", "is required: who decides");
   for (const [field, value] of [["operator", operator], ["reason", reason]] as const) {
     if (CONTROL_CHARACTERS.test(value)) throw invalidArgument(field, "must not contain control characters");
     if ([...value].length > 256) throw invalidArgument(field, "must be at most 256 characters");

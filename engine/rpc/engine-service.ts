@@ -15,6 +15,7 @@ import {
 import { completeChallenge, getChallenge } from "../app/challenge.ts";
 import { callbackToProto } from "./callback-mappers.ts";
 import { challengeToProto } from "./challenge-mappers.ts";
+import { withProtoFieldNames } from "./proto-field-names.ts";
 import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
@@ -36,7 +37,8 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     async process(req) {
       const wire = req.wireSignature ? { canonical: req.wireSignature.canonical, signature: req.wireSignature.signature } : undefined;
       const result = await processTransaction(deps, processInputFromProto(req), wire);
-      if (!result.ok) throw toRpcError(result.error);
+      // The edge turns refusals into the wire's names; a direct caller gets its request's.
+      if (!result.ok) throw toRpcError(wire ? result.error : withProtoFieldNames(result.error));
       const description = describeAttempt(result.attempt);
       return create(ProcessResponseSchema, {
         transaction: attemptToProto(result.attempt),
@@ -61,15 +63,22 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       }
       const after = req.pageToken ? decodePageToken(req.pageToken) : undefined;
       if (req.pageToken && after === undefined) throw invalidArgument("page_token", "is not a token this service issued");
+      const type = req.transactionType === PbType.UNSPECIFIED ? undefined : typeFromProto(req.transactionType);
+      if (req.transactionType !== PbType.UNSPECIFIED && !type) throw invalidArgument("transaction_type", "is not a TransactionType");
+      const status = req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status);
+      if (req.status !== PbStatus.UNSPECIFIED && !status) throw invalidArgument("status", "is not a TransactionStatus");
+      const startTime = req.startTime ? timestampDate(req.startTime) : undefined;
+      const endTime = req.endTime ? timestampDate(req.endTime) : undefined;
+      if (startTime && endTime && startTime > endTime) throw invalidArgument("end_time", "is before start_time");
       const limit = req.pageSize || DEFAULT_PAGE_SIZE;
       const rows = await deps.orders.list({
         merchantId: req.merchantId || undefined,
         orderId: req.orderId || undefined,
         pin: req.pin || undefined,
-        type: req.transactionType === PbType.UNSPECIFIED ? undefined : typeFromProto(req.transactionType),
-        status: req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status),
-        startTime: req.startTime ? timestampDate(req.startTime) : undefined,
-        endTime: req.endTime ? timestampDate(req.endTime) : undefined,
+        type,
+        status,
+        startTime,
+        endTime,
         afterTraceId: after,
         limit: limit + 1,
       });
@@ -84,6 +93,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
       // Only text that cannot pose as other members of a canonical string is signed.
       if (signableText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
+      if (CONTROL_CHARACTERS.test(req.merchantId)) throw invalidArgument("merchant_id", "must not contain control characters");
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });

@@ -32,7 +32,8 @@ const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT"
  */
 export function classifyDataError(err: unknown): RpcError | undefined {
   for (const { code } of causes(err)) {
-    if (typeof code === "string" && code.startsWith("22")) {
+    // 22: invalid text or out of range; 08P01: a NUL byte the protocol cannot carry.
+    if (typeof code === "string" && (code.startsWith("22") || code === "08P01")) {
       return toRpcError({ reason: "INVALID_FIELDS", message: "a value is not acceptable (invalid text or out of range)", violations: [] });
     }
   }

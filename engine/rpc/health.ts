@@ -6,9 +6,13 @@
 import type * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 
-export const HEALTH_SERVICES = ["", "cashier.engine.v1.EngineService"];
+export const HEALTH_SERVICES = ["", "cashier.engine.v1.EngineService", "cashier.admin.v1.AdminService"];
+
+/** A probe that has not answered by then counts as NOT_SERVING (a hung database, not only a refused one). */
+export const PROBE_TIMEOUT_MS = 1500;
 
 export interface HealthHandle {
+  /** Stops probing and reports NOT_SERVING: the engine is going away. */
   stop(): void;
 }
 
@@ -16,21 +20,38 @@ export function addHealth(server: grpc.Server, probe: () => Promise<void>, inter
   const health = new HealthImplementation(Object.fromEntries(HEALTH_SERVICES.map((s) => [s, "NOT_SERVING"])));
   health.addToServer(server);
   let current = "";
+  let running = false;
+  const set = (next: "SERVING" | "NOT_SERVING") => {
+    if (next === current) return;
+    current = next;
+    for (const s of HEALTH_SERVICES) health.setStatus(s, next);
+  };
   const check = async () => {
-    let next: "SERVING" | "NOT_SERVING";
-    try {
-      await probe();
-      next = "SERVING";
-    } catch {
-      next = "NOT_SERVING";
+    // One probe at a time: a hung database must not pile probes onto the pool.
+    if (running) {
+      set("NOT_SERVING");
+      return;
     }
-    if (next !== current) {
-      current = next;
-      for (const s of HEALTH_SERVICES) health.setStatus(s, next);
-    }
+    running = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"NOT_SERVING">((resolve) => (timer = setTimeout(() => resolve("NOT_SERVING"), PROBE_TIMEOUT_MS)));
+    const answered = probe().then(
+      () => "SERVING" as const,
+      () => "NOT_SERVING" as const,
+    );
+    void answered.finally(() => {
+      running = false;
+    });
+    set(await Promise.race([answered, late]));
+    clearTimeout(timer);
   };
   void check();
   const timer = setInterval(() => void check(), intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      set("NOT_SERVING");
+    },
+  };
 }

@@ -100,6 +100,32 @@ function checkSecret(secret: string, field: string): void {
   if (CONTROL_CHARACTERS.test(secret)) throw invalidArgument(field, "must not contain control characters");
 }
 
+/** Whether a settings field carries a value in the request (proto3 has no presence for these). */
+function setInRequest(m: Merchant, field: (typeof SETTINGS)[number]): boolean {
+  switch (field) {
+    case "site_id":
+      return m.siteId !== 0;
+    case "platform_url":
+      return m.platformUrl !== "";
+    case "validation_url":
+      return m.validationUrl !== "";
+    case "update_payout_url":
+      return m.updatePayoutUrl !== "";
+    case "update_payout_statuses":
+      return m.updatePayoutStatuses !== "";
+    case "payout_approval":
+      return m.payoutApproval !== PayoutApproval.UNSPECIFIED;
+    case "processors":
+      return m.processors.length > 0;
+  }
+}
+
+/** AUTO or MANUAL only; UNSPECIFIED only where it may mean the default. */
+function checkApproval(v: PayoutApproval, required: boolean): void {
+  const known = v === PayoutApproval.AUTO || v === PayoutApproval.MANUAL;
+  if (!known && (required || v !== PayoutApproval.UNSPECIFIED)) throw invalidArgument("merchant.payout_approval", "must be PAYOUT_APPROVAL_AUTO or PAYOUT_APPROVAL_MANUAL");
+}
+
 const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
 
 type MerchantCalls = Pick<ServiceImpl<typeof AdminService>, "createMerchant" | "updateMerchant" | "getMerchant" | "listMerchants" | "rotateMerchantSecret" | "createFrontend" | "updateFrontend">;
@@ -115,6 +141,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
     async createMerchant(req) {
       if (!req.merchant) throw invalidArgument("merchant", "is required");
       checkId(req.merchant.merchantId, "merchant.merchant_id");
+      checkApproval(req.merchant.payoutApproval, false);
       checkSecret(req.secret, "secret");
       const spec = parsed(() => parseMerchantEntry(entryOf(req.merchant!, req.secret, req.merchant!.frontends), "merchant"));
       if (!(await store.create(spec))) throw toRpcError(domainError("ALREADY_EXISTS", `merchant ${spec.merchantId} already exists`));
@@ -125,10 +152,15 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       if (!req.merchant) throw invalidArgument("merchant", "is required");
       checkId(req.merchant.merchantId, "merchant.merchant_id");
       const paths = req.updateMask?.paths ?? [];
-      const unknown = paths.find((p) => !(SETTINGS as readonly string[]).includes(p));
-      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated here (use ${SETTINGS.join(", ")}; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`);
+      const unknown = paths.find((p) => p !== "*" && !(SETTINGS as readonly string[]).includes(p));
+      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated here (use ${SETTINGS.join(", ")} or *; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`);
       const existing = await current(req.merchant.merchantId);
-      const chosen = new Set(paths.length > 0 ? paths : SETTINGS);
+      // AIP-134: no mask changes the fields that are set; "*" replaces them all.
+      const given = req.merchant;
+      const chosen = new Set<string>(
+        paths.includes("*") ? SETTINGS : paths.length > 0 ? paths : SETTINGS.filter((f) => setInRequest(given, f)),
+      );
+      if (chosen.has("payout_approval")) checkApproval(given.payoutApproval, !paths.includes("*") && paths.length > 0);
       const pick = <K extends keyof Merchant>(field: (typeof SETTINGS)[number], key: K): Merchant[K] => (chosen.has(field) ? req.merchant![key] : existing[key]);
       const merged = create(MerchantSchema, {
         merchantId: existing.merchantId,
@@ -157,7 +189,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       if (req.pageToken) {
         try {
           const t = JSON.parse(Buffer.from(req.pageToken, "base64url").toString("utf8")) as { v?: number; m?: unknown };
-          if (t.v !== 1 || typeof t.m !== "string") throw new Error();
+          if (t.v !== 1 || typeof t.m !== "string" || CONTROL_CHARACTERS.test(t.m)) throw new Error();
           after = t.m;
         } catch {
           throw invalidArgument("page_token", "is not a token this service issued");

@@ -18,13 +18,14 @@ import { addHealth, type HealthHandle } from "./health.ts";
 import { addReflection } from "./reflection.ts";
 
 /**
- * EngineService requires a bearer token; health and reflection are open, so
- * probes and grpcurl's discovery need none. `observe` (metrics) runs after
+ * EngineService requires a bearer token (a service token or the edge's);
+ * AdminService a service token; health and reflection are open, so probes and
+ * grpcurl's discovery need none. `observe` (metrics) runs after
  * authentication on every call, refused ones included.
  */
 export function buildGrpcServer(
   deps: ProcessDeps & MerchantAdminDeps,
-  tokens: string[],
+  tokens: { engine: string[]; admin: string[] },
   log: Logger,
   probe: () => Promise<void>,
   opts: { observe?: Interceptor } = {},
@@ -34,9 +35,10 @@ export function buildGrpcServer(
     "grpc.keepalive_permit_without_calls": 1,
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
-  const served = { interceptor: composeInterceptors(bearerAuth(tokens), opts.observe), onInternal, classify: (err: unknown) => classifyDataError(err) ?? classifyInternal(err) };
-  addService(server, EngineService, engineService(deps), served);
-  addService(server, AdminService, adminService(deps), served);
+  const classify = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
+  addService(server, EngineService, engineService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe), onInternal, classify });
+  // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
+  addService(server, AdminService, adminService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe), onInternal, classify });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };

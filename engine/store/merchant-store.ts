@@ -5,7 +5,8 @@
  * (a change made through another engine takes effect here within that time).
  * The operator's view never carries a secret.
  */
-import type { MikroORM } from "@mikro-orm/postgresql";
+import { LockMode } from "@mikro-orm/core";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Merchant, MerchantDirectory } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
@@ -27,6 +28,9 @@ export interface MerchantSpec {
 }
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
+
+const MAX_CACHED = 10_000;
+const UNKNOWN_TTL_MS = 1000;
 
 /** A merchant as operators see it: everything but its secrets. */
 export interface MerchantView {
@@ -79,7 +83,7 @@ export class PgMerchantStore implements MerchantDirectory {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #ttlMs: number;
-  readonly #cache = new Map<string, { at: number; merchant: Promise<Merchant | undefined> }>();
+  readonly #cache = new Map<string, { until: number; merchant: Promise<Merchant | undefined> }>();
 
   constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000) {
     this.#orm = orm;
@@ -87,12 +91,25 @@ export class PgMerchantStore implements MerchantDirectory {
     this.#ttlMs = ttlMs;
   }
 
-  async get(merchantId: string): Promise<Merchant | undefined> {
+  /**
+   * The merchant, from the cache when it is fresh (or `fresh` asks for the
+   * database). The cache is bounded: unknown ids, which anyone can send, are
+   * kept a second only, and the oldest entries go first.
+   */
+  async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
     const hit = this.#cache.get(merchantId);
-    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.merchant;
+    if (hit && !opts.fresh && Date.now() < hit.until) return hit.merchant;
     const merchant = this.#load(merchantId);
-    this.#cache.set(merchantId, { at: Date.now(), merchant });
-    merchant.catch(() => this.#cache.delete(merchantId));
+    this.#cache.delete(merchantId);
+    this.#cache.set(merchantId, { until: Date.now() + this.#ttlMs, merchant });
+    merchant.then(
+      (m) => {
+        const entry = this.#cache.get(merchantId);
+        if (!m && entry?.merchant === merchant) entry.until = Math.min(entry.until, Date.now() + UNKNOWN_TTL_MS);
+      },
+      () => this.#cache.delete(merchantId),
+    );
+    while (this.#cache.size > MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
     return merchant;
   }
 
@@ -185,16 +202,21 @@ export class PgMerchantStore implements MerchantDirectory {
    * requests for `overlapSeconds` more. False when there is no such merchant.
    */
   async rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean> {
-    const em = this.#orm.em.fork();
-    const m = await em.findOne(MerchantEntity, { id: merchantId });
+    const done = await this.#orm.em.fork().transactional((em) => this.#rotate(em, merchantId, newSecret, overlapSeconds));
+    this.#cache.delete(merchantId);
+    return done;
+  }
+
+  async #rotate(em: EntityManager, merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean> {
+    const m = await em.findOne(MerchantEntity, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!m) return false;
+    // Sending the same rotation again (a retry after a timeout) changes nothing.
+    if (open(this.#key, m.secretSealed, aad(merchantId)) === newSecret) return true;
     em.assign(m, {
       previousSecretSealed: m.secretSealed,
       previousSecretExpiresAt: new Date(Date.now() + overlapSeconds * 1000),
       secretSealed: seal(this.#key, newSecret, aad(merchantId)),
     });
-    await em.flush();
-    this.#cache.delete(merchantId);
     return true;
   }
 

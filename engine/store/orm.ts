@@ -1,6 +1,6 @@
 /**
- * MikroORM on Postgres: the entities, the committed migrations (run at start,
- * never schema.update()), and the pool.
+ * MikroORM on Postgres: the entities, the committed migrations (run at start
+ * under an advisory lock, never schema.update()), and the pool.
  */
 import { MikroORM } from "@mikro-orm/postgresql";
 import { Migrator } from "@mikro-orm/migrations";
@@ -34,7 +34,34 @@ export async function openOrm(url: string, log: (msg: string) => void, poolSize 
     debug: false,
     allowGlobalContext: false,
   });
+  return orm;
+}
+
+/** Runs the committed migrations that are not applied yet. */
+export async function migrate(orm: MikroORM, log: (msg: string) => void): Promise<void> {
   const applied = await orm.migrator.up();
   if (applied.length > 0) log(`migrations applied: ${applied.map((m) => m.name).join(", ")}`);
-  return orm;
+}
+
+/** Any number: the key of the advisory lock every starting engine takes. */
+const STARTUP_LOCK = 7_207_369_001;
+
+/**
+ * Runs `fn` holding a session advisory lock: engines starting together on one
+ * database (docker compose up --scale engine=2) migrate and create the demo
+ * merchant one after the other, never at the same moment.
+ */
+export async function withStartupLock<T>(orm: MikroORM, fn: () => Promise<T>): Promise<T> {
+  const pool = (await orm.em.getConnection().getNativeClient()) as { connect(): Promise<{ query(sql: string, values?: unknown[]): Promise<unknown>; release(): void }> };
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK]);
+    try {
+      return await fn();
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [STARTUP_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
 }

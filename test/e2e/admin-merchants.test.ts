@@ -13,7 +13,7 @@ import { toJsonString } from "@bufbuild/protobuf";
 import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { MerchantSchema, PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { useService } from "../support/service.ts";
+import { adminClient, useService } from "../support/service.ts";
 import { processSale, replySigned } from "../support/wire.ts";
 
 const svc = useService(t);
@@ -56,22 +56,33 @@ t.test("create a merchant; it can sign its first request at once; its secret nev
 });
 
 t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
-  const cases: [Promise<unknown>, string][] = [
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x1" }), secret: "short" }), "secret"],
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x2", platformUrl: "ftp://x" }), secret: SECRET_A }), "merchant.platform_url"],
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x3", frontends: [{ name: "f", baseCurrency: "XYZ" }] }), secret: SECRET_A }), "merchant.frontends[0].base_currency"],
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x4", processors: ["acme"] }), secret: SECRET_A }), "merchant.processors"],
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x5", updatePayoutStatuses: "XY" }), secret: SECRET_A }), "merchant.update_payout_statuses"],
-    [svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "" }), secret: SECRET_A }), "merchant.merchant_id"],
-    [svc().admin.createMerchant({ secret: SECRET_A }), "merchant"],
-    [svc().admin.updateMerchant({ merchant: { merchantId: "m-ops" }, updateMask: { paths: ["secret"] } }), "update_mask"],
-    [svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: "short" }), "new_secret"],
-    [svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 10_000_000 }), "overlap_seconds"],
-    [svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "", baseCurrency: "USD" } }), "frontend.name"],
-    [svc().admin.listMerchants({ pageToken: "garbage" }), "page_token"],
+  const cases: [() => Promise<unknown>, string][] = [
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x1" }), secret: "short" }), "secret"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x2", platformUrl: "ftp://x" }), secret: SECRET_A }), "merchant.platform_url"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x3", frontends: [{ name: "f", baseCurrency: "XYZ" }] }), secret: SECRET_A }), "merchant.frontends[0].base_currency"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x4", processors: ["acme"] }), secret: SECRET_A }), "merchant.processors"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x5", updatePayoutStatuses: "XY" }), secret: SECRET_A }), "merchant.update_payout_statuses"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "" }), secret: SECRET_A }), "merchant.merchant_id"],
+    [() => svc().admin.createMerchant({ secret: SECRET_A }), "merchant"],
+    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops" }, updateMask: { paths: ["secret"] } }), "update_mask"],
+    [() => svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: "short" }), "new_secret"],
+    [() => svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 10_000_000 }), "overlap_seconds"],
+    [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "", baseCurrency: "USD" } }), "frontend.name"],
+    [() => svc().admin.listMerchants({ pageToken: "garbage" }), "page_token"],
+    [() => svc().admin.listMerchants({ pageToken: Buffer.from(JSON.stringify({ v: 1, m: "\u0000" })).toString("base64url") }), "page_token"],
+    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", payoutApproval: 99 as PayoutApproval }, updateMask: { paths: ["payout_approval"] } }), "merchant.payout_approval"],
+    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", payoutApproval: 99 as PayoutApproval } }), "merchant.payout_approval"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x6", payoutApproval: 7 as PayoutApproval }), secret: SECRET_A }), "merchant.payout_approval"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m&x=1" }), secret: SECRET_A }), "merchant.merchant_id"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x7", siteId: -3 }), secret: SECRET_A }), "merchant.site_id"],
+    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x8", frontends: [{ name: "a", baseCurrency: "USD" }, { name: "a", baseCurrency: "EUR" }] }), secret: SECRET_A }), "merchant.frontends[1].name"],
+    [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "z\u0000", baseCurrency: "USD" } }), "frontend.name"],
+    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", platformUrl: "http://a.example/\u0000" } }), "merchant.platform_url"],
+    [() => svc().admin.approvePayout({ traceId: 1, operator: "" }), "operator"],
   ];
+  // Each call is made only when its turn comes: a refusal is never left unobserved.
   for (const [call, field] of cases) {
-    const r = await refusal(call);
+    const r = await refusal(call());
     t.equal(r.code, Code.InvalidArgument, `${field}: INVALID_ARGUMENT (${r.message})`);
     t.ok(r.fields.includes(field), `names ${field} (got ${r.fields.join(", ")})`);
   }
@@ -89,6 +100,10 @@ t.test("update: the fields in update_mask change, the others stay; payouts turn 
   t.same(updated.merchant?.processors, ["sim-b"]);
   const payout = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", transaction_type: "payout", cvv: undefined }, SECRET_A);
   t.equal(payout.body.transaction_status, "requested", "payouts now wait for an operator");
+  const noMask = await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", platformUrl: "https://ops.example" } });
+  t.equal(noMask.merchant?.platformUrl, "https://ops.example", "without a mask, the fields that are set change");
+  t.equal(noMask.merchant?.payoutApproval, PayoutApproval.MANUAL, "and the others stay");
+  t.equal(noMask.merchant?.siteId, 12);
 });
 
 t.test("frontends: a new one accepts its currencies; an update changes them", async (t) => {
@@ -110,6 +125,8 @@ t.test("frontends: a new one accepts its currencies; an update changes them", as
 
 t.test("rotation: the new secret works at once, the old one only for the overlap", async (t) => {
   const rotated = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 2 });
+  const retried = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 2 });
+  t.same(retried.merchant?.previousSecretExpireTime, rotated.merchant?.previousSecretExpireTime, "sending the same rotation again changes nothing");
   seen.push(toJsonString(MerchantSchema, rotated.merchant!));
   t.ok(rotated.merchant?.previousSecretExpireTime, "tells when the old secret stops working");
   const withNew = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_B);
@@ -136,6 +153,7 @@ t.test("list merchants in pages; admin calls need a token", async (t) => {
   t.ok(ids.includes("m-ops") && ids.includes("m-test"));
   for (const m of [...first.merchants, ...rest.merchants]) seen.push(toJsonString(MerchantSchema, m));
   const anonymous = createClient(AdminService, createGrpcTransport({ baseUrl: svc().engineUrl }));
+  t.equal((await refusal(adminClient(svc().engineUrl, svc().engine.edgeToken).listMerchants({}))).code, Code.Unauthenticated, "the edge's token opens no admin call");
   t.equal((await refusal(anonymous.listMerchants({}))).code, Code.Unauthenticated);
   t.equal((await refusal(anonymous.approvePayout({ traceId: 1 }))).code, Code.Unauthenticated);
 });

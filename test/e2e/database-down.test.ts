@@ -5,6 +5,8 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import t from "tap";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
@@ -51,5 +53,21 @@ t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
   await service().adminSql(`alter database "${db}" allow_connections true`);
   t.ok(await until(async () => (await health()) === "SERVING"), "health is SERVING again");
   t.equal(await probe(), 0, "and the healthcheck passes");
+  t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
+});
+
+t.test("database hung (not refusing, not answering): health goes NOT_SERVING, then back", { skip: process.env.DATABASE_URL ? "needs the embedded Postgres to freeze" : false }, async (t) => {
+  const pidFile = join(service().dataDir, "pg", "postmaster.pid");
+  const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  const { stdout } = await run("pgrep", ["-P", String(postmaster)]).catch(() => ({ stdout: "" }));
+  const pids = [postmaster, ...stdout.split("\n").filter(Boolean).map(Number)];
+  const signal = (s: NodeJS.Signals) => pids.forEach((p) => process.kill(p, s));
+  signal("SIGSTOP");
+  try {
+    t.ok(await until(async () => (await health()) === "NOT_SERVING", 10_000), "a probe that does not answer counts as NOT_SERVING");
+  } finally {
+    signal("SIGCONT");
+  }
+  t.ok(await until(async () => (await health()) === "SERVING"), "SERVING again once it answers");
   t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
 });

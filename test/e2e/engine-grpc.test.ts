@@ -80,8 +80,10 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.equal(detail.reason, ErrorReason.INVALID_FIELDS);
   t.same(
     detail.violations.map((v) => v.field).sort(),
-    ["amount", "card_exp", "card_number", "currency", "transaction_type"],
+    ["amount.amount_minor", "amount.currency", "card.expiry", "card.number", "transaction_type"],
+    "named as the ProcessRequest's fields",
   );
+  t.match(err.rawMessage, /card\.number: /, "the message names them the same way");
   const huge = await codeOf(service().client.process(request({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
   const unknown = await codeOf(service().client.process(request({ merchantId: "m-nobody" })));
@@ -91,6 +93,9 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.equal((await codeOf(service().client.getTransaction({ traceId: 2 ** 31 - 1 }))).code, Code.NotFound);
   t.equal((await codeOf(service().client.listTransactions({ pageSize: 100000 }))).code, Code.InvalidArgument);
   t.equal((await codeOf(service().client.listTransactions({ pageToken: "garbage" }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.listTransactions({ status: 99 as TransactionStatus }))).code, Code.InvalidArgument, "an unknown enum number is named, not ignored");
+  t.equal((await codeOf(service().client.listTransactions({ transactionType: 42 as TransactionType }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.signReply({ merchantId: "m-test\u0000", status: 2, description: "x" }))).code, Code.InvalidArgument, "a NUL is the caller's mistake");
 });
 
 t.test("payout letters travel on the typed transaction", async (t) => {

@@ -19,10 +19,10 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
     CASHIER_EDGE_TOKEN: "edge-token", CASHIER_SERVICE_TOKENS: "ops-token", ENGINE_PORT: "0", METRICS_PORT: "0",
     CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100",
   };
-  // One after the other: the first applies the migrations.
-  const a = await launch("engine/main.ts", common, "engine listening");
+  // Both at once on an empty database, as `docker compose up --scale engine=2` starts them:
+  // the startup lock makes one migrate while the other waits.
+  const [a, b] = await Promise.all([launch("engine/main.ts", common, "engine listening"), launch("engine/main.ts", common, "engine listening")]);
   t.teardown(() => stopProcess(a.child));
-  const b = await launch("engine/main.ts", common, "engine listening");
   t.teardown(() => stopProcess(b.child));
   const engines = `http://127.0.0.1:${a.line.port},http://127.0.0.1:${b.line.port}`;
   const edge = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: engines, CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");

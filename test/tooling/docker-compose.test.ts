@@ -122,7 +122,7 @@ t.test("engine: node engine/main.ts on the compose Postgres, ready once its port
   t.same([db.username, db.password, db.pathname.slice(1)], [pgEnv.POSTGRES_USER, pgEnv.POSTGRES_PASSWORD, pgEnv.POSTGRES_DB], "and its credentials");
   t.equal(e.ENGINE_PORT, "50051");
   t.match(e.CASHIER_SERVICE_TOKENS, /^\$\{CASHIER_SERVICE_TOKENS(:?-[^}]*)?\}$/, "service tokens from the environment");
-  t.match(e.CASHIER_EDGE_TOKEN, /^\$\{CASHIER_EDGE_TOKEN:-[^}]+\}$/, "edge token from the environment, with a default");
+  t.match(e.CASHIER_EDGE_TOKEN, /^\$\{CASHIER_EDGE_TOKEN:\?[^}]*\}$/, "edge token required from the environment (no published default)");
   t.match(e.CASHIER_MASTER_KEY, /^\$\{CASHIER_MASTER_KEY:\?[^}]*\}$/, "master key required from the environment (no dev key in production)");
   t.ok(e.CASHIER_PUBLIC_URL, "the engine builds redirect_urls, so it knows the public URL");
   t.equal(dependsOn(engine).postgres, "service_healthy", "starts once Postgres is healthy");
