@@ -36,8 +36,13 @@ const ROWS: Row[] = [
   { name: "200 {status:0} with lower case only is not enough for RFD even with Status missing", r: reply(200, '{"status":0,"description":"ok","Description":"ok"}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" } },
   { name: "200 {Status:-1,status:0}: RFD reads Status", r: reply(200, '{"Status":-1,"status":0}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /-1/ },
   { name: "200 {Status:0,status:-1}", r: reply(200, '{"Status":0,"status":-1}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "delivered" }, reason: /-1/ },
-  // A notification needs HTTP 2xx as well; the other two read the body whatever the HTTP status.
-  { name: "500 {status:0}", r: reply(500, '{"status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /500/ },
+  // A notification needs HTTP 2xx as well; the other two read the body, except after 5xx, 408 or 429,
+  // whose body is a server's error page, not the platform's answer.
+  { name: "500 {status:0}", r: reply(500, '{"status":0}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "retry" }, reason: /500/ },
+  { name: "500 {status:500} (an error page's own status)", r: reply(500, '{"status":500,"Status":500}'), want: all("retry"), reason: /500/ },
+  { name: "503 {Status:0}", r: reply(503, '{"status":0,"Status":0}'), want: all("retry"), reason: /503/ },
+  { name: "429 {Status:0}", r: reply(429, '{"status":0,"Status":0}'), want: all("retry"), reason: /429/ },
+  { name: "408 {Status:0}", r: reply(408, '{"status":0,"Status":0}'), want: all("retry"), reason: /408/ },
   { name: "404 {status:0,Status:0}", r: reply(404, '{"status":0,"Status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "delivered" }, reason: /404/ },
   { name: "199 {status:0}", r: reply(199, '{"status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /199/ },
   { name: "300 {status:0}", r: reply(300, '{"status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /300/ },
