@@ -20,6 +20,9 @@ export function pollDelayMs(a: Attempt, now: Date): number {
 
 export class TransitionRefused extends Error {}
 
+/** When a step into a pending state is looked at again if nothing else happens first. */
+export const RECOVERY_MS = 120_000;
+
 export interface StepContext extends ChangeContext {
   merchant: Merchant;
   /** The full card number, when this step has it in memory (to seal it if needed). */
@@ -44,7 +47,16 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
   const newChallenge = next.status === "pending_async" && a.status !== "pending_async";
   const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.settings.challengeTtlSeconds * 1000) : a.challengeExpiresAt;
   const waitingForProcessor = to === undefined && (decision.cause === "processor:pending" || decision.cause === "processor:unknown");
-  const nextCheckAt = next.status === "pending_async" ? challengeExpiresAt : waitingForProcessor ? new Date(now.getTime() + pollDelayMs(a, now)) : null;
+  // A step into pending that waits for nothing in particular (a payout's A or P,
+  // before its processor call) is looked at again if its engine dies there.
+  const nextCheckAt =
+    next.status === "pending_async"
+      ? challengeExpiresAt
+      : waitingForProcessor
+        ? new Date(now.getTime() + pollDelayMs(a, now))
+        : next.status === "pending"
+          ? new Date(now.getTime() + RECOVERY_MS)
+          : null;
   const cascadeProcessor = next.status === "declined_retry" ? (ctx.merchant.processors[a.attempt] ?? null) : null;
 
   const after: Attempt = {

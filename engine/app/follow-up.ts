@@ -95,9 +95,20 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
 /** Lease on a claimed attempt: long enough for one processor call. */
 export const FOLLOW_UP_LEASE_MS = 30_000;
 
+/** An attempt still pending with no check this long after it was made lost its engine. */
+export const RECOVERY_SECONDS = 120;
+const SWEEP_EVERY_MS = 10_000;
+
 export function startFollowUpWorker(deps: ProcessDeps, opts: { pollMs: number; concurrency: number; onError: (err: unknown) => void }): PollLoop {
+  let lastSweep = 0;
   return startWorkPool({
-    claim: (n) => deps.orders.claimDue(n, FOLLOW_UP_LEASE_MS),
+    claim: async (n) => {
+      if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        await deps.orders.sweepStuck(RECOVERY_SECONDS);
+      }
+      return deps.orders.claimDue(n, FOLLOW_UP_LEASE_MS);
+    },
     work: (id) => followUp(deps, id),
     max: opts.concurrency,
     pollMs: opts.pollMs,

@@ -133,6 +133,8 @@ export interface OrderStore {
   applyDecision(traceId: number, from: State, decision: Decision, extras: ApplyExtras): Promise<ApplyResult>;
   /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
   claimDue(limit: number, leaseMs: number): Promise<number[]>;
+  /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
+  sweepStuck(graceSeconds: number): Promise<number>;
   /** A repeated request told the platform this non-final state: its next change is notified. */
   markReplied(traceId: number): Promise<void>;
   /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */

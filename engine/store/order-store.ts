@@ -212,6 +212,28 @@ export class PgOrderStore implements OrderStore {
     return rows.map((r) => Number(r.trace_id));
   }
 
+  /**
+   * Marks due the attempts created since the last sweep, at least `graceSeconds`
+   * ago, that are still pending with no check planned: their engine died
+   * mid-way. One engine sweeps at a time (the watermark row is locked, others skip).
+   */
+  async sweepStuck(graceSeconds: number): Promise<number> {
+    const [row] = await this.#em().execute<Row[]>(
+      `with w as (select scanned_to from recovery_watermark where id = 1 for update skip locked),
+            upto as (select now() - (? * interval '1 second') as t),
+            stuck as (update transaction t set next_check_at = now()
+                      from w, upto
+                      where t.created_at > w.scanned_to and t.created_at <= upto.t
+                        and t.status = 'pending' and t.next_check_at is null
+                      returning t.trace_id),
+            moved as (update recovery_watermark set scanned_to = (select t from upto)
+                      where id = 1 and exists (select 1 from w) and (select t from upto) > (select scanned_to from w))
+       select count(*)::int as n from stuck`,
+      [graceSeconds],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   /** A repeated request told the platform this (non-final) state: its next change is notified. */
   async markReplied(traceId: number): Promise<void> {
     await this.#em().execute(`update transaction set replied = true where trace_id = ? and not replied`, [traceId]);
