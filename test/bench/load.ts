@@ -175,8 +175,8 @@ function report(address: string, started: boolean, o: LoadOptions, r: LoadResult
     `run:         concurrency ${o.concurrency}, ${o.seconds} s after ${o.warmupSeconds} s warm-up, merchant ${o.merchant}/${o.frontend}`,
     `calls:       ${r.calls}`,
     `calls/s:     ${r.callsPerSecond.toFixed(1)} (OK replies)`,
-    `p50 ms:      ${r.p50.toFixed(2)}`,
-    `p99 ms:      ${r.p99.toFixed(2)}`,
+    `p50 ms:      ${Number.isNaN(r.p50) ? "n/a (no OK reply)" : r.p50.toFixed(2)}`,
+    `p99 ms:      ${Number.isNaN(r.p99) ? "n/a (no OK reply)" : r.p99.toFixed(2)}`,
     `errors:      ${errorCount}`,
     `errors by code: ${list(r.errors)}`,
     `outcomes:    ${list(r.outcomes)}`,
@@ -205,11 +205,18 @@ export async function loadMain(argv: string[]): Promise<void> {
     svc = await startService({ LOG_LEVEL: "info" });
   }
   const address = o.target ?? `127.0.0.1:${svc!.engine.port}`;
+  let failed = false;
   try {
     process.stderr.write(`[bench] load: ${o.concurrency} workers for ${o.seconds} s on ${address}\n`);
     const r = await runLoad(address, o);
     console.log(report(address, svc !== undefined, o, r));
+    // A run in which no call succeeded (a wrong token, a wrong merchant) is a failed run.
+    if (r.ok === 0) failed = true;
   } finally {
     await svc?.stop();
+  }
+  if (failed) {
+    console.error("[bench] no call succeeded");
+    process.exit(1);
   }
 }
