@@ -43,47 +43,35 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
   // Read before anything starts: a wrong TLS file stops the start at once.
   const tls = loadServerTls(config);
   let embedded: EmbeddedDb | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(embeddedDbDir(config), (m) => log.warn(m));
-    databaseUrl = embedded.url;
-    log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
-  }
+  let orm: MikroORM | undefined;
   try {
-    return await startOnDatabase(config, log, opts, tls, databaseUrl, embedded);
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(embeddedDbDir(config), (m) => log.warn(m));
+      databaseUrl = embedded.url;
+      log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
+    }
+    orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
+    return await startServing({ config, log, opts, tls, databaseUrl, embedded, orm });
   } catch (err) {
-    // A start that fails (a bad merchants file, a taken port) leaves no Postgres behind.
+    // A start that fails (a bad merchants file, a taken port) leaves no pool and no Postgres behind.
+    await orm?.close().catch(() => {});
     await embedded?.stop().catch(() => {});
     throw err;
   }
 }
 
-async function startOnDatabase(
-  config: Config,
-  log: Logger,
-  opts: { host?: string },
-  tls: ReturnType<typeof loadServerTls>,
-  databaseUrl: string,
-  embedded: EmbeddedDb | undefined,
-): Promise<EngineHandle> {
-  const orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
-  try {
-    return await startWithOrm(config, log, opts, tls, databaseUrl, embedded, orm);
-  } catch (err) {
-    await orm.close().catch(() => {});
-    throw err;
-  }
+interface StartContext {
+  config: Config;
+  log: Logger;
+  opts: { host?: string };
+  tls: ReturnType<typeof loadServerTls>;
+  databaseUrl: string;
+  embedded: EmbeddedDb | undefined;
+  orm: MikroORM;
 }
 
-async function startWithOrm(
-  config: Config,
-  log: Logger,
-  opts: { host?: string },
-  tls: ReturnType<typeof loadServerTls>,
-  databaseUrl: string,
-  embedded: EmbeddedDb | undefined,
-  orm: MikroORM,
-): Promise<EngineHandle> {
+async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm }: StartContext): Promise<EngineHandle> {
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
   if (!config.masterKey) log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");

@@ -10,11 +10,9 @@ import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 t.test("kill -9 while a notification is in flight; after the restart it is delivered", async (t) => {
-  const { stub, db, merchantsFile: merchants } = await platformWorld(t);
-  const env = {
-    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchants, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
-    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_CALLBACK_TIMEOUT_MS: "2000", CASHIER_WORKER_POLL_MS: "100",
-  };
+  const world = await platformWorld(t);
+  const { stub, db } = world;
+  const env = { ...world.env, CASHIER_CALLBACK_TIMEOUT_MS: "2000" };
   const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(first.child, "SIGKILL"));
 
@@ -50,11 +48,9 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
 });
 
 t.test("kill -9 while an attempt is in progress; after the restart it is recovered, not left pending", async (t) => {
-  const { stub, db, merchantsFile } = await platformWorld(t);
-  const env = {
-    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchantsFile, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
-    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_VALIDATION_TIMEOUT_MS: "30000",
-  };
+  const world = await platformWorld(t);
+  const { stub, db } = world;
+  const env = { ...world.env, CASHIER_VALIDATION_TIMEOUT_MS: "30000" };
   const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(first.child, "SIGKILL"));
   // The engine dies while the platform is validating: no processor answer was ever recorded.

@@ -13,12 +13,9 @@ import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 t.test("two engines, one edge, one database: no duplicate processing, no callback twice", async (t) => {
-  const { stub, db, merchantsFile: merchants } = await platformWorld(t);
-  const common = {
-    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchants, CASHIER_MASTER_KEY: randomBytes(32).toString("hex"),
-    CASHIER_EDGE_TOKEN: "edge-token", CASHIER_SERVICE_TOKENS: "ops-token", ENGINE_PORT: "0", METRICS_PORT: "0",
-    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100",
-  };
+  const world = await platformWorld(t);
+  const { stub, db } = world;
+  const common = { ...world.env, CASHIER_MASTER_KEY: randomBytes(32).toString("hex"), CASHIER_EDGE_TOKEN: "edge-token", CASHIER_SERVICE_TOKENS: "ops-token" };
   // Both at once on an empty database, as `docker compose up --scale engine=2` starts them:
   // the startup lock makes one migrate while the other waits.
   const [a, b] = await Promise.all([launch("engine/main.ts", common, "engine listening"), launch("engine/main.ts", common, "engine listening")]);
