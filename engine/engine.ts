@@ -16,6 +16,7 @@ import { deriveKeys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
+import { PgFollowUpStore } from "./store/follow-up-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
@@ -90,6 +91,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     merchants,
     merchantStore: merchants,
     orders: new PgOrderStore(orm),
+    followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm),
     processors: new ProcessorRegistry([new SimProcessor("sim-a"), new SimProcessor("sim-b")]),
     keys,

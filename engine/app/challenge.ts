@@ -65,7 +65,7 @@ export async function completeChallenge(deps: ProcessDeps, traceId: number, mac:
   const ctx = await context(deps, a);
   if (!processor || !ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
   // One answer only: a second click, another engine or the expiry cannot also finish it.
-  if (!(await deps.orders.claimChallenge(a.traceId, COMPLETE_CLAIM_MS))) {
+  if (!(await deps.followUps.claimChallenge(a.traceId, COMPLETE_CLAIM_MS))) {
     const now = await deps.orders.get(a.traceId);
     return refused({ state: now ? stateOf(now) : "finished", attempt: now ?? a });
   }

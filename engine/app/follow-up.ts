@@ -38,7 +38,7 @@ const cardGone = () =>
 
 /** A cascade attempt: claimed first (one engine only), then sent with the sealed card. */
 async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
-  if (!(await deps.orders.claimSubmit(a.traceId))) return;
+  if (!(await deps.followUps.claimSubmit(a.traceId))) return;
   const card = await heldCard(deps, a);
   if (!card) {
     await advance(deps, a, cardGone(), ctx);
@@ -75,13 +75,13 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   if (a.status === "pending" && a.type === "payout" && a.payoutLetter === "A") return resumePayout(deps, a, ctx);
   const awaitsProcessor = a.status === "pending" && (a.type !== "payout" || a.payoutLetter === "P");
   if (!awaitsProcessor) {
-    await deps.orders.clearCheck(a.traceId);
+    await deps.followUps.clearCheck(a.traceId);
     return;
   }
   if (!a.submitted) return submitCascadeAttempt(deps, a, ctx);
   const processor = deps.processors.get(a.processor);
   if (!processor) {
-    await deps.orders.clearCheck(a.traceId);
+    await deps.followUps.clearCheck(a.traceId);
     return;
   }
   // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
@@ -105,9 +105,9 @@ export function startFollowUpWorker(deps: ProcessDeps, opts: { pollMs: number; c
     claim: async (n) => {
       if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = Date.now();
-        await deps.orders.sweepStuck(RECOVERY_SECONDS);
+        await deps.followUps.sweepStuck(RECOVERY_SECONDS);
       }
-      return deps.orders.claimDue(n, FOLLOW_UP_LEASE_MS);
+      return deps.followUps.claimDue(n, FOLLOW_UP_LEASE_MS);
     },
     work: (id) => followUp(deps, id),
     max: opts.concurrency,

@@ -131,18 +131,6 @@ export interface OrderStore {
    * When the attempt is no longer in `from` nothing is written (applied false).
    */
   applyDecision(traceId: number, from: State, decision: Decision, extras: ApplyExtras): Promise<ApplyResult>;
-  /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
-  claimDue(limit: number, leaseMs: number): Promise<number[]>;
-  /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
-  sweepStuck(graceSeconds: number): Promise<number>;
-  /** A repeated request told the platform this non-final state: its next change is notified. */
-  markReplied(traceId: number): Promise<void>;
-  /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */
-  claimChallenge(traceId: number, ms: number): Promise<boolean>;
-  /** Claims a cascade attempt's submission to its processor: true for exactly one caller. */
-  claimSubmit(traceId: number): Promise<boolean>;
-  /** Nothing more to look at on this attempt (no next check). */
-  clearCheck(traceId: number): Promise<void>;
   /** The order's sealed card number while it is held, else null. */
   sealedCard(orderRef: number): Promise<string | null>;
   /** Keeps the keyed hash of a cashier session's auth_token. */
@@ -160,9 +148,26 @@ export interface AsyncSettings {
   policy: RetryPolicy;
 }
 
+/** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */
+export interface FollowUpStore {
+  /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
+  claimDue(limit: number, leaseMs: number): Promise<number[]>;
+  /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
+  sweepStuck(graceSeconds: number): Promise<number>;
+  /** A repeated request told the platform this non-final state: its next change is notified. */
+  markReplied(traceId: number): Promise<void>;
+  /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */
+  claimChallenge(traceId: number, ms: number): Promise<boolean>;
+  /** Claims a cascade attempt's submission to its processor: true for exactly one caller. */
+  claimSubmit(traceId: number): Promise<boolean>;
+  /** Nothing more to look at on this attempt (no next check). */
+  clearCheck(traceId: number): Promise<void>;
+}
+
 export interface ProcessDeps {
   merchants: MerchantDirectory;
   orders: OrderStore;
+  followUps: FollowUpStore;
   callbacks: PgCallbackStore;
   processors: ProcessorRegistry;
   keys: Keys;

@@ -102,7 +102,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     }
     // The platform now knows this state: if it is not final, its next change is notified.
     if (!isFinal(created.attempt.type, { status: created.attempt.status, letter: created.attempt.payoutLetter }) && !created.attempt.replied) {
-      await deps.orders.markReplied(created.attempt.traceId);
+      await deps.followUps.markReplied(created.attempt.traceId);
     }
     return { ok: true, attempt: created.attempt, merchant, replayed: true };
   }
