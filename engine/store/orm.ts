@@ -22,12 +22,19 @@ export const MIGRATIONS = [
   { name: "004-recovery", class: Migration004Recovery },
 ];
 
+/** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */
+export const POOL_WAIT_MS = 5000;
+export const QUERY_TIMEOUT_MS = 10_000;
+
 export async function openOrm(url: string, log: (msg: string) => void, poolSize = 20): Promise<MikroORM> {
   const orm = await MikroORM.init({
     clientUrl: url,
     entities: ENTITIES,
     extensions: [Migrator],
     pool: { min: 1, max: poolSize },
+    // A database that hangs (not refusing, not answering) must fail calls, not hold them:
+    // waiting for a connection and each query are bounded; the caller gets a retryable 503.
+    driverOptions: { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, tableName: "mikro_orm_migrations", silent: true, snapshot: false, snapshotOnMigrate: false },
     logger: log,
     discovery: { warnWhenNoEntities: false },

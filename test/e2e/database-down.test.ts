@@ -65,6 +65,9 @@ t.test("database hung (not refusing, not answering): health goes NOT_SERVING, th
   signal("SIGSTOP");
   try {
     t.ok(await until(async () => (await health()) === "NOT_SERVING", 10_000), "a probe that does not answer counts as NOT_SERVING");
+    const stuck = await processSale(service().edgeUrl);
+    t.equal(stuck.http, 503, "a Process call fails as retryable (bounded waits), it is not held");
+    t.equal(stuck.body.status, -2);
   } finally {
     signal("SIGCONT");
   }
