@@ -18,6 +18,8 @@ export interface EnginePool {
 
 export const RESOLVE_EVERY_MS = 5000;
 export const DOWN_FOR_MS = 5000;
+/** The engine's own UNAVAILABLE (engine/rpc/errors.ts): it is reachable, its database is not. */
+const ENGINE_DATABASE_DOWN = "the database is unavailable; retry later";
 
 /** "http://a:1, http://b:2" -> the URLs, trimmed. */
 export function engineUrls(engineUrl: string): string[] {
@@ -76,7 +78,9 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
         try {
           return await first.unary(...args);
         } catch (err) {
-          if (rotation.length < 2 || ConnectError.from(err).code !== Code.Unavailable) throw err;
+          const e = ConnectError.from(err);
+          // Only an engine that could not be reached: one that answered UNAVAILABLE (its database) is up.
+          if (rotation.length < 2 || e.code !== Code.Unavailable || e.rawMessage === ENGINE_DATABASE_DOWN) throw err;
           downUntil.set(first, Date.now() + DOWN_FOR_MS);
           // Another engine than the one that failed, whatever other calls picked meanwhile.
           const others = rotation.filter((x) => x !== first);

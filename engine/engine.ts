@@ -78,11 +78,17 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   if (!config.masterKey) log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
 
   const merchants = new PgMerchantStore(orm, keys.encryption);
-  // One engine at a time: the schema, then the merchants (the demo one is made once).
-  await withStartupLock(orm, async () => {
-    await migrate(orm, (m) => log.info({ component: "orm" }, m));
-    await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
-  });
+  // One engine at a time: the schema, then the merchants (the demo one is made once),
+  // on a start-up pool of its own without the serving pool's query bound.
+  const startup = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m), { poolSize: 2, bounded: false });
+  try {
+    await withStartupLock(startup, async () => {
+      await migrate(startup, (m) => log.info({ component: "orm" }, m));
+      await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
+    });
+  } finally {
+    await startup.close();
+  }
 
   let publicUrl = config.publicUrl ?? `http://127.0.0.1:${config.edgePort}`;
   // Workers are started below; until then a wake-up has no one to wake.

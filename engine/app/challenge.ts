@@ -25,7 +25,7 @@ export interface ChallengeView {
 const NOT_FOUND = domainError("NOT_FOUND", "no such 3-D Secure challenge");
 
 /** How long an answer holds the challenge while the processor is asked (beyond the processor timeout). */
-const COMPLETE_CLAIM_MS = 30_000;
+const COMPLETE_CLAIM_MS = 60_000;
 
 function macMatches(deps: ProcessDeps, traceId: number, mac: string): boolean {
   const expected = Buffer.from(challengeMac(deps, traceId));

@@ -47,6 +47,19 @@ async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepCont
   await submitAttempt(deps, a, card, undefined, ctx);
 }
 
+/**
+ * A payout found in requested by the sweep: its engine died before it was
+ * sent on (during Validation). A manual one waits with its card sealed and is
+ * left to its operator; without the card nothing can be paid: declined (J).
+ */
+async function interruptedPayout(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
+  if (a.cardHeld) {
+    await deps.followUps.clearCheck(a.traceId);
+    return;
+  }
+  await advance(deps, a, step({ status: "declined", letter: "J" }, "follow-up:interrupted", { errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "Processing was interrupted before the payout was sent" }), ctx);
+}
+
 /** An approved payout whose engine stopped at A: the walk goes on (P, then the processor). */
 async function resumePayout(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
   const card = await heldCard(deps, a);
@@ -68,10 +81,21 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   if (a.status === "pending_async") {
     // A customer's answer being sent to the processor right now is left to finish.
     if (a.completingUntil && a.completingUntil > now) return;
+    // An answer was sent and its reply lost (a crash, a timeout): the processor knows how it ended.
+    if (a.completingUntil && a.transactionId) {
+      const processor = deps.processors.get(a.processor);
+      const transactionId = a.transactionId;
+      const outcome = processor ? await callWithin(() => processor.status(transactionId)) : undefined;
+      if (outcome && (outcome.kind === "approved" || outcome.kind === "declined")) {
+        await advance(deps, a, { ...decide("sale", outcome, true), cause: "challenge:answer-recovered" }, ctx);
+        return;
+      }
+    }
     if (a.challengeExpiresAt && a.challengeExpiresAt <= now) await advance(deps, a, expiryDecision(), ctx);
     else await advance(deps, a, step(undefined, "challenge:open"), ctx);
     return;
   }
+  if (a.status === "requested" && a.type === "payout") return interruptedPayout(deps, a, ctx);
   if (a.status === "pending" && a.type === "payout" && a.payoutLetter === "A") return resumePayout(deps, a, ctx);
   const awaitsProcessor = a.status === "pending" && (a.type !== "payout" || a.payoutLetter === "P");
   if (!awaitsProcessor) {
@@ -86,7 +110,11 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   }
   // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
   const transactionId = a.transactionId;
-  const outcome = await callWithin(() => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
+  let outcome = await callWithin(() => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
+  // "No record" is final only once the acquirer has had time to finish a call still in flight.
+  if (!transactionId && outcome.kind === "unavailable" && now.getTime() - a.createdAt.getTime() < LOST_AFTER_MS) {
+    outcome = { kind: "unknown", transactionId: "", message: outcome.message };
+  }
   deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
   const lastInCascade = a.type !== "sale" || a.attempt >= merchant.processors.length;
   await advance(deps, a, decide(a.type, outcome, lastInCascade), ctx);
@@ -94,6 +122,9 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
 
 /** Lease on a claimed attempt: long enough for one processor call. */
 export const FOLLOW_UP_LEASE_MS = 30_000;
+
+/** A processor's "no record of this attempt" is believed only once the attempt is this old. */
+export const LOST_AFTER_MS = 10 * 60_000;
 
 /** An attempt still pending with no check this long after it was made lost its engine. */
 export const RECOVERY_SECONDS = 120;

@@ -70,11 +70,14 @@ export function startWorkPool<T>(opts: {
   onError: (err: unknown) => void;
 }): PollLoop {
   const inFlight = new Set<Promise<void>>();
+  let stopping = false;
   const loop: PollLoop = startPollLoop(
     async () => {
       const free = opts.max - inFlight.size;
       if (free <= 0) return 0;
       const jobs = await opts.claim(free);
+      // Claimed while stop() was called: left to fall due again after their lease.
+      if (stopping) return 0;
       for (const job of jobs) {
         const p: Promise<void> = opts
           .work(job)
@@ -93,6 +96,7 @@ export function startWorkPool<T>(opts: {
   return {
     wake: () => loop.wake(),
     async stop() {
+      stopping = true;
       await loop.stop();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.all(inFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, opts.drainMs)))]);

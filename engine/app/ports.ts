@@ -154,8 +154,8 @@ export interface FollowUpStore {
   claimDue(limit: number, leaseMs: number): Promise<number[]>;
   /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
   sweepStuck(graceSeconds: number): Promise<number>;
-  /** A repeated request told the platform this non-final state: its next change is notified. */
-  markReplied(traceId: number): Promise<void>;
+  /** A repeated request tells the platform this attempt's state: flagged and read back under the row's lock. */
+  markReplied(traceId: number): Promise<Attempt | undefined>;
   /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */
   claimChallenge(traceId: number, ms: number): Promise<boolean>;
   /** Claims a cascade attempt's submission to its processor: true for exactly one caller. */

@@ -100,11 +100,12 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     if (created.fingerprint !== draft.fingerprint) {
       return fail(domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [{ field: "order_id", description: "already used with other parameters" }]));
     }
-    // The platform now knows this state: if it is not final, its next change is notified.
-    if (!isFinal(created.attempt.type, { status: created.attempt.status, letter: created.attempt.payoutLetter }) && !created.attempt.replied) {
-      await deps.followUps.markReplied(created.attempt.traceId);
+    // The platform is told this state: if it is not final, its next change must be notified.
+    let attempt = created.attempt;
+    if (!isFinal(attempt.type, { status: attempt.status, letter: attempt.payoutLetter }) && !attempt.replied) {
+      attempt = (await deps.followUps.markReplied(attempt.traceId)) ?? attempt;
     }
-    return { ok: true, attempt: created.attempt, merchant, replayed: true };
+    return { ok: true, attempt, merchant, replayed: true };
   }
   const ctx = { merchant, afterReply: false, updatedBy: "system" };
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {

@@ -26,8 +26,8 @@ export interface DeliveryWorkerDeps {
   onDelivered?: (c: ClaimedCallback, outcome: string) => void;
 }
 
-/** Lease = the call's timeout plus a margin for recording the answer. */
-export const leaseMs = (timeoutMs: number) => timeoutMs + 5000;
+/** Lease = the call's timeout plus a margin for the merchant lookup and recording the answer (bounded database waits). */
+export const leaseMs = (timeoutMs: number) => timeoutMs + 30_000;
 
 export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): Promise<void> {
   const merchant = await deps.merchants.get(c.merchantId);

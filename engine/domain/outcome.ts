@@ -43,7 +43,8 @@ const none = { depositState: null, errorCode: null, errorDetails: null } as cons
  */
 export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInCascade: boolean): Decision {
   const cause = `processor:${outcome.kind}`;
-  const txId = "transactionId" in outcome ? outcome.transactionId : null;
+  // An empty id (a call that timed out) is no id: it must not wipe one already stored.
+  const txId = "transactionId" in outcome && outcome.transactionId ? outcome.transactionId : null;
   const ok: State = type === "payout" ? { status: "approved", letter: "Y" } : { status: "approved" };
   const failed: State = type === "payout" ? { status: "declined", letter: "J" } : { status: "declined" };
   // N and E are deposit states: only a failed sale carries one.

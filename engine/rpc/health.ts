@@ -21,7 +21,10 @@ export function addHealth(server: grpc.Server, probe: () => Promise<void>, inter
   health.addToServer(server);
   let current = "";
   let running = false;
+  let stopped = false;
   const set = (next: "SERVING" | "NOT_SERVING") => {
+    // Once stopping, a probe finishing late cannot say SERVING again.
+    if (stopped && next === "SERVING") return;
     if (next === current) return;
     current = next;
     for (const s of HEALTH_SERVICES) health.setStatus(s, next);
@@ -50,6 +53,7 @@ export function addHealth(server: grpc.Server, probe: () => Promise<void>, inter
   timer.unref();
   return {
     stop: () => {
+      stopped = true;
       clearInterval(timer);
       set("NOT_SERVING");
     },

@@ -7,7 +7,8 @@
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { FollowUpStore } from "../app/ports.ts";
-import type { Row } from "./mappers.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { ATTEMPT_COLUMNS, attemptFromRow, type Row } from "./mappers.ts";
 
 export class PgFollowUpStore implements FollowUpStore {
   readonly #orm: MikroORM;
@@ -44,7 +45,7 @@ export class PgFollowUpStore implements FollowUpStore {
             stuck as (update transaction t set next_check_at = now()
                       from w, upto
                       where t.created_at > w.scanned_to and t.created_at <= upto.t
-                        and t.status = 'pending' and t.next_check_at is null
+                        and t.status in ('pending', 'requested') and t.next_check_at is null
                       returning t.trace_id),
             moved as (update recovery_watermark set scanned_to = (select t from upto)
                       where id = 1 and exists (select 1 from w) and (select t from upto) > (select scanned_to from w))
@@ -54,9 +55,19 @@ export class PgFollowUpStore implements FollowUpStore {
     return Number(row?.n ?? 0);
   }
 
-  /** A repeated request told the platform this (non-final) state: its next change is notified. */
-  async markReplied(traceId: number): Promise<void> {
-    await this.#em().execute(`update transaction set replied = true where trace_id = ? and not replied`, [traceId]);
+  /**
+   * A repeated request is about to tell the platform this attempt's state: the
+   * flag is set under the row's lock and the attempt read back in the same
+   * statement, so a change committing meanwhile is either seen here or, being
+   * after the flag, notified.
+   */
+  async markReplied(traceId: number): Promise<Attempt | undefined> {
+    const rows = await this.#em().execute<Row[]>(
+      `update transaction t set replied = true from payment_order o
+       where o.id = t.order_ref and t.trace_id = ? returning ${ATTEMPT_COLUMNS}`,
+      [traceId],
+    );
+    return rows[0] ? attemptFromRow(rows[0]) : undefined;
   }
 
   /**

@@ -83,7 +83,7 @@ export class PgMerchantStore implements MerchantDirectory {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #ttlMs: number;
-  readonly #cache = new Map<string, { until: number; merchant: Promise<Merchant | undefined> }>();
+  readonly #cache = new Map<string, { until: number; loadedAt: number; merchant: Promise<Merchant | undefined> }>();
 
   constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000) {
     this.#orm = orm;
@@ -98,10 +98,12 @@ export class PgMerchantStore implements MerchantDirectory {
    */
   async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
     const hit = this.#cache.get(merchantId);
-    if (hit && !opts.fresh && Date.now() < hit.until) return hit.merchant;
+    // A fresh read at most once a second per merchant: bad signatures cannot drive the database.
+    const fresh = opts.fresh && (!hit || Date.now() - hit.loadedAt >= 1000);
+    if (hit && !fresh && Date.now() < hit.until) return hit.merchant;
     const merchant = this.#load(merchantId);
     this.#cache.delete(merchantId);
-    this.#cache.set(merchantId, { until: Date.now() + this.#ttlMs, merchant });
+    this.#cache.set(merchantId, { until: Date.now() + this.#ttlMs, loadedAt: Date.now(), merchant });
     merchant.then(
       (m) => {
         const entry = this.#cache.get(merchantId);

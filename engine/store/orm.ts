@@ -26,15 +26,20 @@ export const MIGRATIONS = [
 export const POOL_WAIT_MS = 5000;
 export const QUERY_TIMEOUT_MS = 10_000;
 
-export async function openOrm(url: string, log: (msg: string) => void, poolSize = 20): Promise<MikroORM> {
+/**
+ * `bounded` (the serving pool): a database that hangs (not refusing, not
+ * answering) fails calls instead of holding them; waiting for a connection and
+ * each query are bounded and the caller gets a retryable 503. The start-up
+ * pool (migrations, the start-up lock) is not bounded: a migration or a wait
+ * for another engine's start may rightly take longer.
+ */
+export async function openOrm(url: string, log: (msg: string) => void, opts: { poolSize?: number; bounded?: boolean } = {}): Promise<MikroORM> {
   const orm = await MikroORM.init({
     clientUrl: url,
     entities: ENTITIES,
     extensions: [Migrator],
-    pool: { min: 1, max: poolSize },
-    // A database that hangs (not refusing, not answering) must fail calls, not hold them:
-    // waiting for a connection and each query are bounded; the caller gets a retryable 503.
-    driverOptions: { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
+    pool: { min: 1, max: opts.poolSize ?? 20 },
+    driverOptions: opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, tableName: "mikro_orm_migrations", silent: true, snapshot: false, snapshotOnMigrate: false },
     logger: log,
     discovery: { warnWhenNoEntities: false },

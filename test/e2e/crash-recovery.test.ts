@@ -2,7 +2,8 @@
  * A crash between a status change and its delivery loses nothing: the engine
  * is killed (SIGKILL) while the notification owed by an approval is in flight
  * and unrecorded; after a restart the same callback, with the same
- * X-Cashier-Event-Id, is delivered and recorded.
+ * X-Cashier-Event-Id, is delivered and recorded once the dead engine's lease
+ * (the call's timeout plus 30 s) has run out.
  */
 import t from "tap";
 import pg from "pg";
@@ -35,7 +36,7 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
 
   const second = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(second.child));
-  const calls = await stub.waitFor("notification", (c) => (c.body as { order_id?: string })?.order_id === oid, { count: 2, timeoutMs: 20_000 });
+  const calls = await stub.waitFor("notification", (c) => (c.body as { order_id?: string })?.order_id === oid, { count: 2, timeoutMs: 60_000 });
   t.equal(calls[1].eventId, calls[0].eventId, "the resend carries the same X-Cashier-Event-Id");
   t.ok(calls[1].signatureValid);
   let after: { state: string; outcome: string }[] = [];
@@ -54,13 +55,21 @@ t.test("kill -9 while an attempt is in progress; after the restart it is recover
   const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(first.child, "SIGKILL"));
   // The engine dies while the platform is validating: no processor answer was ever recorded.
-  stub.script("validation", { hang: true });
+  stub.script("validation", { hang: true }, { hang: true });
   const oid = orderId("midway");
-  const inFlight = processSale(`http://127.0.0.1:${first.line.edgePort}`, { merchant_id: "m-plat", frontend: "plat-usd", order_id: oid, notification_url: `${stub.url}/notify` }).catch(() => undefined);
+  const payoutOid = orderId("midway-po");
+  const edge = `http://127.0.0.1:${first.line.edgePort}`;
+  const plat = { merchant_id: "m-plat", frontend: "plat-usd", notification_url: `${stub.url}/notify` };
+  const inFlight = [
+    processSale(edge, { ...plat, order_id: oid }).catch(() => undefined),
+    processSale(edge, { ...plat, order_id: payoutOid, transaction_type: "payout", cvv: undefined }).catch(() => undefined),
+  ];
   const [validation] = await stub.waitFor("validation", (c) => (c.body as { order_id?: string }).order_id === oid);
+  const [payoutValidation] = await stub.waitFor("validation", (c) => (c.body as { order_id?: string }).order_id === payoutOid);
   const traceId = (validation.body as { trace_id: number }).trace_id;
+  const payoutTraceId = (payoutValidation.body as { trace_id: number }).trace_id;
   await stopProcess(first.child, "SIGKILL");
-  await inFlight;
+  await Promise.all(inFlight);
 
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -68,9 +77,10 @@ t.test("kill -9 while an attempt is in progress; after the restart it is recover
   const [row] = (await client.query("select status, next_check_at from transaction where trace_id = $1", [traceId])).rows;
   t.same(row, { status: "pending", next_check_at: null }, "left pending, nothing planned for it");
 
-  // Two minutes pass: age the attempt (and the sweep's watermark with it) instead of waiting.
-  await client.query("update recovery_watermark set scanned_to = scanned_to - interval '10 minutes'");
-  await client.query("update transaction set created_at = created_at - interval '3 minutes' where trace_id = $1", [traceId]);
+  // Eleven minutes pass (the sweep looks after two, "no record" is believed after ten):
+  // age the attempt, and the sweep's watermark with it, instead of waiting.
+  await client.query("update recovery_watermark set scanned_to = scanned_to - interval '20 minutes'");
+  await client.query("update transaction set created_at = created_at - interval '11 minutes' where trace_id = any($1)", [[traceId, payoutTraceId]]);
   const second = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(second.child));
   const [rfd] = await stub.waitFor("record_failed_deposit", (c) => (c.body as { TraceID?: number }).TraceID === traceId);
@@ -79,4 +89,9 @@ t.test("kill -9 while an attempt is in progress; after the restart it is recover
   t.match(n.body, { transaction_status: "declined", error_code: 9001 }, "and the platform is told");
   const [after] = (await client.query("select status, deposit_state, next_check_at from transaction where trace_id = $1", [traceId])).rows;
   t.same(after, { status: "declined", deposit_state: "E", next_check_at: null }, "final, nothing more to check");
+  // The payout stopped in requested before it was sent: nothing was paid, the platform is told J.
+  const [j] = await stub.waitFor("update_payout", (c) => (c.body as { TraceID?: number }).TraceID === payoutTraceId);
+  t.match(j.body, { Status: "J", ExtPayoutID: payoutOid }, "the interrupted payout is rejected (J), which tells the platform to release the funds");
+  const [po] = (await client.query("select status, payout_letter, error_code from transaction where trace_id = $1", [payoutTraceId])).rows;
+  t.same(po, { status: "declined", payout_letter: "J", error_code: 9001 });
 });

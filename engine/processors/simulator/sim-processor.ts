@@ -12,6 +12,8 @@ export class SimProcessor implements Processor {
   readonly #now: () => number;
   /** What it answered, by trace_id, as an acquirer keeps its records (the latest 10,000). */
   readonly #answers = new Map<number, ProcessorOutcome>();
+  /** Challenges the customer answered, by transaction id. */
+  readonly #completed = new Map<string, ProcessorOutcome>();
 
   constructor(name: string, now: () => number = Date.now) {
     this.name = name;
@@ -75,9 +77,12 @@ export class SimProcessor implements Processor {
   }
 
   async complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome> {
-    return passed
+    const outcome: ProcessorOutcome = passed
       ? { kind: "approved", transactionId }
       : { kind: "declined", transactionId, code: "05", message: "3-D Secure authentication failed" };
+    this.#completed.set(transactionId, outcome);
+    if (this.#completed.size > 10_000) this.#completed.delete(this.#completed.keys().next().value!);
+    return outcome;
   }
 
   async status(transactionId: string): Promise<ProcessorOutcome> {
@@ -88,7 +93,7 @@ export class SimProcessor implements Processor {
       return this.#now() - Number(created) >= PENDING_SECONDS * 1000 ? { kind: "approved", transactionId } : { kind: "pending", transactionId };
     }
     if (tag === "a") return { kind: "approved", transactionId };
-    if (tag === "c") return { kind: "challenge", transactionId };
+    if (tag === "c") return this.#completed.get(transactionId) ?? { kind: "challenge", transactionId };
     return { kind: "unknown", transactionId, message: "no status kept for this attempt" };
   }
 }
