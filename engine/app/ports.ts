@@ -13,13 +13,8 @@ import type { Send } from "../callbacks/http-sender.ts";
 import type { PgCallbackStore } from "../store/callback-store.ts";
 import type { KeyObject } from "node:crypto";
 
-export interface Merchant {
-  id: string;
-  /** Current secret, opened into a key: only ever used to sign and verify. */
-  signingKey: KeyObject;
-  /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
-  previousKey: KeyObject | null;
-  previousKeyExpiresAt: Date | null;
+/** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
+export interface MerchantSettingsView {
   siteId: number | null;
   platformUrl: string | null;
   validationUrl: string | null;
@@ -28,6 +23,15 @@ export interface Merchant {
   payoutApproval: "auto" | "manual";
   processors: string[];
   frontends: FrontendView[];
+}
+
+export interface Merchant extends MerchantSettingsView {
+  id: string;
+  /** Current secret, opened into a key: only ever used to sign and verify. */
+  signingKey: KeyObject;
+  /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
+  previousKey: KeyObject | null;
+  previousKeyExpiresAt: Date | null;
 }
 
 export interface MerchantDirectory {

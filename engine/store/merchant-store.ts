@@ -7,7 +7,7 @@
  */
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Merchant, MerchantDirectory } from "../app/ports.ts";
+import type { Merchant, MerchantDirectory, MerchantSettingsView } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import type { KeyObject } from "node:crypto";
@@ -33,16 +33,8 @@ const MAX_CACHED = 10_000;
 const UNKNOWN_TTL_MS = 1000;
 
 /** A merchant as operators see it: everything but its secrets. */
-export interface MerchantView {
+export interface MerchantView extends MerchantSettingsView {
   merchantId: string;
-  siteId: number | null;
-  platformUrl: string | null;
-  validationUrl: string | null;
-  updatePayoutUrl: string | null;
-  updatePayoutStatuses: string;
-  payoutApproval: "auto" | "manual";
-  processors: string[];
-  frontends: { name: string; baseCurrency: string; currencies: string[] }[];
   createdAt: Date;
   updatedAt: Date;
   /** Until when the previous secret is accepted; null when none is. */
