@@ -30,7 +30,7 @@ export interface MerchantAdminStore {
   view(merchantId: string): Promise<MerchantView | undefined>;
   list(afterId: string | undefined, limit: number): Promise<MerchantView[]>;
   create(spec: MerchantSpec): Promise<boolean>;
-  update(merchantId: string, settings: MerchantSettings): Promise<boolean>;
+  update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
   putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
 }
@@ -44,6 +44,17 @@ export const DEFAULT_OVERLAP_SECONDS = 86_400;
 export const MAX_OVERLAP_SECONDS = 604_800;
 
 const SETTINGS = ["site_id", "platform_url", "validation_url", "update_payout_url", "update_payout_statuses", "payout_approval", "processors"] as const;
+
+/** Mask paths -> the settings they name. */
+const FIELD_OF: Record<(typeof SETTINGS)[number], keyof MerchantSettings> = {
+  site_id: "siteId",
+  platform_url: "platformUrl",
+  validation_url: "validationUrl",
+  update_payout_url: "updatePayoutUrl",
+  update_payout_statuses: "updatePayoutStatuses",
+  payout_approval: "payoutApproval",
+  processors: "processors",
+};
 
 function merchantToProto(v: MerchantView): Merchant {
   return create(MerchantSchema, {
@@ -174,7 +185,8 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       });
       const spec = parsed(() => parseMerchantEntry(entryOf(merged, "unchanged-secret", existing.frontends), "merchant"));
       const { merchantId: _id, secret: _s, frontends: _f, ...settings } = spec;
-      if (!(await store.update(existing.merchantId, settings))) throw notFound(existing.merchantId);
+      const only = new Set([...chosen].map((f) => FIELD_OF[f as (typeof SETTINGS)[number]]));
+      if (!(await store.update(existing.merchantId, settings, only))) throw notFound(existing.merchantId);
       return create(UpdateMerchantResponseSchema, { merchant: await current(existing.merchantId) });
     },
 

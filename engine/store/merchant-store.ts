@@ -181,14 +181,13 @@ export class PgMerchantStore implements MerchantDirectory {
   }
 
   /** Changes a merchant's settings (not its secret, not its frontends); false when there is no such merchant. */
-  async update(merchantId: string, settings: MerchantSettings): Promise<boolean> {
-    const em = this.#orm.em.fork();
-    const m = await em.findOne(MerchantEntity, { id: merchantId });
-    if (!m) return false;
-    em.assign(m, columnsOf(settings));
-    await em.flush();
+  async update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean> {
+    const columns = columnsOf(settings);
+    // Only the fields asked for are written: two operators changing different fields do not undo each other.
+    const patch = only ? Object.fromEntries(Object.entries(columns).filter(([k]) => only.has(k as keyof MerchantSettings))) : columns;
+    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: new Date() });
     this.#cache.delete(merchantId);
-    return true;
+    return updated > 0;
   }
 
   /**

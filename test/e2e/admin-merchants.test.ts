@@ -104,6 +104,20 @@ t.test("update: the fields in update_mask change, the others stay; payouts turn 
   t.equal(noMask.merchant?.platformUrl, "https://ops.example", "without a mask, the fields that are set change");
   t.equal(noMask.merchant?.payoutApproval, PayoutApproval.MANUAL, "and the others stay");
   t.equal(noMask.merchant?.siteId, 12);
+  // Two operators at the same moment, each on a field of their own: neither undoes the other.
+  await Promise.all([
+    svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", siteId: 31 }, updateMask: { paths: ["site_id"] } }),
+    svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", validationUrl: "https://ops.example/validate" }, updateMask: { paths: ["validation_url"] } }),
+  ]);
+  const both = await svc().admin.getMerchant({ merchantId: "m-ops" });
+  t.equal(both.merchant?.siteId, 31);
+  t.equal(both.merchant?.validationUrl, "https://ops.example/validate");
+  t.same(both.merchant?.processors, ["sim-b"], "processors, written as JSON, untouched");
+  await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", processors: ["sim-a", "sim-b"] }, updateMask: { paths: ["processors", "validation_url"] } });
+  const cleared = await svc().admin.getMerchant({ merchantId: "m-ops" });
+  t.same(cleared.merchant?.processors, ["sim-a", "sim-b"], "a list setting is written");
+  t.equal(cleared.merchant?.validationUrl, "", "a masked field sent empty is cleared");
+  await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", processors: ["sim-b"] }, updateMask: { paths: ["processors"] } });
 });
 
 t.test("frontends: a new one accepts its currencies; an update changes them", async (t) => {
