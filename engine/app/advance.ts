@@ -7,7 +7,7 @@
 import type { Decision } from "../domain/outcome.ts";
 import { canTransition, cardStillNeeded, type State } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { seal } from "../security/sealed-box.ts";
+import { sealCard } from "./held-card.ts";
 import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
 import type { ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
 
@@ -40,7 +40,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
   const needed = cardStillNeeded(a.type, next);
   const card =
     needed && !a.cardHeld && ctx.cardNumber
-      ? { sealed: seal(deps.keys.encryption, ctx.cardNumber, `order:${a.orderRef}`) }
+      ? { sealed: sealCard(deps, a, ctx.cardNumber) }
       : !needed && a.cardHeld
         ? { sealed: null }
         : undefined;

@@ -8,9 +8,9 @@
 import { ERROR_CODES, domainError, type DomainError } from "../domain/errors.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { canTransition, type State } from "../domain/transitions.ts";
-import { open } from "../security/sealed-box.ts";
 import { signableText } from "../security/canonical.ts";
 import { advance, stateOf, type StepContext } from "./advance.ts";
+import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { payOut, step } from "./run-attempt.ts";
 
@@ -34,9 +34,8 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
   const who = operator || "unnamed";
   const ctx: StepContext = { merchant, afterReply: true, updatedBy: `operator:${who}` };
   if (decision === "approve") {
-    const sealed = await deps.orders.sealedCard(a.orderRef);
-    if (!sealed) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
-    const card = { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry };
+    const card = await heldCard(deps, a);
+    if (!card) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
     const paid = await payOut(deps, a, card, ctx, `operator:approve:${who}`);
     if (!paid.won) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${paid.attempt.status}`) };
     return { ok: true, attempt: paid.attempt };

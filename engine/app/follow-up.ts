@@ -12,10 +12,10 @@
 import { ERROR_CODES } from "../domain/errors.ts";
 import { decide } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { open } from "../security/sealed-box.ts";
 import { callWithin } from "../processors/call-within.ts";
 import { startWorkPool, type PollLoop } from "./poll-loop.ts";
 import { advance, type StepContext } from "./advance.ts";
+import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { step, submitAttempt } from "./run-attempt.ts";
 
@@ -25,12 +25,6 @@ export function expiryDecision() {
     errorCode: ERROR_CODES.THREE_DS_EXPIRED,
     errorDetails: "3-D Secure challenge expired",
   });
-}
-
-/** The order's card, opened from its sealed copy, or undefined when it is no longer held. */
-async function heldCard(deps: ProcessDeps, a: Attempt) {
-  const sealed = await deps.orders.sealedCard(a.orderRef);
-  return sealed ? { number: open(deps.keys.encryption, sealed, `order:${a.orderRef}`), cvv: "", expiry: a.cardExpiry } : undefined;
 }
 
 const cardGone = () =>

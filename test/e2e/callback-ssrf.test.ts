@@ -9,6 +9,7 @@ import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callbac
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
 import { processSale } from "../support/wire.ts";
 
 let stub: PlatformStub;
@@ -38,14 +39,12 @@ t.test("notifications and RecordFailedDeposit to private, link-local and metadat
   }
   const declined = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", card_number: "4000000000000002" });
   traces.push(declined.body.trace_id);
-  const end = Date.now() + 15_000;
   let failed: number[] = [];
-  while (Date.now() < end) {
+  await until(async () => {
     const list = await svc().admin.listDeliveries({ merchantId: "m-plat-quiet", state: CallbackState.FAILED, pageSize: 50 });
     failed = list.deliveries.filter((d) => traces.includes(d.traceId) && d.attempts[0]?.outcome === "refused-address").map((d) => d.traceId);
-    if (failed.length === traces.length) break;
-    await new Promise((res) => setTimeout(res, 200));
-  }
+    return failed.length === traces.length;
+  }, 15_000, 200);
   t.same(failed.sort(), [...traces].sort(), "every callback failed at once with refused-address, not retried");
   t.same(stub.received(), [], "the stub on loopback received nothing");
 });

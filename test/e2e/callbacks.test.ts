@@ -11,6 +11,7 @@ import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js
 import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { orderId, post, processSale, replySigned, saleBody, sign } from "../support/wire.ts";
 
@@ -34,19 +35,8 @@ const svc = useService(
   () => ({ merchants: platformMerchants(stub.url) }),
 );
 
-/** Polls until `fn` returns something, for at most `ms`. */
-async function until<T>(fn: () => Promise<T | undefined>, ms = 5000): Promise<T | undefined> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined || Date.now() > end) return v;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
-
 const PLAT = { merchant_id: "m-plat", frontend: "plat-usd" };
 const body = (c: ReceivedCall) => c.body as Record<string, any>;
-const body_ = body;
 const forTrace = (traceId: number) => (c: ReceivedCall) => body(c)?.trace_id === traceId || body(c)?.TraceID === traceId;
 
 t.test("Validation goes before the processor, typed and signed as CONTRACT 6 says, and 0 confirms", async (t) => {
@@ -182,12 +172,10 @@ t.test("a positive Status ends RecordFailedDeposit; after the limit it fails, op
   stub.script("record_failed_deposit", { status: -1 }, { status: -1 }, { status: -1 }, { status: -1 });
   const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
   await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 4 });
-  let failed;
-  for (let i = 0; i < 30 && !failed; i++) {
+  const failed = await until(async () => {
     const list = await svc().admin.listDeliveries({ merchantId: "m-plat", kind: CallbackKind.RECORD_FAILED_DEPOSIT, state: CallbackState.FAILED });
-    failed = list.deliveries.find((d) => d.traceId === r.body.trace_id);
-    if (!failed) await new Promise((res) => setTimeout(res, 200));
-  }
+    return list.deliveries.find((d) => d.traceId === r.body.trace_id);
+  }, 6000);
   t.ok(failed, "given up after CASHIER_RFD_MAX_ATTEMPTS and listed as failed");
   t.equal(failed?.attemptCount, 4);
   t.notMatch(JSON.stringify(failed?.body), /4000000000000002/);
@@ -281,14 +269,14 @@ t.test("cascade: when the last processor declines, one RecordFailedDeposit names
 t.test("a repeat that answered pending makes the original call's result notified", async (t) => {
   stub.script("validation", { delayMs: 700 });
   const oid = orderId("repeat");
-  const body = sign(saleBody({ ...PLAT, order_id: oid, notification_url: `${stub.url}/notify` }));
-  const original = post(svc().edgeUrl, body);
+  const request = sign(saleBody({ ...PLAT, order_id: oid, notification_url: `${stub.url}/notify` }));
+  const original = post(svc().edgeUrl, request);
   await new Promise((res) => setTimeout(res, 250));
-  const repeat = await post(svc().edgeUrl, body);
+  const repeat = await post(svc().edgeUrl, request);
   t.equal(repeat.body.transaction_status, "pending", "the repeat sees the order still pending");
   t.equal((await original).body.transaction_status, "approved");
-  const [n] = await stub.waitFor("notification", (c) => body_(c).order_id === oid);
-  t.equal(body_(n).transaction_status, "approved", "the platform that was told pending hears the result");
+  const [n] = await stub.waitFor("notification", (c) => body(c).order_id === oid);
+  t.equal(body(n).transaction_status, "approved", "the platform that was told pending hears the result");
   t.ok(n.signatureValid);
 });
 

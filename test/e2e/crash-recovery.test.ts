@@ -9,6 +9,7 @@ import t from "tap";
 import pg from "pg";
 import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { until } from "../support/until.ts";
 
 t.test("kill -9 while a notification is in flight; after the restart it is delivered", async (t) => {
   const world = await platformWorld(t);
@@ -40,11 +41,11 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
   t.equal(calls[1].eventId, calls[0].eventId, "the resend carries the same X-Cashier-Event-Id");
   t.ok(calls[1].signatureValid);
   let after: { state: string; outcome: string }[] = [];
-  for (let i = 0; i < 50 && after[0]?.state !== "delivered"; i++) {
+  await until(async () => {
     after = (await client.query(`select c.state, a.outcome from callback c join callback_attempt a on a.callback_id = c.id
       where c.kind = 'notification' and c.trace_id = $1 order by a.id`, [r.body.trace_id])).rows;
-    if (after[0]?.state !== "delivered") await new Promise((res) => setTimeout(res, 100));
-  }
+    return after[0]?.state === "delivered";
+  });
   t.same(after, [{ state: "delivered", outcome: "delivered" }], "delivered and recorded after the restart");
 });
 

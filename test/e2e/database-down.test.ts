@@ -9,6 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import t from "tap";
 import { useService } from "../support/service.ts";
+import { until as poll } from "../support/until.ts";
+
+/** True once `what` holds, within `ms` (15 s unless said). */
+const until = async (what: () => Promise<boolean>, ms = 15000) => (await poll(what, ms, 200)) === true;
 import { processSale } from "../support/wire.ts";
 
 const run = promisify(execFile);
@@ -27,15 +31,6 @@ async function probe(): Promise<number> {
   } catch (err) {
     return (err as { code?: number }).code ?? -1;
   }
-}
-
-async function until(what: () => Promise<boolean>, ms = 15000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
 }
 
 t.test("database unavailable: 503 with status -2, then recovery", async (t) => {

@@ -11,6 +11,7 @@ import { PayoutLetter, TransactionStatus } from "../../gen/cashier/engine/v1/tra
 import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 let stub: PlatformStub;
@@ -139,12 +140,10 @@ t.test("payout decisions refuse what is not a waiting payout, naming the cause",
 t.test("operators list deliveries by merchant, kind and outcome, and redeliver one", async (t) => {
   const { oid } = await payout("m-plat-yj", "yj-usd");
   await stub.waitFor("update_payout", ofOrder(oid));
-  let page;
-  for (let i = 0; i < 30; i++) {
-    page = await svc().admin.listDeliveries({ merchantId: "m-plat-yj", kind: CallbackKind.UPDATE_PAYOUT, state: CallbackState.DELIVERED });
-    if (page.deliveries.some((d) => d.body.includes(oid))) break;
-    await new Promise((res) => setTimeout(res, 100));
-  }
+  const page = await until(async () => {
+    const listed = await svc().admin.listDeliveries({ merchantId: "m-plat-yj", kind: CallbackKind.UPDATE_PAYOUT, state: CallbackState.DELIVERED });
+    return listed.deliveries.some((d) => d.body.includes(oid)) && listed;
+  }, 3000);
   const mine = page!.deliveries.find((d) => d.body.includes(oid))!;
   t.ok(mine, "the delivered UpdatePayout is listed");
   t.ok(page!.deliveries.every((d) => d.merchantId === "m-plat-yj" && d.kind === CallbackKind.UPDATE_PAYOUT && d.state === CallbackState.DELIVERED), "filters hold");
@@ -187,12 +186,10 @@ t.test("UpdatePayout: an HTTP 500 is retried even when its body has a status mem
   const since = stub.received("update_payout").length;
   stub.script("update_payout", { httpStatus: 500, status: 500, description: "Internal Server Error" });
   await payout("m-plat-yj", "yj-usd");
-  let again: string | undefined;
-  for (let i = 0; i < 100 && !again; i++) {
+  const again = await until(async () => {
     const ids = stub.received("update_payout").slice(since).map((c) => c.eventId);
-    again = ids.find((id, j) => id !== null && ids.indexOf(id) !== j) ?? undefined;
-    if (!again) await new Promise((res) => setTimeout(res, 100));
-  }
+    return ids.find((id, j) => id !== null && ids.indexOf(id) !== j) ?? undefined;
+  }, 10_000);
   t.ok(again, "the call answered 500 was sent again, with the same event id");
   const first = stub.received("update_payout").slice(since).find((c) => c.eventId === again);
   t.equal(first?.reply.httpStatus, 500);

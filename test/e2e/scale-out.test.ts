@@ -11,6 +11,7 @@ import t from "tap";
 import pg from "pg";
 import { launch, platformWorld, stopProcess } from "../support/processes.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { until } from "../support/until.ts";
 
 t.test("two engines, one edge, one database: no duplicate processing, no callback twice", async (t) => {
   const world = await platformWorld(t);
@@ -54,11 +55,10 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   // 20 RecordFailedDeposits and 10 notifications at least; a copy that answered an order
   // still pending also owes the platform that order's result (more notifications).
   let rows: { id: string; state: string; attempts: number }[] = [];
-  for (let i = 0; i < 100; i++) {
+  await until(async () => {
     rows = (await client.query(`select c.id, c.state, (select count(*) from callback_attempt x where x.callback_id = c.id)::int as attempts from callback c`)).rows;
-    if (rows.length >= 30 && rows.every((r) => r.state === "delivered") && stub.received().length >= rows.length) break;
-    await new Promise((res) => setTimeout(res, 100));
-  }
+    return rows.length >= 30 && rows.every((r) => r.state === "delivered") && stub.received().length >= rows.length;
+  }, 10_000);
   t.ok(rows.length >= 30, `${rows.length} callbacks owed`);
   t.ok(rows.every((r) => r.state === "delivered" && r.attempts === 1), "each delivered with exactly one attempt");
   const events = stub.received().map((c) => c.eventId);
@@ -67,7 +67,7 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
 
   const attemptsBy = (out: string) => out.split("\n").filter((l) => l.includes('"msg":"callback attempt"')).length;
   // The log line follows the recorded attempt; give the pipes a moment.
-  for (let i = 0; i < 30 && attemptsBy(a.out()) + attemptsBy(b.out()) < rows.length; i++) await new Promise((res) => setTimeout(res, 100));
+  await until(async () => attemptsBy(a.out()) + attemptsBy(b.out()) >= rows.length, 3000);
   t.ok(attemptsBy(a.out()) > 0 && attemptsBy(b.out()) > 0, `both engines delivered (${attemptsBy(a.out())} + ${attemptsBy(b.out())})`);
   t.equal(attemptsBy(a.out()) + attemptsBy(b.out()), rows.length, "and together exactly once each");
 
