@@ -5,20 +5,19 @@
  * statement. Every status change of the engine goes through here.
  */
 import type { Decision } from "../domain/outcome.ts";
-import { canTransition, cardStillNeeded, type State } from "../domain/transitions.ts";
+import { canTransition, cardStillNeeded, stateOf } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { sealCard } from "./held-card.ts";
 import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
 import type { ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
 
-export const stateOf = (a: Attempt): State => ({ status: a.status, letter: a.payoutLetter });
 
 /** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min. */
 export function pollDelayMs(a: Attempt, now: Date): number {
   return Math.max(1000, Math.min(300_000, (now.getTime() - a.createdAt.getTime()) / 10));
 }
 
-export class TransitionRefused extends Error {}
+class TransitionRefused extends Error {}
 
 /** When a step into a pending state is looked at again if nothing else happens first. */
 export const RECOVERY_MS = 120_000;
@@ -46,7 +45,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
         : undefined;
   const newChallenge = next.status === "pending_async" && a.status !== "pending_async";
   const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.settings.challengeTtlSeconds * 1000) : a.challengeExpiresAt;
-  const waitingForProcessor = to === undefined && (decision.cause === "processor:pending" || decision.cause === "processor:unknown");
+  const waitingForProcessor = to === undefined && decision.awaitsProcessor === true;
   // A step into pending that waits for nothing in particular (a payout's A or P,
   // before its processor call) is looked at again if its engine dies there.
   const nextCheckAt =

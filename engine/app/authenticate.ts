@@ -4,6 +4,7 @@
  * section 2). Order matters: unknown merchant, then signature, then time.
  */
 import { domainError, type DomainError } from "../domain/errors.ts";
+import type { KeyObject } from "node:crypto";
 import { verifyHmac } from "../security/hmac.ts";
 import type { Merchant, MerchantDirectory } from "./ports.ts";
 
@@ -14,11 +15,13 @@ export interface WireSignature {
   signature: string;
 }
 
-/** The current secret, or the previous one while its overlap after a rotation lasts. */
-function signedBy(merchant: Merchant, wire: WireSignature, now: Date): boolean {
+/** The secrets a merchant's signature may use now: the current one, and the previous while its overlap lasts. */
+export function acceptedKeys(merchant: Merchant, now: Date): KeyObject[] {
   const previousValid = merchant.previousKey !== null && merchant.previousKeyExpiresAt !== null && now < merchant.previousKeyExpiresAt;
-  return verifyHmac(merchant.signingKey, wire.canonical, wire.signature) || (previousValid && verifyHmac(merchant.previousKey!, wire.canonical, wire.signature));
+  return previousValid ? [merchant.signingKey, merchant.previousKey!] : [merchant.signingKey];
 }
+
+const signedBy = (merchant: Merchant, wire: WireSignature, now: Date) => acceptedKeys(merchant, now).some((k) => verifyHmac(k, wire.canonical, wire.signature));
 
 export async function authenticate(
   merchants: MerchantDirectory,

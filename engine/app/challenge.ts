@@ -13,8 +13,7 @@ import type { Attempt } from "../domain/transaction.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { expiryDecision } from "./follow-up.ts";
 import type { ProcessDeps } from "./ports.ts";
-import { challengeMac } from "./run-attempt.ts";
-import { callWithin } from "../processors/call-within.ts";
+import { askProcessor, challengeMac } from "./run-attempt.ts";
 
 export type ChallengeState = "open" | "finished" | "expired";
 export interface ChallengeView {
@@ -33,7 +32,7 @@ function macMatches(deps: ProcessDeps, traceId: number, mac: string): boolean {
   return given.length === expected.length && timingSafeEqual(expected, given);
 }
 
-const stateOf = (a: Attempt): ChallengeState =>
+const challengeState = (a: Attempt): ChallengeState =>
   a.status === "pending_async" ? "open" : a.errorCode === ERROR_CODES.THREE_DS_EXPIRED ? "expired" : "finished";
 
 async function context(deps: ProcessDeps, a: Attempt): Promise<StepContext | undefined> {
@@ -51,7 +50,7 @@ export async function getChallenge(deps: ProcessDeps, traceId: number, mac: stri
     const ctx = await context(deps, a);
     if (ctx) a = (await advance(deps, a, expiryDecision(), ctx)).attempt;
   }
-  return { ok: true, view: { state: stateOf(a), attempt: a } };
+  return { ok: true, view: { state: challengeState(a), attempt: a } };
 }
 
 export async function completeChallenge(deps: ProcessDeps, traceId: number, mac: string, passed: boolean): Promise<{ ok: true; attempt: Attempt } | { ok: false; error: DomainError; view?: ChallengeView }> {
@@ -67,11 +66,10 @@ export async function completeChallenge(deps: ProcessDeps, traceId: number, mac:
   // One answer only: a second click, another engine or the expiry cannot also finish it.
   if (!(await deps.followUps.claimChallenge(a.traceId, COMPLETE_CLAIM_MS))) {
     const now = await deps.orders.get(a.traceId);
-    return refused({ state: now ? stateOf(now) : "finished", attempt: now ?? a });
+    return refused({ state: now ? challengeState(now) : "finished", attempt: now ?? a });
   }
   const transactionId = a.transactionId;
-  const outcome = await callWithin(() => processor.complete(transactionId, passed));
-  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
+  const outcome = await askProcessor(deps, a, () => processor.complete(transactionId, passed));
   let decision = decide("sale", outcome, true);
   if (!passed && decision.to?.status === "declined") {
     decision = { ...decision, errorCode: ERROR_CODES.THREE_DS_FAILED, errorDetails: "3-D Secure authentication failed", cause: "challenge:failed" };
@@ -79,6 +77,6 @@ export async function completeChallenge(deps: ProcessDeps, traceId: number, mac:
     decision = { ...decision, cause: `challenge:passed/${decision.cause}` };
   }
   const result = await advance(deps, a, decision, ctx);
-  if (!result.applied) return refused({ state: stateOf(result.attempt), attempt: result.attempt });
+  if (!result.applied) return refused({ state: challengeState(result.attempt), attempt: result.attempt });
   return { ok: true, attempt: result.attempt };
 }

@@ -7,12 +7,13 @@
  */
 import { ERROR_CODES, domainError, type DomainError } from "../domain/errors.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { canTransition, type State } from "../domain/transitions.ts";
+import { canTransition, stateOf, type State } from "../domain/transitions.ts";
 import { signableText } from "../security/canonical.ts";
-import { advance, stateOf, type StepContext } from "./advance.ts";
+import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
-import { payOut, step } from "./run-attempt.ts";
+import { payOut } from "./run-attempt.ts";
+import { step } from "../domain/outcome.ts";
 
 export type PayoutDecision = "approve" | "reject" | "cancel";
 export type DecisionResult = { ok: true; attempt: Attempt } | { ok: false; error: DomainError };

@@ -10,14 +10,13 @@
  * Every change is notified, being after the reply.
  */
 import { ERROR_CODES } from "../domain/errors.ts";
-import { decide } from "../domain/outcome.ts";
+import { decide, step } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { callWithin } from "../processors/call-within.ts";
 import { startWorkPool, type PollLoop } from "./poll-loop.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
-import { step, submitAttempt } from "./run-attempt.ts";
+import { askProcessor, isLastInCascade, submitAttempt } from "./run-attempt.ts";
 
 export function expiryDecision() {
   return step({ status: "declined" }, "challenge:expired", {
@@ -79,7 +78,7 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     if (a.completingUntil && a.transactionId) {
       const processor = deps.processors.get(a.processor);
       const transactionId = a.transactionId;
-      const outcome = processor ? await callWithin(() => processor.status(transactionId)) : undefined;
+      const outcome = processor ? await askProcessor(deps, a, () => processor.status(transactionId)) : undefined;
       if (outcome && (outcome.kind === "approved" || outcome.kind === "declined")) {
         await advance(deps, a, { ...decide("sale", outcome, true), cause: "challenge:answer-recovered" }, ctx);
         return;
@@ -104,14 +103,12 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   }
   // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
   const transactionId = a.transactionId;
-  let outcome = await callWithin(() => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
+  let outcome = await askProcessor(deps, a, () => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
   // "No record" is final only once the acquirer has had time to finish a call still in flight.
   if (!transactionId && outcome.kind === "unavailable" && now.getTime() - a.createdAt.getTime() < LOST_AFTER_MS) {
     outcome = { kind: "unknown", transactionId: "", message: outcome.message };
   }
-  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
-  const lastInCascade = a.type !== "sale" || a.attempt >= merchant.processors.length;
-  await advance(deps, a, decide(a.type, outcome, lastInCascade), ctx);
+  await advance(deps, a, decide(a.type, outcome, isLastInCascade(a, merchant)), ctx);
 }
 
 /** Lease on a claimed attempt: long enough for one processor call. */

@@ -7,7 +7,7 @@
  */
 import { cardBrand, maskCard } from "../domain/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
-import { INITIAL_STATE, isFinal } from "../domain/transitions.ts";
+import { INITIAL_STATE, isFinal, stateOf } from "../domain/transitions.ts";
 import type { Attempt, ProcessInput, TransactionType } from "../domain/transaction.ts";
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../security/hmac.ts";
@@ -102,7 +102,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     }
     // The platform is told this state: if it is not final, its next change must be notified.
     let attempt = created.attempt;
-    if (!isFinal(attempt.type, { status: attempt.status, letter: attempt.payoutLetter }) && !attempt.replied) {
+    if (!isFinal(attempt.type, stateOf(attempt)) && !attempt.replied) {
       attempt = (await deps.followUps.markReplied(attempt.traceId)) ?? attempt;
     }
     return { ok: true, attempt, merchant, replayed: true };

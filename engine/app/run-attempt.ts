@@ -5,13 +5,13 @@
  * manual one waits for an operator. The cascade's later attempts and an
  * operator's approval come back here through submitAttempt.
  */
-import { decide, type Decision, type ProcessorOutcome } from "../domain/outcome.ts";
+import { decide, step, type ProcessorOutcome } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import type { CardDetails } from "../processors/processor.ts";
 import { callWithin } from "../processors/call-within.ts";
 import { hmacHex } from "../security/hmac.ts";
 import { advance, type StepContext } from "./advance.ts";
-import type { ProcessDeps, RefundableSale } from "./ports.ts";
+import type { Merchant, ProcessDeps, RefundableSale } from "./ports.ts";
 
 export interface RunInput {
   attempt: Attempt;
@@ -25,12 +25,20 @@ export function challengeMac(deps: ProcessDeps, traceId: number): string {
   return hmacHex(deps.keys.tokenHash, `3ds:${traceId}`).slice(0, 32);
 }
 
-export function challengeUrl(deps: ProcessDeps, traceId: number): string {
+function challengeUrl(deps: ProcessDeps, traceId: number): string {
   return `${deps.publicUrl()}/3ds/${traceId}/${challengeMac(deps, traceId)}`;
 }
 
-export function step(to: Decision["to"], cause: string, extra: Partial<Decision> = {}): Decision {
-  return { to, depositState: null, transactionId: null, errorCode: null, errorDetails: null, cause, ...extra };
+/** Whether a retry answer ends the attempt: not a sale, or no processor after this one. */
+export function isLastInCascade(a: Pick<Attempt, "type" | "attempt">, merchant: Merchant): boolean {
+  return a.type !== "sale" || a.attempt >= merchant.processors.length;
+}
+
+/** A processor call within its time limit, its answer counted. */
+export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Promise<ProcessorOutcome>): Promise<ProcessorOutcome> {
+  const outcome = await callWithin(call);
+  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
+  return outcome;
 }
 
 /** Calls the attempt's processor (a payout is at P by now) and records the answer. */
@@ -38,16 +46,14 @@ export async function submitAttempt(deps: ProcessDeps, a: Attempt, card: CardDet
   const processor = deps.processors.get(a.processor);
   if (!processor) throw new Error(`processor ${a.processor} is not registered`);
   const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
-  const outcome: ProcessorOutcome = await callWithin(() =>
+  const outcome = await askProcessor(deps, a, () =>
     a.type === "payout"
       ? processor.payout(charge)
       : a.type === "refund"
         ? processor.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" })
         : processor.authorize(charge),
   );
-  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
-  const lastInCascade = a.type !== "sale" || a.attempt >= ctx.merchant.processors.length;
-  const decision = decide(a.type, outcome, lastInCascade);
+  const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));
   const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
   return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number })).attempt;
 }

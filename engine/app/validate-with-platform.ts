@@ -8,13 +8,14 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { ERROR_CODES } from "../domain/errors.ts";
-import type { Decision } from "../domain/outcome.ts";
+import { failedState, step, type Decision } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { readValidationReply, validationRequestBody } from "../callbacks/validation-codec.ts";
 import { signableText } from "../security/canonical.ts";
 import { fingerprint } from "../security/hmac.ts";
 import type { Merchant, ProcessDeps } from "./ports.ts";
-import { step } from "./run-attempt.ts";
+import { acceptedKeys } from "./authenticate.ts";
+
 
 export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };
 
@@ -29,9 +30,8 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
     headers: { "x-cashier-event-id": eventId, "x-cashier-merchant-id": merchant.id },
     timeoutMs: deps.settings.validationTimeoutMs,
   });
-  const previous = merchant.previousKey && merchant.previousKeyExpiresAt && deps.now() < merchant.previousKeyExpiresAt ? [merchant.previousKey] : [];
-  const reply = readValidationReply(result, merchant.signingKey, ...previous);
-  const failed = a.type === "payout" ? ({ status: "declined", letter: "J" } as const) : ({ status: "declined" } as const);
+  const reply = readValidationReply(result, ...acceptedKeys(merchant, deps.now()));
+  const failed = failedState(a.type);
   // What is kept is the call without the token: only its keyed hash is ever stored.
   const record = { merchantId: merchant.id, traceId: a.traceId, eventId, url, body: body.replace(authToken, "[auth_token]") };
   if (!reply.usable) {

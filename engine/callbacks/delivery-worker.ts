@@ -4,7 +4,8 @@
  * the domain's rules and records the attempt. A crash anywhere leaves the
  * callback pending; after the lease it is due again with the same event id.
  */
-import { judgeReply, type RetryPolicy } from "../domain/callbacks.ts";
+import type { RetryPolicy } from "../domain/callbacks.ts";
+import { judgeReply } from "./reply-ack.ts";
 import type { MerchantDirectory } from "../app/ports.ts";
 import { startWorkPool, type PollLoop } from "../app/poll-loop.ts";
 import type { ClaimedCallback, PgCallbackStore } from "../store/callback-store.ts";

@@ -9,7 +9,17 @@
 import http from "node:http";
 import https from "node:https";
 import { useAgent } from "request-filtering-agent";
-import type { SendResult } from "../domain/callbacks.ts";
+/** What one HTTP attempt produced. */
+export interface SendResult {
+  /** 0 when no reply arrived. */
+  httpStatus: number;
+  body: string;
+  /** Why no usable reply: timeout, connection refused, redirect...; "" otherwise. */
+  error: string;
+  /** The address was refused by the SSRF guard: nothing was sent. */
+  refusedAddress: boolean;
+  durationMs: number;
+}
 
 const MAX_REPLY_BYTES = 64 * 1024;
 

@@ -3,8 +3,7 @@
  * reuses. The engine renders it only to sign it: the edge writes the same
  * members from the typed result, and a test holds the two to one signature.
  */
-import { canonicalString, type Scalar } from "../security/canonical.ts";
-import { hmacHex, type HmacKey } from "../security/hmac.ts";
+import type { Scalar } from "../security/canonical.ts";
 import type { Attempt } from "../domain/transaction.ts";
 
 export const API_VERSION = "1.0";
@@ -42,6 +41,4 @@ export function errorReplyBody(status: number, description: string, version = AP
   };
 }
 
-export function signBody(secret: HmacKey, body: Record<string, Scalar>): string {
-  return hmacHex(secret, canonicalString(body));
-}
+export { signBody } from "../security/canonical.ts";

@@ -7,10 +7,11 @@
  * `signature` over its own members. Anything else is unusable, with a reason.
  */
 import type { Attempt } from "../domain/transaction.ts";
-import type { SendResult } from "../domain/callbacks.ts";
+import type { SendResult } from "./http-sender.ts";
+import { parseJsonObject } from "./reply-ack.ts";
 import { VALIDATION_WHOLE_UNIT_CURRENCIES, wireAmount } from "../domain/money.ts";
-import { canonicalString, type Scalar } from "../security/canonical.ts";
-import { hmacHex, verifyHmac, type HmacKey } from "../security/hmac.ts";
+import { canonicalString, signBody, type Scalar } from "../security/canonical.ts";
+import { verifyHmac, type HmacKey } from "../security/hmac.ts";
 import { API_VERSION } from "./process-reply-codec.ts";
 
 export function validationRequestBody(a: Attempt, authToken: string, nowSeconds: number, key: HmacKey): string {
@@ -32,7 +33,7 @@ export function validationRequestBody(a: Attempt, authToken: string, nowSeconds:
     version: API_VERSION,
     timestamp: String(nowSeconds),
   };
-  return JSON.stringify({ ...members, signature: hmacHex(key, canonicalString(members)) });
+  return JSON.stringify({ ...members, signature: signBody(key, members) });
 }
 
 export type ValidationReply = { usable: true; status: number; description: string } | { usable: false; error: string };
@@ -41,14 +42,9 @@ export type ValidationReply = { usable: true; status: number; description: strin
 export function readValidationReply(r: SendResult, ...keys: HmacKey[]): ValidationReply {
   if (r.error) return { usable: false, error: r.error };
   if (r.httpStatus < 200 || r.httpStatus > 299) return { usable: false, error: `HTTP ${r.httpStatus}` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(r.body);
-  } catch {
-    return { usable: false, error: "the reply is not JSON" };
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { usable: false, error: "the reply is not a JSON object" };
-  const reply = parsed as Record<string, unknown>;
+  const parsed = parseJsonObject(r.body);
+  if (!parsed.ok) return { usable: false, error: `the reply is ${parsed.error}` };
+  const reply = parsed.value;
   const nested = Object.keys(reply).find((k) => reply[k] !== null && typeof reply[k] === "object");
   if (nested) return { usable: false, error: `reply member ${nested} is an object or array` };
   if (typeof reply.status !== "number" || !Number.isInteger(reply.status)) return { usable: false, error: "the reply has no integer status" };

@@ -25,6 +25,8 @@ export interface Decision {
   errorDetails: string | null;
   /** The processor's own code of a decline, kept as it came ("05", "R1"). */
   processorCode?: string | null;
+  /** The processor has not answered finally (pending, unknown): ask it again later. */
+  awaitsProcessor?: boolean;
   cause: string;
   /** Where the customer must go (3-D Secure); set by the use case, which knows the public URL. */
   redirectUrl?: string | null;
@@ -37,16 +39,26 @@ export function declineCode(code: string): number {
 
 const none = { depositState: null, errorCode: null, errorDetails: null } as const;
 
+/** A decision without a processor's answer: an operator's, the platform's, the clock's. */
+export function step(to: Decision["to"], cause: string, extra: Partial<Decision> = {}): Decision {
+  return { to, depositState: null, transactionId: null, errorCode: null, errorDetails: null, cause, ...extra };
+}
+
+/** Where a failed attempt of this type ends: declined, and J for a payout. */
+export function failedState(type: TransactionType): State {
+  return type === "payout" ? { status: "declined", letter: "J" } : { status: "declined" };
+}
+
 /**
- * What an outcome does to an attempt in `current` state. For payouts the attempt
- * is at pending:P when the processor answers.
+ * What an outcome does to an attempt. For payouts the attempt is at pending:P
+ * when the processor answers.
  */
 export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInCascade: boolean): Decision {
   const cause = `processor:${outcome.kind}`;
   // An empty id (a call that timed out) is no id: it must not wipe one already stored.
   const txId = "transactionId" in outcome && outcome.transactionId ? outcome.transactionId : null;
   const ok: State = type === "payout" ? { status: "approved", letter: "Y" } : { status: "approved" };
-  const failed: State = type === "payout" ? { status: "declined", letter: "J" } : { status: "declined" };
+  const failed = failedState(type);
   // N and E are deposit states: only a failed sale carries one.
   const n: DepositState | null = type === "sale" ? "N" : null;
   const e: DepositState | null = type === "sale" ? "E" : null;
@@ -54,12 +66,12 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
     case "approved":
       return { to: ok, ...none, transactionId: txId, cause };
     case "declined":
-      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
-    case "retryable":
-      if (type === "sale" && !lastInCascade) {
-        return { to: { status: "declined_retry" }, depositState: null, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
-      }
-      return { to: failed, depositState: n, transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
+    case "retryable": {
+      const decline = { transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
+      // The cascade's cue: the next processor takes over, unless this was the last.
+      if (outcome.kind === "retryable" && type === "sale" && !lastInCascade) return { to: { status: "declined_retry" }, depositState: null, ...decline };
+      return { to: failed, depositState: n, ...decline };
+    }
     case "unavailable":
       return { to: failed, depositState: e, transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
     case "challenge":
@@ -68,6 +80,6 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
         : { to: undefined, ...none, transactionId: txId, cause };
     case "pending":
     case "unknown":
-      return { to: undefined, ...none, transactionId: txId, cause };
+      return { to: undefined, ...none, transactionId: txId, cause, awaitsProcessor: true };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The allowed transitions of CONTRACT section 5, as data. A state is a status,
  * and for payouts past `requested` also the letter (pending:A, pending:P, ...).
- * Nothing else may ever be stored: every update goes through `checkTransition`.
+ * Nothing else may ever be stored: every update goes through `canTransition`
+ * (and the database's trigger holds the same table).
  */
 import type { PayoutLetter, TransactionStatus, TransactionType } from "./transaction.ts";
 
@@ -9,6 +10,9 @@ export interface State {
   status: TransactionStatus;
   letter?: PayoutLetter | null;
 }
+
+/** An attempt's state: its status and, for a payout past requested, its letter. */
+export const stateOf = (a: { status: TransactionStatus; payoutLetter: PayoutLetter | null }): State => ({ status: a.status, letter: a.payoutLetter });
 
 export const stateKey = (s: State): string => (s.letter ? `${s.status}:${s.letter}` : s.status);
 

@@ -4,6 +4,8 @@
  * `name=value` joined with `&`. Used by the engine to sign what it sends (Process
  * replies, notifications) and by the edge to hand the engine what it received.
  */
+import { hmacHex, type HmacKey } from "./hmac.ts";
+
 export type Scalar = string | number | boolean | null | undefined;
 
 /** The seed's `description` is varchar(256). */
@@ -26,4 +28,9 @@ export function canonicalString(obj: Record<string, Scalar>): string {
   const names = Object.keys(obj).filter((k) => k !== "signature" && obj[k] !== null && obj[k] !== undefined);
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return names.map((k) => `${k}=${String(obj[k])}`).join("&");
+}
+
+/** The `signature` member of a flat body (CONTRACT section 2): HMAC-SHA384 hex of its canonical string. */
+export function signBody(key: HmacKey, body: Record<string, Scalar>): string {
+  return hmacHex(key, canonicalString(body));
 }

@@ -10,7 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { AttemptOutcome, CallbackKind, CallbackState, SendResult } from "../domain/callbacks.ts";
+import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
+import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Row } from "./mappers.ts";
 
 /** Reply bodies are kept cut to this many characters. */
@@ -106,7 +107,7 @@ export class PgCallbackStore {
    * Keeps the attempt and, if the claim is still ours, moves the callback on.
    * A lost claim (the lease ran out and another worker took it) keeps only the attempt.
    */
-  async recordAttempt(c: ClaimedCallback, r: SendResult, verdict: { outcome: AttemptOutcome; state: CallbackState; error: string; retryInSeconds: number | null }): Promise<void> {
+  async recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void> {
     await this.#exec(
       `with a as (insert into callback_attempt (callback_id, at, duration_ms, http_status, response_body, outcome, error)
                   values (?, now() - (? * interval '1 millisecond'), ?, ?, ?, ?, ?))

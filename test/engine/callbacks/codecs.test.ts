@@ -7,7 +7,7 @@
 import t from "tap";
 import { createHmac } from "node:crypto";
 import type { Attempt } from "../../../engine/domain/transaction.ts";
-import type { SendResult } from "../../../engine/domain/callbacks.ts";
+import type { SendResult } from "../../../engine/callbacks/http-sender.ts";
 import { hmacKey } from "../../../engine/security/hmac.ts";
 import { Decimal, jsonText } from "../../../engine/callbacks/json-text.ts";
 import { updatePayoutBody } from "../../../engine/callbacks/update-payout-codec.ts";

@@ -4,7 +4,9 @@
  * against every kind of reply, as a table, and the retry schedules.
  */
 import t from "tap";
-import { DEFAULT_RETRY_SECONDS, judgeReply, type CallbackKind, type RetryPolicy, type SendResult } from "../../../engine/domain/callbacks.ts";
+import { DEFAULT_RETRY_SECONDS, type CallbackKind, type RetryPolicy } from "../../../engine/domain/callbacks.ts";
+import { judgeReply } from "../../../engine/callbacks/reply-ack.ts";
+import type { SendResult } from "../../../engine/callbacks/http-sender.ts";
 
 type Kind = Exclude<CallbackKind, "validation">;
 const KINDS: Kind[] = ["notification", "update_payout", "record_failed_deposit"];
