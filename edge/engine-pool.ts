@@ -8,18 +8,15 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { DATABASE_UNAVAILABLE } from "../engine/domain/errors.ts";
 
 export interface EnginePool {
   transport: Transport;
-  /** The addresses in rotation now, e.g. http://10.0.0.5:50051. */
-  targets(): string[];
-  close(): void;
 }
 
-export const RESOLVE_EVERY_MS = 5000;
-export const DOWN_FOR_MS = 5000;
-/** The engine's own UNAVAILABLE (engine/rpc/errors.ts): it is reachable, its database is not. */
-const ENGINE_DATABASE_DOWN = "the database is unavailable; retry later";
+const RESOLVE_EVERY_MS = 5000;
+const DOWN_FOR_MS = 5000;
+
 
 /** "http://a:1, http://b:2" -> the URLs, trimmed. */
 export function engineUrls(engineUrl: string): string[] {
@@ -71,8 +68,9 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
   return {
     transport: {
       // An engine that cannot be reached is skipped for this call: the next one
-      // is tried once. Every engine RPC is safe to repeat (Process is idempotent
-      // on merchant_id and order_id; the others only read or sign).
+      // is tried once. Every edge RPC is safe to repeat: Process is idempotent on
+      // merchant_id and order_id, a second challenge answer is refused and the
+      // page shown as it stands, the others only read or sign.
       unary: async (...args) => {
         const first = pick();
         try {
@@ -80,7 +78,7 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
         } catch (err) {
           const e = ConnectError.from(err);
           // Only an engine that could not be reached: one that answered UNAVAILABLE (its database) is up.
-          if (rotation.length < 2 || e.code !== Code.Unavailable || e.rawMessage === ENGINE_DATABASE_DOWN) throw err;
+          if (rotation.length < 2 || e.code !== Code.Unavailable || e.rawMessage === DATABASE_UNAVAILABLE) throw err;
           downUntil.set(first, Date.now() + DOWN_FOR_MS);
           // Another engine than the one that failed, whatever other calls picked meanwhile.
           const others = rotation.filter((x) => x !== first);
@@ -89,7 +87,5 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
       },
       stream: (...args) => pick().stream(...args),
     },
-    targets: () => [...transports.keys()],
-    close: () => clearInterval(timer),
   };
 }

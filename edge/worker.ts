@@ -28,6 +28,5 @@ parentPort!.postMessage({ type: "listening", port: edge.port });
 parentPort!.on("message", async (msg: { type: string }) => {
   if (msg.type !== "stop") return;
   await edge.close();
-  parentPort!.postMessage({ type: "stopped" });
   process.exit(0);
 });

@@ -1,7 +1,8 @@
 /**
  * Environment -> one typed, validated settings object (CONTRACT section 1).
- * Only main.ts calls loadConfig; everything else receives the object, so tests
- * can build a Config without touching process.env.
+ * The two main.ts files (engine, edge) read the environment through
+ * loadConfig; everything else receives the object, so tests build a Config from
+ * a plain record without touching process.env.
  */
 import { join, resolve } from "node:path";
 import { DEFAULT_RETRY_SECONDS, DEFAULT_RFD_MAX_ATTEMPTS } from "./domain/callbacks.ts";

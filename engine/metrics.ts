@@ -41,7 +41,7 @@ export interface PoolLike {
 
 export interface EngineMetrics {
   registry: Registry;
-  /** Counts and times every EngineService call, refused ones included; compose after bearer auth. */
+  /** Counts and times every call of EngineService and AdminService, refused ones included; compose after bearer auth. */
   interceptor: Interceptor;
 }
 

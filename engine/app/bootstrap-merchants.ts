@@ -10,8 +10,6 @@ import { join } from "node:path";
 import { parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "../store/merchant-store.ts";
 
-export { MerchantsFileError, parseMerchantsFile } from "./merchant-spec.ts";
-
 export interface MerchantSink {
   upsert(spec: MerchantSpec): Promise<void>;
   count(): Promise<number>;

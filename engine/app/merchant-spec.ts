@@ -5,20 +5,30 @@
  * bad field (`merchants[0].frontends[1].base_currency must be an ISO 4217 code`).
  */
 import { isCurrency } from "../domain/money.ts";
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { MerchantSpec } from "../store/merchant-store.ts";
 
-export class MerchantsFileError extends Error {}
+/** A bad entry: the field at fault (a path such as merchants[0].frontends[1].base_currency) and what is wrong. */
+export class MerchantsFileError extends Error {
+  readonly field: string;
+  readonly problem: string;
+  constructor(field: string, problem: string) {
+    super(field ? `${field} ${problem}` : problem);
+    this.field = field;
+    this.problem = problem;
+  }
+}
 
 const KNOWN_PROCESSORS = new Set(["sim-a", "sim-b"]);
 
 function str(obj: Record<string, unknown>, key: string, where: string, required: boolean): string | undefined {
   const v = obj[key];
   if (v === undefined || v === null) {
-    if (required) throw new MerchantsFileError(`${where}.${key} is required`);
+    if (required) throw new MerchantsFileError(`${where}.${key}`, `is required`);
     return undefined;
   }
-  if (typeof v !== "string" || v.trim() === "") throw new MerchantsFileError(`${where}.${key} must be a non-empty string`);
-  if (/[\u0000-\u001f\u007f]/.test(v)) throw new MerchantsFileError(`${where}.${key} must not contain control characters`);
+  if (typeof v !== "string" || v.trim() === "") throw new MerchantsFileError(`${where}.${key}`, `must be a non-empty string`);
+  if (CONTROL_CHARACTERS.test(v)) throw new MerchantsFileError(`${where}.${key}`, `must not contain control characters`);
   return v;
 }
 
@@ -29,7 +39,7 @@ function url(obj: Record<string, unknown>, key: string, where: string): string |
     const u = new URL(v);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
   } catch {
-    throw new MerchantsFileError(`${where}.${key} must be an http(s) URL`);
+    throw new MerchantsFileError(`${where}.${key}`, `must be an http(s) URL`);
   }
   return v;
 }
@@ -40,49 +50,49 @@ export function parseMerchantsFile(text: string): MerchantSpec[] {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new MerchantsFileError(`not JSON: ${(err as Error).message}`);
+    throw new MerchantsFileError("", `not JSON: ${(err as Error).message}`);
   }
   const list = (doc as { merchants?: unknown })?.merchants;
-  if (!Array.isArray(list)) throw new MerchantsFileError('must be {"merchants": [...]}');
+  if (!Array.isArray(list)) throw new MerchantsFileError("", 'must be {"merchants": [...]}');
   return list.map((raw, i) => parseMerchantEntry(raw, `merchants[${i}]`));
 }
 
 /** A frontend entry: name, ISO 4217 base currency, accepted currencies (default [base]). */
 export function parseFrontend(fr: unknown, fw: string): { name: string; baseCurrency: string; currencies: string[] } {
-  if (typeof fr !== "object" || fr === null) throw new MerchantsFileError(`${fw} must be an object`);
+  if (typeof fr !== "object" || fr === null) throw new MerchantsFileError(`${fw}`, `must be an object`);
   const f = fr as Record<string, unknown>;
   const name = str(f, "name", fw, true)!;
-  if (name.length > 256) throw new MerchantsFileError(`${fw}.name must be at most 256 characters`);
+  if (name.length > 256) throw new MerchantsFileError(`${fw}.name`, `must be at most 256 characters`);
   const base = str(f, "base_currency", fw, true)!;
-  if (!isCurrency(base)) throw new MerchantsFileError(`${fw}.base_currency must be an ISO 4217 code`);
+  if (!isCurrency(base)) throw new MerchantsFileError(`${fw}.base_currency`, `must be an ISO 4217 code`);
   const currencies = f.currencies ?? [base];
   if (!Array.isArray(currencies) || !currencies.every((c) => typeof c === "string" && isCurrency(c))) {
-    throw new MerchantsFileError(`${fw}.currencies must be a list of ISO 4217 codes`);
+    throw new MerchantsFileError(`${fw}.currencies`, `must be a list of ISO 4217 codes`);
   }
   return { name, baseCurrency: base, currencies: currencies.length > 0 ? (currencies as string[]) : [base] };
 }
 
 /** One merchant entry of the file's format. */
 export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
-  if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where} must be an object`);
+  if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where}`, `must be an object`);
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
   // It stands in signed canonical strings: no & or =, nothing a platform could mistype.
-  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
+  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
   const statuses = str(m, "update_payout_statuses", where, false) ?? "CAPYJ";
-  if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses must be letters of CAPYJ`);
+  if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
-  if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval must be auto or manual`);
+  if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval`, `must be auto or manual`);
   const processors = m.processors ?? ["sim-a", "sim-b"];
   if (!Array.isArray(processors) || processors.length === 0 || !processors.every((p) => typeof p === "string" && KNOWN_PROCESSORS.has(p))) {
-    throw new MerchantsFileError(`${where}.processors must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
+    throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
   }
   const siteId = m.site_id;
-  if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0)) throw new MerchantsFileError(`${where}.site_id must be a non-negative integer`);
-  if (!Array.isArray(m.frontends) || m.frontends.length === 0) throw new MerchantsFileError(`${where}.frontends must be a non-empty list`);
+  if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0)) throw new MerchantsFileError(`${where}.site_id`, `must be a non-negative integer`);
+  if (!Array.isArray(m.frontends) || m.frontends.length === 0) throw new MerchantsFileError(`${where}.frontends`, `must be a non-empty list`);
   const frontends = m.frontends.map((fr, j) => parseFrontend(fr, `${where}.frontends[${j}]`));
   const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);
-  if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name repeats the name ${frontends[twice].name}`);
+  if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name`, `repeats the name ${frontends[twice].name}`);
   return {
     merchantId,
     secret: str(m, "secret", where, true)!,

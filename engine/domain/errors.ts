@@ -80,6 +80,9 @@ export const ERROR_CODES = {
   OPERATOR_DECISION: 9007,
 } as const;
 
+/** What an engine answers (UNAVAILABLE) when its database is not there: the edge tells it from an unreachable engine. */
+export const DATABASE_UNAVAILABLE = "the database is unavailable; retry later";
+
 /** A thrown wrapper for the few places that must unwind (inside a DB transaction). */
 export class DomainFailure extends Error {
   readonly error: DomainError;

@@ -12,7 +12,4 @@ export class ProcessorRegistry {
     return this.#byName.get(name);
   }
 
-  names(): string[] {
-    return [...this.#byName.keys()];
-  }
 }

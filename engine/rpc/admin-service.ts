@@ -15,21 +15,19 @@ import {
 import { decidePayout, type PayoutDecision } from "../app/decide-payout.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import { domainError } from "../domain/errors.ts";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
-import { invalidArgument, toRpcError } from "./errors.ts";
+import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto } from "./proto-mappers.ts";
 import { callbackToProto, kindFromProto, stateFromProto } from "./callback-mappers.ts";
-import { decodePageToken, encodePageToken } from "./page-token.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./engine-service.ts";
+import { pageOf, readPage } from "./page-token.ts";
 import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
 
 async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string) {
-  if (traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+  checkTraceId(traceId);
   // Every decision is recorded with who made it.
   if (operator.trim() === "") throw invalidArgument("operator", "is required: who decides");
   for (const [field, value] of [["operator", operator], ["reason", reason]] as const) {
-    if (CONTROL_CHARACTERS.test(value)) throw invalidArgument(field, "must not contain control characters");
+    checkText(field, value);
     if ([...value].length > 256) throw invalidArgument(field, "must be at most 256 characters");
   }
   const result = await decidePayout(deps, traceId, decision, operator, reason);
@@ -50,22 +48,16 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
     },
 
     async listDeliveries(req) {
-      if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
       if (req.traceId < 0) throw invalidArgument("trace_id", "must be a positive integer, or 0 for all");
-      if (CONTROL_CHARACTERS.test(req.merchantId)) throw invalidArgument("merchant_id", "must not contain control characters");
+      checkText("merchant_id", req.merchantId);
       const kind = kindFromProto(req.kind);
       if (kind === null) throw invalidArgument("kind", "is not a CallbackKind");
       const state = stateFromProto(req.state);
       if (state === null) throw invalidArgument("state", "is not a CallbackState");
-      const before = req.pageToken ? decodePageToken(req.pageToken) : undefined;
-      if (req.pageToken && before === undefined) throw invalidArgument("page_token", "is not a token this service issued");
-      const limit = req.pageSize || DEFAULT_PAGE_SIZE;
-      const rows = await deps.callbacks.list({ merchantId: req.merchantId || undefined, kind, state, traceId: req.traceId || undefined, beforeId: before, limit: limit + 1 });
-      const page = rows.slice(0, limit);
-      return create(ListDeliveriesResponseSchema, {
-        deliveries: page.map(callbackToProto),
-        nextPageToken: rows.length > limit ? encodePageToken(page[page.length - 1].id) : "",
-      });
+      const { read, limit, after } = readPage<number>(req, "number");
+      const rows = await deps.callbacks.list({ merchantId: req.merchantId || undefined, kind, state, traceId: req.traceId || undefined, beforeId: after, limit: read });
+      const page = pageOf(rows, limit, (c) => c.id);
+      return create(ListDeliveriesResponseSchema, { deliveries: page.items.map(callbackToProto), nextPageToken: page.nextPageToken });
     },
 
     async redeliverCallback(req) {

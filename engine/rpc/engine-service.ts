@@ -22,15 +22,12 @@ import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import { domainError } from "../domain/errors.ts";
 import { signableText } from "../security/canonical.ts";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { errorReplyBody, processReplyBody, signBody } from "../callbacks/process-reply-codec.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
-import { invalidArgument, toRpcError } from "./errors.ts";
+import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto, processInputFromProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
-import { decodePageToken, encodePageToken } from "./page-token.ts";
+import { pageOf, readPage } from "./page-token.ts";
 
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 50;
 
 export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
   return {
@@ -49,7 +46,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     },
 
     async getTransaction(req) {
-      if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+      checkTraceId(req.traceId);
       const attempt = await deps.orders.get(req.traceId);
       if (!attempt) throw toRpcError(domainError("NOT_FOUND", `no transaction with trace_id ${req.traceId}`));
       const [history, callbacks] = await Promise.all([deps.orders.history(req.traceId), deps.callbacks.forTransaction(req.traceId)]);
@@ -57,12 +54,10 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     },
 
     async listTransactions(req) {
-      if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
       for (const [field, value] of [["merchant_id", req.merchantId], ["order_id", req.orderId], ["pin", req.pin]] as const) {
-        if (CONTROL_CHARACTERS.test(value)) throw invalidArgument(field, "must not contain control characters");
+        checkText(field, value);
       }
-      const after = req.pageToken ? decodePageToken(req.pageToken) : undefined;
-      if (req.pageToken && after === undefined) throw invalidArgument("page_token", "is not a token this service issued");
+      const { read, limit, after } = readPage<number>(req, "number");
       const type = req.transactionType === PbType.UNSPECIFIED ? undefined : typeFromProto(req.transactionType);
       if (req.transactionType !== PbType.UNSPECIFIED && !type) throw invalidArgument("transaction_type", "is not a TransactionType");
       const status = req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status);
@@ -70,7 +65,6 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       const startTime = req.startTime ? timestampDate(req.startTime) : undefined;
       const endTime = req.endTime ? timestampDate(req.endTime) : undefined;
       if (startTime && endTime && startTime > endTime) throw invalidArgument("end_time", "is before start_time");
-      const limit = req.pageSize || DEFAULT_PAGE_SIZE;
       const rows = await deps.orders.list({
         merchantId: req.merchantId || undefined,
         orderId: req.orderId || undefined,
@@ -80,34 +74,31 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
         startTime,
         endTime,
         afterTraceId: after,
-        limit: limit + 1,
+        limit: read,
       });
-      const page = rows.slice(0, limit);
-      return create(ListTransactionsResponseSchema, {
-        transactions: page.map((a) => attemptToProto(a)),
-        nextPageToken: rows.length > limit ? encodePageToken(page[page.length - 1].traceId) : "",
-      });
+      const page = pageOf(rows, limit, (a) => a.traceId);
+      return create(ListTransactionsResponseSchema, { transactions: page.items.map((a) => attemptToProto(a)), nextPageToken: page.nextPageToken });
     },
 
     async signReply(req) {
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
       // Only text that cannot pose as other members of a canonical string is signed.
       if (signableText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
-      if (CONTROL_CHARACTERS.test(req.merchantId)) throw invalidArgument("merchant_id", "must not contain control characters");
+      checkText("merchant_id", req.merchantId);
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
       return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });
     },
 
     async getChallenge(req) {
-      if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+      checkTraceId(req.traceId);
       const found = await getChallenge(deps, req.traceId, req.mac);
       if (!found.ok) throw toRpcError(found.error);
       return challengeToProto(found.view);
     },
 
     async completeChallenge(req) {
-      if (req.traceId <= 0) throw invalidArgument("trace_id", "must be a positive integer");
+      checkTraceId(req.traceId);
       const done = await completeChallenge(deps, req.traceId, req.mac, req.passed);
       if (!done.ok) throw toRpcError(done.error);
       return create(CompleteChallengeResponseSchema, { transaction: attemptToProto(done.attempt), returnUrl: done.attempt.returnUrl });

@@ -1,8 +1,9 @@
 /** DomainError -> gRPC status with an ErrorDetail (reason and every offending field). */
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { create } from "@bufbuild/protobuf";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ErrorDetailSchema, ErrorReason, FieldViolationSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { REASONS, type DomainError, type Reason } from "../domain/errors.ts";
+import { DATABASE_UNAVAILABLE, REASONS, type DomainError, type Reason } from "../domain/errors.ts";
 import { RpcError } from "./grpc-adapter.ts";
 
 export function reasonToProto(reason: Reason): ErrorReason {
@@ -20,6 +21,16 @@ export function toRpcError(e: DomainError): RpcError {
 /** A bad argument of an operator call, named. */
 export function invalidArgument(field: string, description: string): RpcError {
   return toRpcError({ reason: "INVALID_FIELDS", message: `${field}: ${description}`, violations: [{ field, description }] });
+}
+
+/** A caller's free text: no control characters (Postgres cannot even carry a NUL). */
+export function checkText(field: string, value: string): void {
+  if (CONTROL_CHARACTERS.test(value)) throw invalidArgument(field, "must not contain control characters");
+}
+
+/** A trace_id the caller names: positive (int32 keeps it below 2^31). */
+export function checkTraceId(traceId: number, field = "trace_id"): void {
+  if (traceId <= 0) throw invalidArgument(field, "must be a positive integer");
 }
 
 const UNAVAILABLE_PG_CODES = new Set(["55000", "3D000", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006", "08001", "08004", "40001", "40P01"]);
@@ -71,7 +82,7 @@ export function classifyInternal(err: unknown): RpcError | undefined {
       (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) ||
       (typeof name === "string" && UNAVAILABLE_NAMES.has(name)) ||
       UNAVAILABLE_MESSAGE.test(String(message ?? ""));
-    if (retryable) return new RpcError(GrpcStatus.UNAVAILABLE, "the database is unavailable; retry later");
+    if (retryable) return new RpcError(GrpcStatus.UNAVAILABLE, DATABASE_UNAVAILABLE);
   }
   return undefined;
 }

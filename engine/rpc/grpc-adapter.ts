@@ -26,7 +26,6 @@ export class RpcError extends Error {
 export interface CallContext {
   metadata: grpc.Metadata;
   method: string;
-  peer: string;
 }
 
 type UnaryImpl<I extends DescMessage, O extends DescMessage> = (req: MessageShape<I>, ctx: CallContext) => Promise<MessageShape<O>>;
@@ -114,7 +113,7 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
     };
     const fn = (impl as Record<string, UnaryImpl<DescMessage, DescMessage>>)[method.localName];
     handlers[method.name] = (call: grpc.ServerUnaryCall<MessageShape<DescMessage>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      const ctx: CallContext = { metadata: call.metadata, method: path, peer: call.getPeer() };
+      const ctx: CallContext = { metadata: call.metadata, method: path };
       const started = performance.now();
       const finish = (code: grpc.status) => opts.interceptor?.after?.(ctx, code, performance.now() - started);
       try {

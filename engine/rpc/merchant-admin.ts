@@ -20,11 +20,10 @@ import {
 import { FrontendSchema, MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { MerchantsFileError, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
 import { domainError } from "../domain/errors.ts";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { MerchantSettings, MerchantSpec, MerchantView } from "../store/merchant-store.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
-import { invalidArgument, toRpcError } from "./errors.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./engine-service.ts";
+import { checkText, invalidArgument, toRpcError } from "./errors.ts";
+import { pageOf, readPage } from "./page-token.ts";
 
 export interface MerchantAdminStore {
   view(merchantId: string): Promise<MerchantView | undefined>;
@@ -90,25 +89,24 @@ function entryOf(m: Merchant, secret: string, frontends: Frontend[]): Record<str
   };
 }
 
-/** The shared parser's message ("merchant.platform_url must be ...") as INVALID_ARGUMENT on that field. */
+/** The shared parser's refusal as INVALID_ARGUMENT on the field it names. */
 function parsed<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (!(err instanceof MerchantsFileError)) throw err;
-    const [field, ...rest] = err.message.split(" ");
-    throw invalidArgument(field, rest.join(" "));
+    throw invalidArgument(err.field, err.problem);
   }
 }
 
 function checkId(merchantId: string, field = "merchant_id"): void {
   if (merchantId === "") throw invalidArgument(field, "is required");
-  if (CONTROL_CHARACTERS.test(merchantId)) throw invalidArgument(field, "must not contain control characters");
+  checkText(field, merchantId);
 }
 
 function checkSecret(secret: string, field: string): void {
   if ([...secret].length < MIN_SECRET_LENGTH) throw invalidArgument(field, `must be at least ${MIN_SECRET_LENGTH} characters`);
-  if (CONTROL_CHARACTERS.test(secret)) throw invalidArgument(field, "must not contain control characters");
+  checkText(field, secret);
 }
 
 /** Whether a settings field carries a value in the request (proto3 has no presence for these). */
@@ -196,24 +194,9 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
     },
 
     async listMerchants(req) {
-      if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
-      let after: string | undefined;
-      if (req.pageToken) {
-        try {
-          const t = JSON.parse(Buffer.from(req.pageToken, "base64url").toString("utf8")) as { v?: number; m?: unknown };
-          if (t.v !== 1 || typeof t.m !== "string" || CONTROL_CHARACTERS.test(t.m)) throw new Error();
-          after = t.m;
-        } catch {
-          throw invalidArgument("page_token", "is not a token this service issued");
-        }
-      }
-      const limit = req.pageSize || DEFAULT_PAGE_SIZE;
-      const rows = await store.list(after, limit + 1);
-      const page = rows.slice(0, limit);
-      return create(ListMerchantsResponseSchema, {
-        merchants: page.map(merchantToProto),
-        nextPageToken: rows.length > limit ? Buffer.from(JSON.stringify({ v: 1, m: page[page.length - 1].merchantId })).toString("base64url") : "",
-      });
+      const { read, limit, after } = readPage<string>(req, "string");
+      const page = pageOf(await store.list(after, read), limit, (m) => m.merchantId);
+      return create(ListMerchantsResponseSchema, { merchants: page.items.map(merchantToProto), nextPageToken: page.nextPageToken });
     },
 
     async rotateMerchantSecret(req) {

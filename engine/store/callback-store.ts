@@ -1,7 +1,8 @@
 /**
- * The callback outbox on Postgres. Callbacks are inserted by the statement
- * that changes a transaction (order-store.ts), never here, so the change and
- * what it owes commit together. Workers claim due rows with FOR UPDATE SKIP
+ * The callback outbox on Postgres. Queued callbacks are inserted by the
+ * statement that changes a transaction (order-store.ts), not here, so the
+ * change and what it owes commit together; only a Validation call, made while
+ * the customer waits, is recorded here after the fact. Workers claim due rows with FOR UPDATE SKIP
  * LOCKED and push next_attempt_at past the call's timeout (a lease): several
  * engines on one database never send one callback at the same moment, and a
  * crashed engine's claim simply falls due again. Per transaction and kind,
@@ -179,7 +180,7 @@ export class PgCallbackStore {
       [id],
     );
     if (rows.length > 0) return "ok";
-    const [exists] = await this.#exec(`select kind, claim is not null as claimed from callback where id = ?`, [id]);
+    const [exists] = await this.#exec(`select kind from callback where id = ?`, [id]);
     if (!exists) return "not-found";
     return exists.kind === "validation" ? "not-queued" : "in-flight";
   }

