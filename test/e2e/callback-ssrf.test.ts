@@ -31,7 +31,8 @@ t.test("Validation to a loopback address is refused: declined 9003, nothing sent
 });
 
 t.test("notifications and RecordFailedDeposit to private, link-local and metadata addresses are refused and kept as failed", async (t) => {
-  const targets = ["http://127.0.0.1:9/notify", "http://10.1.2.3/notify", "http://169.254.169.254/latest/meta-data", "http://[::1]:9/notify", `${stub.url}/notify`];
+  // localhost is a name: refused after DNS, not by its spelling.
+  const targets = ["http://localhost:9/notify", "http://127.0.0.1:9/notify", "http://10.1.2.3/notify", "http://169.254.169.254/latest/meta-data", "http://[::1]:9/notify", `${stub.url}/notify`];
   const traces: number[] = [];
   for (const url of targets) {
     const r = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", card_number: "4000000000000077", notification_url: url });

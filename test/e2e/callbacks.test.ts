@@ -7,7 +7,7 @@
  */
 import t from "tap";
 import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
-import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { PayoutLetter, TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
@@ -109,6 +109,57 @@ t.test("an unusable Validation reply declines with 9003 and says why", async (t)
     t.equal(r.body.transaction_status, "declined", JSON.stringify(script));
     t.equal(r.body.error_code, 9003, `${JSON.stringify(script)}: 9003`);
     t.match(r.body.error_details, why, `${JSON.stringify(script)}: ${r.body.error_details}`);
+  }
+});
+
+t.test("Validation: a rejected payout ends J; an unreachable platform is 9003; BHD goes in cents", async (t) => {
+  stub.script("validation", { status: 5, description: "Payout limit reached" });
+  const payout = await processSale(svc().edgeUrl, { ...PLAT, transaction_type: "payout", cvv: undefined });
+  t.equal(payout.body.transaction_status, "declined");
+  t.equal(payout.body.error_code, 9002);
+  const got = await svc().client.getTransaction({ traceId: payout.body.trace_id });
+  t.equal(got.transaction?.payoutLetter, PayoutLetter.REJECTED, "a payout the platform rejects is J");
+
+  const down = await processSale(svc().edgeUrl, { merchant_id: "m-plat-down", frontend: "down-usd" });
+  t.equal(down.body.error_code, 9003, "nothing listens at the validation_url: 9003");
+  t.match(down.body.error_details, /no reply: connect ECONNREFUSED/);
+
+  const bhd = await processSale(svc().edgeUrl, { ...PLAT, currency: "BHD", amount: 5 });
+  const [call] = await stub.waitFor("validation", forTrace(bhd.body.trace_id));
+  t.equal(body(call).amount, 500, "BHD 5.000 is 500 cents in Validation (seed 2.3), 5 on the Process wire");
+  const yen = await processSale(svc().edgeUrl, { ...PLAT, currency: "JPY", amount: 1000 });
+  const [jpy] = await stub.waitFor("validation", forTrace(yen.body.trace_id));
+  t.equal(body(jpy).amount, 1000, "JPY goes as it is");
+});
+
+t.test("a reply is kept cut to 2,048 characters", async (t) => {
+  stub.script("notification", { raw: "x".repeat(5000) });
+  const oid = orderId("long-reply");
+  const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` });
+  await stub.waitFor("notification", (c) => body(c)?.order_id === oid, { count: 2 });
+  const n = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+    return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
+  });
+  t.equal(n?.attempts[0].responseBody, "x".repeat(2048));
+  t.ok(n!.attempts[0].durationMs >= 0 && n!.attempts[0].time, "time and duration kept");
+});
+
+t.test("a 3-D Secure answer is notified; a failed one owes a RecordFailedDeposit", async (t) => {
+  const quiet = { merchant_id: "m-plat-quiet", frontend: "quiet-usd", card_number: "4000000000003220", notification_url: `${stub.url}/notify` };
+  for (const passed of [true, false]) {
+    const oid = orderId(passed ? "3ds-pass" : "3ds-fail");
+    const r = await processSale(svc().edgeUrl, { ...quiet, order_id: oid });
+    t.equal(r.body.transaction_status, "pending_async");
+    const [, traceId, mac] = /\/3ds\/(\d+)\/([0-9a-f]+)$/.exec(r.body.redirect_url)!;
+    await svc().client.completeChallenge({ traceId: Number(traceId), mac, passed });
+    const [n] = await stub.waitFor("notification", (c) => body(c)?.order_id === oid);
+    t.match(body(n), passed ? { transaction_status: "approved", redirect_url: null } : { transaction_status: "declined", error_code: 9004, redirect_url: null });
+    t.ok(n.signatureValid);
+    if (!passed) {
+      const [rfd] = await stub.waitFor("record_failed_deposit", forTrace(Number(traceId)));
+      t.match(body(rfd), { errorCode: "05", errorDesc: "3-D Secure authentication failed", CardNumber: "400000******3220" });
+    }
   }
 });
 
@@ -306,3 +357,10 @@ t.test("a challenge answered twice at once is finished once", async (t) => {
   t.equal(got.transaction?.history.filter((h) => h.fromStatus === TransactionStatus.PENDING_ASYNC).length, 1, "one change out of pending_async");
 });
 
+
+t.test("the engine's metrics count the callbacks by kind and state", async (t) => {
+  const text = await (await fetch(`http://127.0.0.1:${svc().engine.metricsPort}/metrics`)).text();
+  const rows = await svc().sql<{ kind: string; state: string; n: number }>("select kind, state, count(*)::int as n from callback group by kind, state");
+  t.ok(new Set(rows.map((r) => r.kind)).size >= 4 && rows.some((r) => r.state !== "delivered"), "every kind, and not only delivered ones");
+  for (const r of rows) t.match(text, `cashier_callbacks{kind="${r.kind}",state="${r.state}"} ${r.n}`, `${r.kind}/${r.state}: ${r.n}`);
+});

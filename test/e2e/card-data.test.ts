@@ -89,6 +89,17 @@ t.test("no callback carries a card number or a CVV, in its body or its headers",
   t.ok(calls.filter((c) => c.kind === "record_failed_deposit").every((c) => /^\d{6}\*+\d{4}$/.test((c.body as { CardNumber: string }).CardNumber)), "RecordFailedDeposit's CardNumber is masked");
 });
 
+t.test("no operator answer carries a card number or a CVV", async (t) => {
+  const asJson = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? String(x) : x));
+  const listed = await service().client.listTransactions({ pageSize: 500 });
+  t.ok(listed.transactions.length > 50, `${listed.transactions.length} transactions listed`);
+  t.same(leaks(asJson(listed)), [], "ListTransactions");
+  for (const tx of listed.transactions.slice(0, 60)) {
+    t.same(leaks(asJson(await service().client.getTransaction({ traceId: tx.traceId }))), [], `GetTransaction ${tx.traceId}`);
+  }
+  t.same(leaks(asJson(await service().admin.listDeliveries({ pageSize: 500 }))), [], "ListDeliveries");
+});
+
 t.test("no reply carries a card number or a CVV", async (t) => {
   for (const text of replies) t.same(leaks(text), [], text.slice(0, 120));
 });

@@ -194,3 +194,16 @@ t.test("UpdatePayout: an HTTP 500 is retried even when its body has a status mem
   const first = stub.received("update_payout").slice(since).find((c) => c.eventId === again);
   t.equal(first?.reply.httpStatus, 500);
 });
+
+t.test("manual approval on a declining card ends J; without update_payout_url UpdatePayout goes to {platform_url}/UpdatePayout", async (t) => {
+  const { oid, r } = await payout("m-plat-manual", "manual-usd", { card_number: "4000000000000002" });
+  const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "dora" });
+  t.equal(approved.transaction?.payoutLetter, PayoutLetter.REJECTED, "the processor declined: J");
+  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  t.same(calls.map((c) => [body(c).Status, body(c).UpdatedBy]), [["A", "operator:dora"], ["P", "operator:dora"], ["J", "operator:dora"]]);
+
+  const fallback = await payout("m-plat-fallback", "fallback-usd");
+  const [y] = await stub.waitFor("update_payout", (c) => ofOrder(fallback.oid)(c) && body(c).Status === "Y");
+  t.equal(y.path, "/UpdatePayout", "{platform_url}/UpdatePayout");
+  t.ok(y.signatureValid);
+});
