@@ -4,7 +4,8 @@
  * for a demo. It verifies signatures with its own canonical string and HMAC, written from CONTRACT
  * section 2 and not imported from the engine, so that an independent reading of the contract checks ours.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { canonical as canonicalString, hmacHex } from "./signer.ts";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -70,28 +71,8 @@ export interface WaitOptions {
   count?: number;
 }
 
-/**
- * The canonical string of CONTRACT section 2, written independently of the engine's: members but
- * `signature`, nulls dropped, sorted by code unit, `name=value` joined with `&`. Throws on an object or
- * array member, which makes a body unsignable.
- */
-export function canonicalString(body: Record<string, unknown>): string {
-  return Object.keys(body)
-    .filter((name) => name !== "signature" && body[name] !== null && body[name] !== undefined)
-    .sort()
-    .map((name) => {
-      const value = body[name];
-      if (typeof value === "string") return `${name}=${value}`;
-      if (typeof value === "number" || typeof value === "boolean") return `${name}=${String(value)}`;
-      throw new Error(`member ${name} is ${Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : typeof value}`);
-    })
-    .join("&");
-}
-
-/** Lowercase hex HMAC-SHA384 with the secret as UTF-8 key: the one primitive both signature styles use. */
-export function hmacHex(secret: string, message: string | Buffer): string {
-  return createHmac("sha384", Buffer.from(secret, "utf8")).update(message).digest("hex");
-}
+/** The canonical string and HMAC of CONTRACT section 2, as a platform writes them (test/support/signer.ts). */
+export { canonical as canonicalString, hmacHex } from "./signer.ts";
 
 /** Constant-time comparison of two hex MACs, either case; false for anything that is not 96 hex digits. */
 function macMatches(expectedHex: string, givenHex: unknown): boolean {

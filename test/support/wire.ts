@@ -2,26 +2,16 @@
  * Builds signed seed 2.1 bodies the way a platform would, independently of the
  * service's own code (its own canonical string and HMAC), and posts them.
  */
-import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { SECRET } from "./merchants.ts";
+import { canonical as canonicalOf, signatureOf, type Body } from "./signer.ts";
 
-export type Body = Record<string, unknown>;
+export type { Body } from "./signer.ts";
 
-export function canonical(body: Body): string {
-  return Object.keys(body)
-    .filter((k) => k !== "signature" && body[k] !== null && body[k] !== undefined)
-    .sort()
-    .map((k) => `${k}=${String(body[k])}`)
-    .join("&");
-}
-
-const keys = new Map<string, KeyObject>();
+/** A request's canonical string; object members are written as text (to build bodies the service refuses). */
+export const canonical = (body: Body): string => canonicalOf(body, "stringify");
 
 export function sign(body: Body, secret = SECRET): Body {
-  // A KeyObject per secret: on Node 24 an HMAC keyed by a string is several times slower.
-  let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret, "utf8"))));
-  return { ...body, signature: createHmac("sha384", key).update(canonical(body), "utf8").digest("hex") };
+  return { ...body, signature: signatureOf(body, secret, "stringify") };
 }
 
 let counter = 0;
@@ -83,6 +73,5 @@ export async function processSale(baseUrl: string, over: Body = {}, secret = SEC
 
 /** True when the reply's signature is the merchant's HMAC of its other members. */
 export function replySigned(reply: Record<string, any>, secret = SECRET): boolean {
-  const expected = createHmac("sha384", secret).update(canonical(reply), "utf8").digest("hex");
-  return reply.signature === expected;
+  return reply.signature === signatureOf(reply, secret, "stringify");
 }

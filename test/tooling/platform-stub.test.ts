@@ -4,8 +4,9 @@
  * Validation reply, plays scripted replies, and times out with a message that says what did arrive.
  */
 import t from "tap";
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { canonicalString, startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
+import { headerSignature as signedHeader, hmacHex, signatureOf, type Body } from "../support/signer.ts";
 
 const SECRET = "stub-secret-0123456789";
 const OTHER = "other-secret-9876543210";
@@ -17,13 +18,9 @@ t.before(async () => {
 t.teardown(() => stub.close());
 t.beforeEach(() => stub.clear());
 
-const hmac = (secret: string, message: string | Buffer) => createHmac("sha384", secret).update(message).digest("hex");
-type Body = Record<string, unknown>;
-const signBody = (body: Body, secret = SECRET): Body => ({ ...body, signature: hmac(secret, canonicalString(body)) });
-
-function headerSignature(raw: string, secret = SECRET, t = Math.floor(Date.now() / 1000)): string {
-  return `t=${t},v1=${hmac(secret, Buffer.concat([Buffer.from(`${t}.`), Buffer.from(raw, "utf8")]))}`;
-}
+const hmac = hmacHex;
+const signBody = (body: Body, secret = SECRET): Body => ({ ...body, signature: signatureOf(body, secret) });
+const headerSignature = (raw: string, secret = SECRET, t?: number) => signedHeader(raw, secret, t);
 
 async function post(path: string, raw: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${stub.url}${path}`, {

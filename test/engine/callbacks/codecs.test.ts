@@ -5,7 +5,7 @@
  * signature recomputed here with node:crypto, not with the code under test.
  */
 import t from "tap";
-import { createHmac } from "node:crypto";
+import { canonical, hmacHex, signatureOf } from "../../support/signer.ts";
 import type { Attempt } from "../../../engine/domain/transaction.ts";
 import type { SendResult } from "../../../engine/callbacks/http-sender.ts";
 import { hmacKey } from "../../../engine/security/hmac.ts";
@@ -19,21 +19,9 @@ import { signatureHeader } from "../../../engine/callbacks/signature-header.ts";
 const SECRET = "demo-secret-change-me";
 const KEY = hmacKey(SECRET);
 
-// ---- Our own CONTRACT section 2, independent of engine/security ----
-
-/** Canonical string: members but `signature`, nulls dropped, sorted by code unit, name=value joined by &. */
-function canonical(obj: Record<string, unknown>): string {
-  const names = Object.keys(obj).filter((k) => k !== "signature" && obj[k] !== null).sort();
-  return names
-    .map((k) => {
-      const v = obj[k];
-      if (typeof v === "object") throw new Error(`member ${k} is an object`);
-      return `${k}=${String(v)}`;
-    })
-    .join("&");
-}
-const hmac384 = (secret: string, message: string | Buffer) => createHmac("sha384", Buffer.from(secret, "utf8")).update(message).digest("hex");
-const sign = (secret: string, obj: Record<string, unknown>) => hmac384(secret, Buffer.from(canonical(obj), "utf8"));
+// CONTRACT section 2 as a platform writes it (test/support/signer.ts), independent of engine/security.
+const hmac384 = hmacHex;
+const sign = (secret: string, obj: Record<string, unknown>) => signatureOf(obj, secret);
 
 t.test("our own signer reproduces the CONTRACT section 2 test vector", async (t) => {
   const body = {
