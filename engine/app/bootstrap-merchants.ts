@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMerchantsFile } from "./merchant-spec.ts";
-import type { MerchantSpec } from "../store/merchant-store.ts";
+import type { MerchantSpec } from "./ports.ts";
 
 export interface MerchantSink {
   upsert(spec: MerchantSpec): Promise<void>;

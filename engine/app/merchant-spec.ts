@@ -6,7 +6,7 @@
  */
 import { isCurrency } from "../domain/money.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
-import type { MerchantSpec } from "../store/merchant-store.ts";
+import type { MerchantSpec } from "./ports.ts";
 
 /** A bad entry: the field at fault (a path such as merchants[0].frontends[1].base_currency) and what is wrong. */
 export class MerchantsFileError extends Error {

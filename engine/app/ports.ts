@@ -8,9 +8,9 @@ import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
 import type { Keys } from "../security/keys.ts";
-import type { CallbackKind, RetryPolicy } from "../domain/callbacks.ts";
+import type { AttemptOutcome, CallbackKind, CallbackState, RetryPolicy, Verdict } from "../domain/callbacks.ts";
+import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Send } from "../callbacks/http-sender.ts";
-import type { PgCallbackStore } from "../store/callback-store.ts";
 import type { KeyObject } from "node:crypto";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
@@ -145,6 +145,97 @@ export interface OrderStore {
   list(query: ListQuery): Promise<Attempt[]>;
 }
 
+export interface ClaimedCallback {
+  id: number;
+  eventId: string;
+  kind: Exclude<CallbackKind, "validation">;
+  merchantId: string;
+  traceId: number;
+  url: string;
+  body: string;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  claim: string;
+}
+
+export interface CallbackAttemptView {
+  at: Date;
+  durationMs: number;
+  httpStatus: number;
+  responseBody: string;
+  outcome: string;
+  error: string;
+}
+
+export interface CallbackView {
+  id: number;
+  eventId: string;
+  kind: CallbackKind;
+  state: CallbackState;
+  merchantId: string;
+  traceId: number;
+  url: string;
+  body: string;
+  attemptCount: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  attempts: CallbackAttemptView[];
+}
+
+export interface CallbackFilter {
+  merchantId?: string;
+  kind?: CallbackKind;
+  state?: CallbackState;
+  traceId?: number;
+  /** Keyset cursor: only callbacks with a smaller id. */
+  beforeId?: number;
+  limit: number;
+}
+
+/** The callbacks a transaction owed, with every attempt: claimed and recorded by the delivery worker, read by operators. */
+export interface CallbackLog {
+  claimDue(limit: number, leaseMs: number): Promise<ClaimedCallback[]>;
+  recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void>;
+  recordValidation(v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string }, r: SendResult): Promise<void>;
+  list(f: CallbackFilter): Promise<CallbackView[]>;
+  forTransaction(traceId: number): Promise<CallbackView[]>;
+  get(id: number): Promise<CallbackView | undefined>;
+  redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
+}
+
+export interface MerchantSpec {
+  merchantId: string;
+  secret: string;
+  siteId?: number | null;
+  platformUrl?: string | null;
+  validationUrl?: string | null;
+  updatePayoutUrl?: string | null;
+  updatePayoutStatuses?: string;
+  payoutApproval?: "auto" | "manual";
+  processors?: string[];
+  frontends: { name: string; baseCurrency: string; currencies?: string[] }[];
+}
+
+/** A merchant as operators see it: everything but its secrets. */
+export interface MerchantView extends MerchantSettingsView {
+  merchantId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Until when the previous secret is accepted; null when none is. */
+  previousSecretExpiresAt: Date | null;
+}
+
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
+
+export interface MerchantAdminStore {
+  view(merchantId: string): Promise<MerchantView | undefined>;
+  list(afterId: string | undefined, limit: number): Promise<MerchantView[]>;
+  create(spec: MerchantSpec): Promise<boolean>;
+  update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
+  rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
+  putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+}
+
 /** Timing settings of the asynchronous life (config.ts reads them). */
 export interface AsyncSettings {
   validationTimeoutMs: number;
@@ -172,7 +263,7 @@ export interface ProcessDeps {
   merchants: MerchantDirectory;
   orders: OrderStore;
   followUps: FollowUpStore;
-  callbacks: PgCallbackStore;
+  callbacks: CallbackLog;
   processors: ProcessorRegistry;
   keys: Keys;
   send: Send;

@@ -8,13 +8,13 @@ import type { RetryPolicy } from "../domain/callbacks.ts";
 import { judgeReply } from "./reply-ack.ts";
 import type { MerchantDirectory } from "../app/ports.ts";
 import { startWorkPool, type PollLoop } from "../app/poll-loop.ts";
-import type { ClaimedCallback, PgCallbackStore } from "../store/callback-store.ts";
+import type { CallbackLog, ClaimedCallback } from "../app/ports.ts";
 import type { Send } from "./http-sender.ts";
 import { signatureHeader } from "./signature-header.ts";
 import { signNotification } from "./notification-codec.ts";
 
 export interface DeliveryWorkerDeps {
-  callbacks: PgCallbackStore;
+  callbacks: CallbackLog;
   merchants: MerchantDirectory;
   send: Send;
   policy: RetryPolicy;

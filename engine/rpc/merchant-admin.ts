@@ -20,19 +20,11 @@ import {
 import { FrontendSchema, MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { MerchantsFileError, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
 import { domainError } from "../domain/errors.ts";
-import type { MerchantSettings, MerchantSpec, MerchantView } from "../store/merchant-store.ts";
+import type { MerchantAdminStore, MerchantSettings, MerchantView } from "../app/ports.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, invalidArgument, toRpcError } from "./errors.ts";
 import { pageOf, readPage } from "./page-token.ts";
 
-export interface MerchantAdminStore {
-  view(merchantId: string): Promise<MerchantView | undefined>;
-  list(afterId: string | undefined, limit: number): Promise<MerchantView[]>;
-  create(spec: MerchantSpec): Promise<boolean>;
-  update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
-  rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
-  putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
-}
 
 export interface MerchantAdminDeps {
   merchantStore: MerchantAdminStore;

@@ -12,62 +12,16 @@
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
+import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback } from "../app/ports.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Row } from "./mappers.ts";
 
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
 
-export interface ClaimedCallback {
-  id: number;
-  eventId: string;
-  kind: Exclude<CallbackKind, "validation">;
-  merchantId: string;
-  traceId: number;
-  url: string;
-  body: string;
-  /** This attempt's number, from 1. */
-  attempt: number;
-  claim: string;
-}
-
-export interface CallbackAttemptView {
-  at: Date;
-  durationMs: number;
-  httpStatus: number;
-  responseBody: string;
-  outcome: string;
-  error: string;
-}
-
-export interface CallbackView {
-  id: number;
-  eventId: string;
-  kind: CallbackKind;
-  state: CallbackState;
-  merchantId: string;
-  traceId: number;
-  url: string;
-  body: string;
-  attemptCount: number;
-  nextAttemptAt: Date;
-  createdAt: Date;
-  attempts: CallbackAttemptView[];
-}
-
-export interface CallbackFilter {
-  merchantId?: string;
-  kind?: CallbackKind;
-  state?: CallbackState;
-  traceId?: number;
-  /** Keyset cursor: only callbacks with a smaller id. */
-  beforeId?: number;
-  limit: number;
-}
-
 const cut = (s: string) => ([...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, KEPT_REPLY_CHARS).join("") : s);
 
-export class PgCallbackStore {
+export class PgCallbackStore implements CallbackLog {
   readonly #orm: MikroORM;
 
   constructor(orm: MikroORM) {

@@ -7,41 +7,20 @@
  */
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Merchant, MerchantDirectory, MerchantSettingsView } from "../app/ports.ts";
+import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 
-export interface MerchantSpec {
-  merchantId: string;
-  secret: string;
-  siteId?: number | null;
-  platformUrl?: string | null;
-  validationUrl?: string | null;
-  updatePayoutUrl?: string | null;
-  updatePayoutStatuses?: string;
-  payoutApproval?: "auto" | "manual";
-  processors?: string[];
-  frontends: { name: string; baseCurrency: string; currencies?: string[] }[];
-}
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 
 const MAX_CACHED = 10_000;
 const UNKNOWN_TTL_MS = 1000;
 
-/** A merchant as operators see it: everything but its secrets. */
-export interface MerchantView extends MerchantSettingsView {
-  merchantId: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Until when the previous secret is accepted; null when none is. */
-  previousSecretExpiresAt: Date | null;
-}
 
-export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
 
 type MerchantRow = { siteId?: number | null; platformUrl?: string | null; validationUrl?: string | null; updatePayoutUrl?: string | null; updatePayoutStatuses: string; payoutApproval: string; processors: string[] };
 
@@ -71,7 +50,7 @@ function columnsOf(s: MerchantSettings) {
   };
 }
 
-export class PgMerchantStore implements MerchantDirectory {
+export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #ttlMs: number;
