@@ -3,7 +3,7 @@ import type Router from "@koa/router";
 import type { EngineClient } from "../engine-client.ts";
 import { readJsonObject } from "../middleware/json-body.ts";
 import { WireError } from "../middleware/errors.ts";
-import { authFieldProblems, decodeProcessRequest } from "../wire/process-request.ts";
+import { decodeProcessRequest } from "../wire/process-request.ts";
 import { encodeProcessReply } from "../wire/process-reply.ts";
 
 export function processRoutes(router: Router, engine: EngineClient): void {
@@ -12,9 +12,6 @@ export function processRoutes(router: Router, engine: EngineClient): void {
     if (typeof body.merchant_id === "string") ctx.state.merchantId = body.merchant_id;
     const decoded = decodeProcessRequest(body);
     if (!decoded.ok) throw new WireError("INVALID_FIELDS", "wrong field types", decoded.violations);
-    const { missing, unsigned } = authFieldProblems(body);
-    if (missing.length > 0) throw new WireError("INVALID_FIELDS", "missing fields", missing);
-    if (unsigned) throw new WireError("SIGNATURE_INVALID", "signature is required (HMAC-SHA384 of the canonical string with the merchant secret)");
     const res = await engine.process(decoded.request);
     ctx.status = 200;
     ctx.body = encodeProcessReply(res);

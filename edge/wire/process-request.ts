@@ -97,23 +97,12 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     returnUrl: s(body, "return_url"),
     notificationUrl: s(body, "notification_url"),
     referenceId: s(body, "reference_id"),
-    timestamp: n(body, "timestamp"),
+    // Absent stays absent: the engine tells a missing timestamp (400) from a stale one (401).
+    timestamp: typeof body.timestamp === "number" ? BigInt(body.timestamp) : undefined,
     version: s(body, "version"),
     errorCode: n(body, "error_code"),
     errorDetails: s(body, "error_details"),
     wireSignature: { canonical: canonicalString(body as Record<string, Scalar>), signature: s(body, "signature") },
   };
   return { ok: true, request: create(ProcessRequestSchema, init) };
-}
-
-/**
- * What must be present before the engine can tell who is calling: without a
- * merchant_id or timestamp the request is malformed (400); a request that
- * names its merchant but carries no signature is unauthenticated (401).
- */
-export function authFieldProblems(body: Body): { missing: FieldViolation[]; unsigned: boolean } {
-  const missing: FieldViolation[] = [];
-  if (s(body, "merchant_id") === "") missing.push({ field: "merchant_id", description: "is required" });
-  if (typeof body.timestamp !== "number") missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
-  return { missing, unsigned: s(body, "signature") === "" };
 }

@@ -1,9 +1,10 @@
 /**
  * Who is calling: the merchant named by merchant_id, proven by the body's
  * HMAC-SHA384 signature and a timestamp within 60 s of our clock (CONTRACT
- * section 2). Order matters: unknown merchant, then signature, then time.
+ * section 2). Order matters: a missing merchant_id or timestamp (400), a
+ * missing signature, an unknown merchant, a wrong signature, then time (401).
  */
-import { domainError, type DomainError } from "../domain/errors.ts";
+import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import type { KeyObject } from "node:crypto";
 import { verifyHmac } from "../security/hmac.ts";
 import type { Merchant, MerchantDirectory } from "./ports.ts";
@@ -23,13 +24,29 @@ export function acceptedKeys(merchant: Merchant, now: Date): KeyObject[] {
 
 const signedBy = (merchant: Merchant, wire: WireSignature, now: Date) => acceptedKeys(merchant, now).some((k) => verifyHmac(k, wire.canonical, wire.signature));
 
+/**
+ * What must be there before anyone can be authenticated: without a merchant_id
+ * or a timestamp the request is malformed (400); one that names no signature
+ * is unauthenticated (401), whoever it names.
+ */
+export function callerProblems(merchantId: string, timestamp: number | undefined, signature: string): DomainError | undefined {
+  const missing: FieldViolation[] = [];
+  if (merchantId === "") missing.push({ field: "merchant_id", description: "is required" });
+  if (timestamp === undefined) missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
+  if (missing.length > 0) return domainError("INVALID_FIELDS", describeViolations(missing), missing);
+  if (signature === "") return domainError("SIGNATURE_INVALID", "signature is required (HMAC-SHA384 of the canonical string with the merchant secret)");
+  return undefined;
+}
+
 export async function authenticate(
   merchants: MerchantDirectory,
   merchantId: string,
-  timestamp: number,
+  timestamp: number | undefined,
   wire: WireSignature,
   now: Date,
 ): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
+  const problem = callerProblems(merchantId, timestamp, wire.signature);
+  if (problem) return { ok: false, error: problem };
   let merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
   if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
   let signed = signedBy(merchant, wire, now);
@@ -42,7 +59,7 @@ export async function authenticate(
     return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
   }
   // Whole seconds on both sides: exactly 60 s early or late is still inside.
-  const skew = Math.abs(Math.floor(now.getTime() / 1000) - timestamp);
+  const skew = Math.abs(Math.floor(now.getTime() / 1000) - timestamp!);
   if (!Number.isFinite(skew) || skew > TIMESTAMP_WINDOW_SECONDS) {
     return { ok: false, error: domainError("TIMESTAMP_OUT_OF_WINDOW", `timestamp is more than ${TIMESTAMP_WINDOW_SECONDS} s from the service's clock (now ${Math.floor(now.getTime() / 1000)})`) };
   }

@@ -47,7 +47,8 @@ export interface ProcessInput {
   returnUrl: string;
   notificationUrl: string;
   referenceId: string;
-  timestamp: number;
+  /** Epoch seconds; undefined when the request carried none. */
+  timestamp: number | undefined;
   version: string;
   errorCode: number;
   errorDetails: string;

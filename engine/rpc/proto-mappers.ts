@@ -79,7 +79,7 @@ export function processInputFromProto(r: ProcessRequest): ProcessInput {
     returnUrl: r.returnUrl,
     notificationUrl: r.notificationUrl,
     referenceId: r.referenceId,
-    timestamp: safeNumber(r.timestamp),
+    timestamp: r.timestamp === undefined ? undefined : safeNumber(r.timestamp),
     version: r.version,
     errorCode: safeNumber(r.errorCode),
     errorDetails: r.errorDetails,

@@ -5,7 +5,7 @@
  * the signature is the one of the body as received.
  */
 import t from "tap";
-import { authFieldProblems, decodeProcessRequest, wireTypeViolations } from "../../../edge/wire/process-request.ts";
+import { decodeProcessRequest, wireTypeViolations } from "../../../edge/wire/process-request.ts";
 import { TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 
 const VECTOR_CANONICAL =
@@ -138,22 +138,9 @@ t.test("phone as an integer reaches the engine as its digits", async (t) => {
   t.match(c.ok && c.request.wireSignature?.canonical, /&phone=447911123456&/, "signed as String(n)");
 });
 
-t.test("authFieldProblems: who is calling must be knowable, and proven", async (t) => {
-  const rows: [name: string, body: Record<string, unknown>, fields: string[], unsigned: boolean][] = [
-    ["the vector", vectorBody(), [], false],
-    ["empty body", {}, ["merchant_id", "timestamp"], true],
-    ["no merchant_id", { ...vectorBody(), merchant_id: undefined }, ["merchant_id"], false],
-    ["empty merchant_id", { ...vectorBody(), merchant_id: "" }, ["merchant_id"], false],
-    ["merchant_id as a number", { ...vectorBody(), merchant_id: 7 }, ["merchant_id"], false],
-    ["no signature", { ...vectorBody(), signature: undefined }, [], true],
-    ["null signature", { ...vectorBody(), signature: null }, [], true],
-    ["empty signature", { ...vectorBody(), signature: "" }, [], true],
-    ["timestamp as a string", { ...vectorBody(), timestamp: "1795000000" }, ["timestamp"], false],
-    ["no timestamp", { ...vectorBody(), timestamp: undefined }, ["timestamp"], false],
-  ];
-  for (const [name, body, fields, unsigned] of rows) {
-    const p = authFieldProblems(body);
-    t.same(p.missing.map((v) => v.field), fields, `${name}: missing`);
-    t.equal(p.unsigned, unsigned, `${name}: unsigned`);
-  }
+t.test("a missing timestamp stays absent for the engine, not 0", async (t) => {
+  const absent = decodeProcessRequest({ ...vectorBody(), timestamp: undefined });
+  t.equal(absent.ok && absent.request.timestamp, undefined);
+  const given = decodeProcessRequest(vectorBody());
+  t.equal(given.ok && given.request.timestamp, 1795000000n);
 });

@@ -249,11 +249,11 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
   referenceId: string;
 
   /**
-   * Request time, epoch seconds; required with a wire signature, else 0 means now.
+   * Request time, epoch seconds; required with a wire signature (absent is not 0), unused without.
    *
-   * @generated from field: int64 timestamp = 11;
+   * @generated from field: optional int64 timestamp = 11;
    */
-  timestamp: bigint;
+  timestamp?: bigint | undefined;
 
   /**
    * API version; "1.0".
