@@ -9,7 +9,7 @@ import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { bootstrapMerchants } from "./app/bootstrap-merchants.ts";
 import type { ProcessDeps } from "./app/ports.ts";
-import { ProcessorRegistry } from "./processors/registry.ts";
+import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { SimProcessor } from "./processors/simulator/sim-processor.ts";
 import { buildGrpcServer, listen } from "./rpc/server.ts";
 import { deriveKeys, loadMasterKey } from "./security/keys.ts";
@@ -99,7 +99,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     orders: new PgOrderStore(orm),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm),
-    processors: new ProcessorRegistry([new SimProcessor("sim-a"), new SimProcessor("sim-b")]),
+    processors: new ProcessorRegistry(SIMULATED_PROCESSORS.map((name) => new SimProcessor(name))),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
     settings: {

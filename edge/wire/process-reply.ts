@@ -6,7 +6,8 @@
 import type { ProcessResponse } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 
-export const API_VERSION = "1.0";
+export { API_VERSION } from "../../engine/domain/transaction.ts";
+import { API_VERSION } from "../../engine/domain/transaction.ts";
 
 const STATUS_NAMES: Record<number, string> = {
   [TransactionStatus.PENDING]: "pending",

@@ -5,7 +5,9 @@
  * is checked against the transition table, recorded with the operator's name
  * and notified; UpdatePayout carries UpdatedBy operator:<name>.
  */
-import { ERROR_CODES, domainError, type DomainError } from "../domain/errors.ts";
+import { ERROR_CODES, describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import { MAX_DESCRIPTION } from "../security/canonical.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { canTransition, stateOf, type State } from "../domain/transitions.ts";
 import { signableText } from "../security/canonical.ts";
@@ -24,7 +26,20 @@ const TARGET: Record<PayoutDecision, State> = {
   cancel: { status: "cancelled", letter: "C" },
 };
 
+/** Every decision is recorded with who made it, and why: short printable text. */
+function decisionTextFaults(operator: string, reason: string): FieldViolation[] {
+  const faults: FieldViolation[] = [];
+  if (operator.trim() === "") faults.push({ field: "operator", description: "is required: who decides" });
+  for (const [field, value] of [["operator", operator], ["reason", reason]] as const) {
+    if (CONTROL_CHARACTERS.test(value)) faults.push({ field, description: "must not contain control characters" });
+    else if ([...value].length > MAX_DESCRIPTION) faults.push({ field, description: `must be at most ${MAX_DESCRIPTION} characters` });
+  }
+  return faults;
+}
+
 export async function decidePayout(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string): Promise<DecisionResult> {
+  const faults = decisionTextFaults(operator, reason);
+  if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
   const a = await deps.orders.get(traceId);
   if (!a || a.type !== "payout") return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
   if (!canTransition("payout", stateOf(a), TARGET[decision])) {
@@ -32,7 +47,7 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
   }
   const merchant = await deps.merchants.get(a.merchantId);
   if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
-  const who = operator || "unnamed";
+  const who = operator;
   const ctx: StepContext = { merchant, afterReply: true, updatedBy: `operator:${who}` };
   if (decision === "approve") {
     const card = await heldCard(deps, a);

@@ -5,6 +5,7 @@
  * bad field (`merchants[0].frontends[1].base_currency must be an ISO 4217 code`).
  */
 import { isCurrency } from "../domain/money.ts";
+import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { MerchantSpec } from "./ports.ts";
 
@@ -19,7 +20,7 @@ export class MerchantsFileError extends Error {
   }
 }
 
-const KNOWN_PROCESSORS = new Set(["sim-a", "sim-b"]);
+const KNOWN_PROCESSORS = new Set<string>(SIMULATED_PROCESSORS);
 
 function str(obj: Record<string, unknown>, key: string, where: string, required: boolean): string | undefined {
   const v = obj[key];
@@ -83,7 +84,7 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
   if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval`, `must be auto or manual`);
-  const processors = m.processors ?? ["sim-a", "sim-b"];
+  const processors = m.processors ?? [...SIMULATED_PROCESSORS];
   if (!Array.isArray(processors) || processors.length === 0 || !processors.every((p) => typeof p === "string" && KNOWN_PROCESSORS.has(p))) {
     throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
   }

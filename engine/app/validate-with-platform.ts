@@ -11,6 +11,7 @@ import { ERROR_CODES } from "../domain/errors.ts";
 import { failedState, step, type Decision } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { readValidationReply, validationRequestBody } from "../callbacks/validation-codec.ts";
+import { callbackHeaders } from "../callbacks/signature-header.ts";
 import { signableText } from "../security/canonical.ts";
 import { fingerprint } from "../security/hmac.ts";
 import type { Merchant, ProcessDeps } from "./ports.ts";
@@ -27,7 +28,7 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
   const result = await deps.send({
     url,
     body,
-    headers: { "x-cashier-event-id": eventId, "x-cashier-merchant-id": merchant.id },
+    headers: callbackHeaders(eventId, merchant.id),
     timeoutMs: deps.settings.validationTimeoutMs,
   });
   const reply = readValidationReply(result, ...acceptedKeys(merchant, deps.now()));

@@ -10,7 +10,7 @@ import type { MerchantDirectory } from "../app/ports.ts";
 import { startWorkPool, type PollLoop } from "../app/poll-loop.ts";
 import type { CallbackLog, ClaimedCallback } from "../app/ports.ts";
 import type { Send } from "./http-sender.ts";
-import { signatureHeader } from "./signature-header.ts";
+import { callbackHeaders, signatureHeader } from "./signature-header.ts";
 import { signNotification } from "./notification-codec.ts";
 
 export interface DeliveryWorkerDeps {
@@ -32,7 +32,7 @@ export const leaseMs = (timeoutMs: number) => timeoutMs + 30_000;
 
 export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): Promise<void> {
   const merchant = await deps.merchants.get(c.merchantId);
-  const headers: Record<string, string> = { "x-cashier-event-id": c.eventId, "x-cashier-merchant-id": c.merchantId };
+  const headers = callbackHeaders(c.eventId, c.merchantId);
   if (merchant && (c.kind === "update_payout" || c.kind === "record_failed_deposit")) {
     headers["x-cashier-signature"] = signatureHeader(merchant.signingKey, c.body, Math.floor(deps.now().getTime() / 1000));
   }

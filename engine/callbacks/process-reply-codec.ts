@@ -4,16 +4,17 @@
  * members from the typed result, and a test holds the two to one signature.
  */
 import type { Scalar } from "../security/canonical.ts";
+import { offeredRedirect } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
 
-export const API_VERSION = "1.0";
+export { API_VERSION } from "../domain/transaction.ts";
+import { API_VERSION } from "../domain/transaction.ts";
 
 export function processReplyBody(a: Attempt, description: string): Record<string, Scalar> {
   return {
     status: 0,
     description,
-    // Only while the customer must act (CONTRACT 3), not after the challenge.
-    redirect_url: a.status === "pending_async" ? a.redirectUrl || null : null,
+    redirect_url: offeredRedirect(a),
     trace_id: a.traceId,
     // Empty, not null, when the processor gave none (processor unavailable).
     transaction_id: a.transactionId ?? "",

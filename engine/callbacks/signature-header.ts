@@ -6,6 +6,11 @@
  */
 import { hmacHex, type HmacKey } from "../security/hmac.ts";
 
+/** The headers every callback carries: the event id (the same on every resend) and the merchant. */
+export function callbackHeaders(eventId: string, merchantId: string): Record<string, string> {
+  return { "x-cashier-event-id": eventId, "x-cashier-merchant-id": merchantId };
+}
+
 export function signatureHeader(key: HmacKey, body: string, nowSeconds: number): string {
   return `t=${nowSeconds},v1=${hmacHex(key, `${nowSeconds}.${body}`)}`;
 }

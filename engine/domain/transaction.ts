@@ -2,6 +2,9 @@
  * The domain's vocabulary: what a transaction is, in plain values. No proto, ORM
  * or HTTP type reaches here; mappers at the edges of the engine translate.
  */
+/** The only API version of the seed's wire (Process, Validation, replies). */
+export const API_VERSION = "1.0";
+
 export type TransactionType = "sale" | "payout" | "refund";
 
 export type TransactionStatus =

@@ -14,6 +14,9 @@ export interface State {
 /** An attempt's state: its status and, for a payout past requested, its letter. */
 export const stateOf = (a: { status: TransactionStatus; payoutLetter: PayoutLetter | null }): State => ({ status: a.status, letter: a.payoutLetter });
 
+/** The customer's page (3-D Secure) is offered only while the customer must act (CONTRACT 3). */
+export const offeredRedirect = (a: { status: TransactionStatus; redirectUrl: string | null }): string | null => (a.status === "pending_async" ? a.redirectUrl || null : null);
+
 export const stateKey = (s: State): string => (s.letter ? `${s.status}:${s.letter}` : s.status);
 
 export const INITIAL_STATE: Record<TransactionType, State> = {

@@ -8,7 +8,7 @@ import countries from "i18n-iso-countries";
 import validator from "validator";
 import { luhnValid } from "./card.ts";
 import { wireRepresentable, isCurrency } from "./money.ts";
-import type { FrontendView, ProcessInput } from "./transaction.ts";
+import { API_VERSION, type FrontendView, type ProcessInput } from "./transaction.ts";
 import type { FieldViolation } from "./errors.ts";
 
 export interface ValidationContext {
@@ -170,7 +170,7 @@ const RULES: Record<string, Check[]> = {
   ],
   error_details: [text((i) => i.errorDetails, 256, false)],
   error_code: [(i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits")],
-  version: [(i) => (i.version === "1.0" ? undefined : 'must be "1.0"')],
+  version: [(i) => (i.version === API_VERSION ? undefined : `must be "${API_VERSION}"`)],
 };
 
 /** Every text member of a request by its wire name, for the control-character rule. */

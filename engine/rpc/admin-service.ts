@@ -24,12 +24,6 @@ import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
 
 async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string) {
   checkTraceId(traceId);
-  // Every decision is recorded with who made it.
-  if (operator.trim() === "") throw invalidArgument("operator", "is required: who decides");
-  for (const [field, value] of [["operator", operator], ["reason", reason]] as const) {
-    checkText(field, value);
-    if ([...value].length > 256) throw invalidArgument(field, "must be at most 256 characters");
-  }
   const result = await decidePayout(deps, traceId, decision, operator, reason);
   if (!result.ok) throw toRpcError(result.error);
   return attemptToProto(result.attempt);

@@ -1,5 +1,6 @@
 /** Proto messages <-> domain values, for the engine's RPC layer only. */
 import { create } from "@bufbuild/protobuf";
+import { offeredRedirect } from "../domain/transitions.ts";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ProcessRequest } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import {
@@ -110,8 +111,7 @@ export function attemptToProto(a: Attempt, history: StatusChange[] = []): Transa
     transactionId: a.transactionId ?? "",
     errorCode: a.errorCode ?? 0,
     errorDetails: a.errorDetails ?? "",
-    // Only while the customer must act (CONTRACT 3): a finished challenge's page is history.
-    redirectUrl: a.status === "pending_async" ? (a.redirectUrl ?? "") : "",
+    redirectUrl: offeredRedirect(a) ?? "",
     card: create(MaskedCardSchema, { maskedNumber: a.cardMasked, brand: a.cardBrand, expiry: a.cardExpiry }),
     pin: a.pin,
     frontend: a.frontend,

@@ -5,11 +5,12 @@
  * (a change made through another engine takes effect here within that time).
  * The operator's view never carries a secret.
  */
-import { LockMode } from "@mikro-orm/core";
+import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
+import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
@@ -46,7 +47,7 @@ function columnsOf(s: MerchantSettings) {
     updatePayoutUrl: s.updatePayoutUrl ?? null,
     updatePayoutStatuses: s.updatePayoutStatuses ?? "CAPYJ",
     payoutApproval: s.payoutApproval ?? "auto",
-    processors: s.processors ?? ["sim-a", "sim-b"],
+    processors: s.processors ?? [...SIMULATED_PROCESSORS],
   };
 }
 
@@ -153,7 +154,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     try {
       await this.upsert(spec, { onlyNew: true });
     } catch (err) {
-      if ((err as { code?: string }).code === "23505" || /unique|duplicate/i.test(String((err as Error).message))) return false;
+      if (err instanceof UniqueConstraintViolationException) return false;
       throw err;
     }
     return true;

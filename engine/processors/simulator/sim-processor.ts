@@ -1,7 +1,10 @@
 /**
  * A deterministic processor for integration without an acquirer. Its answers
- * follow the card table; its transaction ids carry what status() needs (kind
- * and creation time), so a restarted engine gets the same answers.
+ * follow the card table; its transaction ids carry what status() needs for
+ * approved and pending ones (kind and creation time), so a restarted engine
+ * gets the same answers there. What it keeps in memory (answers by trace_id
+ * for find(), answered challenges) is lost with the process, as an acquirer
+ * that never got the call would have no record of it.
  */
 import { randomBytes } from "node:crypto";
 import type { ChargeRequest, Processor, ProcessorOutcome, RefundRequest } from "../processor.ts";
