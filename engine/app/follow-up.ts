@@ -13,7 +13,7 @@ import { ERROR_CODES } from "../domain/errors.ts";
 import { decide, step } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { startWorkPool, type PollLoop } from "./poll-loop.ts";
-import { advance, type StepContext } from "./advance.ts";
+import { advance, RECOVERY_MS, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { askProcessor, isLastInCascade, submitAttempt } from "./run-attempt.ts";
@@ -31,7 +31,7 @@ const cardGone = () =>
 
 /** A cascade attempt: claimed first (one engine only), then sent with the sealed card. */
 async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
-  if (!(await deps.followUps.claimSubmit(a.traceId))) return;
+  if (!(await deps.followUps.claimSubmit(a.traceId, RECOVERY_MS))) return;
   const card = await heldCard(deps, a);
   if (!card) {
     await advance(deps, a, cardGone(), ctx);

@@ -254,7 +254,7 @@ export interface FollowUpStore {
   /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */
   claimChallenge(traceId: number, ms: number): Promise<boolean>;
   /** Claims a cascade attempt's submission to its processor: true for exactly one caller. */
-  claimSubmit(traceId: number): Promise<boolean>;
+  claimSubmit(traceId: number, leaseMs: number): Promise<boolean>;
   /** Nothing more to look at on this attempt (no next check). */
   clearCheck(traceId: number): Promise<void>;
 }

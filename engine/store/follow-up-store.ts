@@ -85,11 +85,11 @@ export class PgFollowUpStore implements FollowUpStore {
   }
 
   /** Claims a cascade attempt's submission: true for exactly one caller. */
-  async claimSubmit(traceId: number): Promise<boolean> {
+  async claimSubmit(traceId: number, leaseMs: number): Promise<boolean> {
     const rows = await this.#em().execute<Row[]>(
-      `update transaction set submitted = true, next_check_at = now() + interval '2 minutes'
+      `update transaction set submitted = true, next_check_at = now() + (? * interval '1 millisecond')
        where trace_id = ? and submitted = false returning trace_id`,
-      [traceId],
+      [leaseMs, traceId],
     );
     return rows.length > 0;
   }
