@@ -6,6 +6,7 @@ import { createLogger } from "../engine/log.ts";
 import { ConfigError, loadConfig } from "../engine/config.ts";
 import { readFileSync } from "node:fs";
 import { handleShutdownSignals } from "../engine/shutdown.ts";
+import { reportStartFailure } from "../engine/start-error.ts";
 import { startEdge } from "./server.ts";
 
 /** ENGINE_TLS_CA, read here so a wrong path stops the start naming the variable. */
@@ -28,6 +29,6 @@ try {
   // Stop accepting, let in-flight requests (and their engine calls) finish.
   handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: edge.close });
 } catch (err) {
-  log.fatal({ err: err instanceof ConfigError ? err.message : err }, "edge failed to start");
+  reportStartFailure(log, "edge", err);
   process.exit(1);
 }

