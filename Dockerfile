@@ -12,9 +12,11 @@ ENV NODE_ENV=production \
 
 WORKDIR /app
 
-# Dependencies first, so that a source change reuses this layer.
+# Dependencies first, so that a source change reuses this layer. The npm
+# package `node` (which brings Node 24 to machines that have an older one) is
+# dropped: this image's own Node 24 runs Cashier.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+RUN npm ci --omit=dev && rm -rf node_modules/node node_modules/.bin/node && npm cache clean --force
 
 COPY engine ./engine
 COPY edge ./edge
