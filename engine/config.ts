@@ -5,7 +5,7 @@
  * a plain record without touching process.env.
  */
 import { join, resolve } from "node:path";
-import { DEFAULT_RETRY_SECONDS, DEFAULT_RFD_MAX_ATTEMPTS } from "./domain/callbacks.ts";
+import { DEFAULT_SCHEDULE_SETTINGS as D } from "./app/schedule.ts";
 
 export interface Config {
   /** A real Postgres; undefined means the embedded one under dataDir. */
@@ -123,13 +123,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     masterKey: env.CASHIER_MASTER_KEY || undefined,
     publicUrl: env.CASHIER_PUBLIC_URL ? env.CASHIER_PUBLIC_URL.replace(/\/+$/, "") : undefined,
     callbackAllowPrivate: flag(env, "CASHIER_CALLBACK_ALLOW_PRIVATE"),
-    rfdResendSeconds: positiveInt(env, "CASHIER_RFD_RESEND_SECONDS", 300),
-    rfdMaxAttempts: positiveInt(env, "CASHIER_RFD_MAX_ATTEMPTS", DEFAULT_RFD_MAX_ATTEMPTS),
-    callbackTimeoutMs: positiveInt(env, "CASHIER_CALLBACK_TIMEOUT_MS", 10_000),
-    validationTimeoutMs: positiveInt(env, "CASHIER_VALIDATION_TIMEOUT_MS", 5_000),
-    callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", DEFAULT_RETRY_SECONDS),
-    challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", 900),
-    workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", 500),
+    // The timing settings' defaults are the schedule's (engine/app/schedule.ts, docs/schedule.md).
+    rfdResendSeconds: positiveInt(env, "CASHIER_RFD_RESEND_SECONDS", D.callbacks.rfdResendSeconds),
+    rfdMaxAttempts: positiveInt(env, "CASHIER_RFD_MAX_ATTEMPTS", D.callbacks.rfdMaxAttempts),
+    callbackTimeoutMs: positiveInt(env, "CASHIER_CALLBACK_TIMEOUT_MS", D.callbacks.timeoutMs),
+    validationTimeoutMs: positiveInt(env, "CASHIER_VALIDATION_TIMEOUT_MS", D.validation.timeoutMs),
+    callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", D.callbacks.retrySeconds),
+    challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", D.challenge.ttlSeconds),
+    workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", D.workers.pollMs),
     logLevel: env.LOG_LEVEL || "info",
     metricsPort: port(env, "METRICS_PORT", 9464),
     engineTls: tlsPair(env, cwd),

@@ -1,7 +1,8 @@
 /**
  * Composition of the engine: database (embedded or DATABASE_URL), migrations,
- * keys, stores, merchants, processors and the gRPC server. Returns a handle
- * that stops everything in order. main.ts is the only caller outside tests.
+ * keys, stores, merchants, processors, the gRPC server, the workers and the
+ * listener that lets other engines wake them. Returns a handle that stops
+ * everything in order. main.ts is the only caller outside tests.
  */
 import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -21,10 +22,12 @@ import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { loadServerTls } from "./tls.ts";
-import type { PollLoop } from "./app/poll-loop.ts";
 import { createSender } from "./callbacks/http-sender.ts";
 import { PgCallbackStore } from "./store/callback-store.ts";
-import { startWorkers } from "./workers.ts";
+import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.ts";
+import { scheduleFromConfig } from "./app/schedule.ts";
+import { startWorkListener } from "./store/work-listener.ts";
+import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
 import type { MerchantAdminDeps } from "./rpc/merchant-admin.ts";
 
 export interface EngineHandle {
@@ -91,26 +94,25 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   }
 
   let publicUrl = config.publicUrl ?? `http://127.0.0.1:${config.edgePort}`;
+  const schedule = scheduleFromConfig(config);
+  // This engine's name in the work notices its statements send (work-notice.ts).
+  const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
-  let workers: PollLoop[] = [];
+  let workers: Workers | undefined;
   const deps: ProcessDeps & MerchantAdminDeps = {
     merchants,
     merchantStore: merchants,
-    orders: new PgOrderStore(orm),
+    orders: new PgOrderStore(orm, origin),
     followUps: new PgFollowUpStore(orm),
-    callbacks: new PgCallbackStore(orm),
+    callbacks: new PgCallbackStore(orm, origin),
     processors: new ProcessorRegistry(SIMULATED_PROCESSORS.map((name) => new SimProcessor(name))),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
-    settings: {
-      validationTimeoutMs: config.validationTimeoutMs,
-      challengeTtlSeconds: config.challengeTtlSeconds,
-      policy: { retrySeconds: config.callbackRetrySeconds, rfdResendSeconds: config.rfdResendSeconds, rfdMaxAttempts: config.rfdMaxAttempts },
-    },
+    schedule,
     now: () => new Date(),
     publicUrl: () => publicUrl,
     wake: () => {
-      for (const w of workers) w.wake();
+      if (workers) wakeWorkers(workers);
     },
     onProcessorOutcome: recordProcessorOutcome,
   };
@@ -125,7 +127,19 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
   const metricsServer = await startMetricsServer(metrics.registry, opts.host ?? "0.0.0.0", config.metricsPort, (err) => log.error({ err }, "metrics scrape failed"));
   log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
-  workers = startWorkers(deps, config, log);
+  const running = startWorkers(deps, log);
+  workers = running;
+  // Other engines' work wakes these workers at once; the poll stays the fallback.
+  const listener = await startWorkListener({
+    url: databaseUrl,
+    origin,
+    timing: schedule.wakeUp,
+    wake: (kind) => wakeWorkers(running, kind),
+    onState: (state, err) =>
+      state === "listening"
+        ? log.info({ channel: WORK_CHANNEL }, "listening for other engines' work")
+        : log.warn({ err, channel: WORK_CHANNEL, pollMs: schedule.workers.pollMs }, "lost the LISTEN connection; other engines' work is found by polling until it is back"),
+  });
 
   return {
     port,
@@ -141,8 +155,9 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
       // Health says NOT_SERVING and the server stops accepting at once; calls in
       // flight finish (idle client sessions, such as the edge's HTTP/2
       // connection, do not hold it past a short grace period). Meanwhile the
-      // workers stop claiming and give their calls in flight a moment: what
-      // they leave is safe, a claim that is never recorded falls due again.
+      // listener closes (no more wake-ups from other engines) and the workers
+      // stop claiming and give their calls in flight a moment: what they
+      // leave is safe, a claim that is never recorded falls due again.
       health.stop();
       const rpc = new Promise<void>((resolve) => {
         const force = setTimeout(() => {
@@ -154,7 +169,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
           resolve();
         });
       });
-      await Promise.all([rpc, ...workers.map((w) => w.stop())]);
+      await Promise.all([rpc, listener.stop(), stopWorkers(running)]);
       await metricsServer.close();
       await orm.close();
       if (embedded) await embedded.stop();

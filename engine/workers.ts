@@ -2,29 +2,44 @@
  * The engine's background workers: callback delivery and attempt follow-up
  * (pending answers, cascade attempts, challenge expiry). Each engine process
  * runs both; on one database they share the work through SKIP LOCKED claims.
+ * Their polls, leases and drains come from deps.schedule.
  */
-import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { ProcessDeps } from "./app/ports.ts";
 import type { PollLoop } from "./app/poll-loop.ts";
 import { startFollowUpWorker } from "./app/follow-up.ts";
 import { startDeliveryWorker } from "./callbacks/delivery-worker.ts";
+import type { WorkKind } from "./store/work-notice.ts";
 
-export function startWorkers(deps: ProcessDeps, config: Config, log: Logger): PollLoop[] {
+export interface Workers {
+  delivery: PollLoop;
+  followUp: PollLoop;
+}
+
+export function startWorkers(deps: ProcessDeps, log: Logger): Workers {
   const onError = (worker: string) => (err: unknown) => log.error({ err, worker }, "worker step failed; it is retried");
-  return [
-    startDeliveryWorker({
+  return {
+    delivery: startDeliveryWorker({
       callbacks: deps.callbacks,
       merchants: deps.merchants,
       send: deps.send,
-      policy: deps.settings.policy,
-      timeoutMs: config.callbackTimeoutMs,
-      pollMs: config.workerPollMs,
+      schedule: deps.schedule,
       concurrency: 32,
       now: deps.now,
       onError: onError("delivery"),
       onDelivered: (c, outcome) => log.info({ callback: c.id, kind: c.kind, traceId: c.traceId, attempt: c.attempt, outcome }, "callback attempt"),
     }),
-    startFollowUpWorker(deps, { pollMs: config.workerPollMs, concurrency: 16, onError: onError("follow-up") }),
-  ];
+    followUp: startFollowUpWorker(deps, { concurrency: 16, onError: onError("follow-up") }),
+  };
+}
+
+/** Wakes the worker that does this kind of work; both when the kind is not known. */
+export function wakeWorkers(w: Workers, kind?: WorkKind): void {
+  if (kind !== "follow-up") w.delivery.wake();
+  if (kind !== "callback") w.followUp.wake();
+}
+
+/** Stops claiming and waits for the work in flight (at most the drain time). */
+export async function stopWorkers(w: Workers): Promise<void> {
+  await Promise.all([w.delivery.stop(), w.followUp.stop()]);
 }

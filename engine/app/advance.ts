@@ -10,17 +10,14 @@ import type { Attempt } from "../domain/transaction.ts";
 import { sealCard } from "./held-card.ts";
 import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
 import type { ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
+import { pendingPollDelayMs, type Schedule } from "./schedule.ts";
 
-
-/** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min. */
-export function pollDelayMs(a: Attempt, now: Date): number {
-  return Math.max(1000, Math.min(300_000, (now.getTime() - a.createdAt.getTime()) / 10));
+/** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min by default. */
+export function pollDelayMs(a: Attempt, now: Date, poll: Schedule["pendingPoll"]): number {
+  return pendingPollDelayMs(poll, now.getTime() - a.createdAt.getTime());
 }
 
 class TransitionRefused extends Error {}
-
-/** When a step into a pending state is looked at again if nothing else happens first. */
-export const RECOVERY_MS = 120_000;
 
 export interface StepContext extends ChangeContext {
   merchant: Merchant;
@@ -44,7 +41,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
         ? { sealed: null }
         : undefined;
   const newChallenge = next.status === "pending_async" && a.status !== "pending_async";
-  const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.settings.challengeTtlSeconds * 1000) : a.challengeExpiresAt;
+  const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.schedule.challenge.ttlSeconds * 1000) : a.challengeExpiresAt;
   const waitingForProcessor = to === undefined && decision.awaitsProcessor === true;
   // A step into pending that waits for nothing in particular (a payout's A or P,
   // before its processor call) is looked at again if its engine dies there.
@@ -52,9 +49,9 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
     next.status === "pending_async"
       ? challengeExpiresAt
       : waitingForProcessor
-        ? new Date(now.getTime() + pollDelayMs(a, now))
+        ? new Date(now.getTime() + pollDelayMs(a, now, deps.schedule.pendingPoll))
         : next.status === "pending"
-          ? new Date(now.getTime() + RECOVERY_MS)
+          ? new Date(now.getTime() + deps.schedule.recovery.pendingRecheckMs)
           : null;
   const cascadeProcessor = next.status === "declined_retry" ? (ctx.merchant.processors[a.attempt] ?? null) : null;
 

@@ -23,9 +23,6 @@ export interface ChallengeView {
 
 const NOT_FOUND = domainError("NOT_FOUND", "no such 3-D Secure challenge");
 
-/** How long an answer holds the challenge while the processor is asked (beyond the processor timeout). */
-const COMPLETE_CLAIM_MS = 60_000;
-
 function macMatches(deps: ProcessDeps, traceId: number, mac: string): boolean {
   const expected = Buffer.from(challengeMac(deps, traceId));
   const given = Buffer.from(mac);
@@ -64,7 +61,7 @@ export async function completeChallenge(deps: ProcessDeps, traceId: number, mac:
   const ctx = await context(deps, a);
   if (!processor || !ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
   // One answer only: a second click, another engine or the expiry cannot also finish it.
-  if (!(await deps.followUps.claimChallenge(a.traceId, COMPLETE_CLAIM_MS))) {
+  if (!(await deps.followUps.claimChallenge(a.traceId, deps.schedule.challenge.answerClaimMs))) {
     const now = await deps.orders.get(a.traceId);
     return refused({ state: now ? challengeState(now) : "finished", attempt: now ?? a });
   }

@@ -13,7 +13,7 @@ import { ERROR_CODES } from "../domain/errors.ts";
 import { decide, step } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { startWorkPool, type PollLoop } from "./poll-loop.ts";
-import { advance, RECOVERY_MS, type StepContext } from "./advance.ts";
+import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "./ports.ts";
 import { askProcessor, isLastInCascade, submitAttempt } from "./run-attempt.ts";
@@ -29,9 +29,14 @@ export function expiryDecision() {
 const cardGone = () =>
   step({ status: "declined" }, "follow-up:card-gone", { depositState: "E", errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this order" });
 
-/** A cascade attempt: claimed first (one engine only), then sent with the sealed card. */
+/**
+ * A cascade attempt: claimed first (one engine only, and once: a charge is
+ * never sent twice), then sent with the sealed card. If this engine dies while
+ * sending, the attempt is looked at again when the submit lease runs out and
+ * its processor is asked by trace_id.
+ */
 async function submitCascadeAttempt(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
-  if (!(await deps.followUps.claimSubmit(a.traceId, RECOVERY_MS))) return;
+  if (!(await deps.followUps.claimSubmit(a.traceId, deps.schedule.recovery.submitLeaseMs))) return;
   const card = await heldCard(deps, a);
   if (!card) {
     await advance(deps, a, cardGone(), ctx);
@@ -105,36 +110,33 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   const transactionId = a.transactionId;
   let outcome = await askProcessor(deps, a, () => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
   // "No record" is final only once the acquirer has had time to finish a call still in flight.
-  if (!transactionId && outcome.kind === "unavailable" && now.getTime() - a.createdAt.getTime() < LOST_AFTER_MS) {
+  if (!transactionId && outcome.kind === "unavailable" && now.getTime() - a.createdAt.getTime() < deps.schedule.recovery.noRecordAfterMs) {
     outcome = { kind: "unknown", transactionId: "", message: outcome.message };
   }
   await advance(deps, a, decide(a.type, outcome, isLastInCascade(a, merchant)), ctx);
 }
 
-/** Lease on a claimed attempt: long enough for one processor call. */
-export const FOLLOW_UP_LEASE_MS = 30_000;
-
-/** A processor's "no record of this attempt" is believed only once the attempt is this old. */
-export const LOST_AFTER_MS = 10 * 60_000;
-
-/** An attempt still pending with no check this long after it was made lost its engine. */
-export const RECOVERY_SECONDS = 120;
-const SWEEP_EVERY_MS = 10_000;
-
-export function startFollowUpWorker(deps: ProcessDeps, opts: { pollMs: number; concurrency: number; onError: (err: unknown) => void }): PollLoop {
+/**
+ * Claims due attempts for the follow-up lease (one processor call plus a
+ * margin) and, every sweep interval, first marks due the attempts whose engine
+ * died mid-way (still pending with no check, older than the recovery horizon).
+ * Every interval and lease comes from deps.schedule.
+ */
+export function startFollowUpWorker(deps: ProcessDeps, opts: { concurrency: number; onError: (err: unknown) => void }): PollLoop {
+  const { workers, followUp: lease, recovery } = deps.schedule;
   let lastSweep = 0;
   return startWorkPool({
     claim: async (n) => {
-      if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+      if (Date.now() - lastSweep >= recovery.sweepEveryMs) {
         lastSweep = Date.now();
-        await deps.followUps.sweepStuck(RECOVERY_SECONDS);
+        await deps.followUps.sweepStuck(recovery.sweepGraceSeconds);
       }
-      return deps.followUps.claimDue(n, FOLLOW_UP_LEASE_MS);
+      return deps.followUps.claimDue(n, lease.leaseMs);
     },
     work: (id) => followUp(deps, id),
     max: opts.concurrency,
-    pollMs: opts.pollMs,
-    drainMs: 2000,
+    pollMs: workers.pollMs,
+    drainMs: workers.drainMs,
     onError: opts.onError,
   });
 }

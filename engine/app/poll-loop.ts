@@ -1,8 +1,10 @@
 /**
  * The loop behind every background worker: run a tick; when it found work,
- * run again at once, else sleep until the poll interval passes or someone in
- * this process wakes it (a change that owes a callback). Other processes on
- * the same database are found by polling. stop() waits for the running tick.
+ * run again at once, else sleep until the poll interval passes or it is woken:
+ * by a change in this process that owes work now (deps.wake), or by another
+ * engine's notice on the same database (store/work-listener.ts). The poll is
+ * the fallback that finds everything else (work due later, a lost notice).
+ * stop() waits for the running tick.
  */
 export interface PollLoop {
   wake(): void;

@@ -8,10 +8,11 @@ import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
 import type { Keys } from "../security/keys.ts";
-import type { AttemptOutcome, CallbackKind, CallbackState, RetryPolicy, Verdict } from "../domain/callbacks.ts";
+import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Send } from "../callbacks/http-sender.ts";
 import type { KeyObject } from "node:crypto";
+import type { Schedule } from "./schedule.ts";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
 export interface MerchantSettingsView {
@@ -236,13 +237,6 @@ export interface MerchantAdminStore {
   putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
 }
 
-/** Timing settings of the asynchronous life (config.ts reads them). */
-export interface AsyncSettings {
-  validationTimeoutMs: number;
-  challengeTtlSeconds: number;
-  policy: RetryPolicy;
-}
-
 /** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */
 export interface FollowUpStore {
   /** Attempts whose next check (poll, cascade submit, challenge expiry) is due, claimed for a lease. */
@@ -267,7 +261,8 @@ export interface ProcessDeps {
   processors: ProcessorRegistry;
   keys: Keys;
   send: Send;
-  settings: AsyncSettings;
+  /** Every delay, lease and horizon of the asynchronous life (schedule.ts). */
+  schedule: Schedule;
   now: () => Date;
   publicUrl: () => string;
   /** Tells this process's workers that something may be due now. */

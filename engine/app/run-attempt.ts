@@ -36,7 +36,7 @@ export function isLastInCascade(a: Pick<Attempt, "type" | "attempt">, merchant: 
 
 /** A processor call within its time limit, its answer counted. */
 export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Promise<ProcessorOutcome>): Promise<ProcessorOutcome> {
-  const outcome = await callWithin(call);
+  const outcome = await callWithin(call, deps.schedule.processor.timeoutMs);
   deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
   return outcome;
 }

@@ -29,7 +29,7 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
     url,
     body,
     headers: callbackHeaders(eventId, merchant.id),
-    timeoutMs: deps.settings.validationTimeoutMs,
+    timeoutMs: deps.schedule.validation.timeoutMs,
   });
   const reply = readValidationReply(result, ...acceptedKeys(merchant, deps.now()));
   const failed = failedState(a.type);

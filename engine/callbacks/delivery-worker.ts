@@ -1,11 +1,12 @@
 /**
  * The delivery worker: claims due callbacks (SKIP LOCKED, with a lease longer
- * than the call's timeout), sends each with its headers, judges the reply by
- * the domain's rules and records the attempt. A crash anywhere leaves the
- * callback pending; after the lease it is due again with the same event id.
+ * than the call's timeout: schedule.callbacks.leaseMs), sends each with its
+ * headers, judges the reply by the domain's rules and records the attempt. A
+ * crash anywhere leaves the callback pending; after the lease it is due again
+ * with the same event id.
  */
-import type { RetryPolicy } from "../domain/callbacks.ts";
 import { judgeReply } from "./reply-ack.ts";
+import type { Schedule } from "../app/schedule.ts";
 import type { MerchantDirectory } from "../app/ports.ts";
 import { startWorkPool, type PollLoop } from "../app/poll-loop.ts";
 import type { CallbackLog, ClaimedCallback } from "../app/ports.ts";
@@ -17,18 +18,14 @@ export interface DeliveryWorkerDeps {
   callbacks: CallbackLog;
   merchants: MerchantDirectory;
   send: Send;
-  policy: RetryPolicy;
-  timeoutMs: number;
-  pollMs: number;
+  /** The call's timeout, the claim's lease, the retry delays, the poll and the drain. */
+  schedule: Pick<Schedule, "callbacks" | "workers">;
   /** Calls in flight at most; each slow platform holds only its own slot. */
   concurrency: number;
   now: () => Date;
   onError: (err: unknown) => void;
   onDelivered?: (c: ClaimedCallback, outcome: string) => void;
 }
-
-/** Lease = the call's timeout plus a margin for the merchant lookup and recording the answer (bounded database waits). */
-export const leaseMs = (timeoutMs: number) => timeoutMs + 30_000;
 
 export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): Promise<void> {
   const merchant = await deps.merchants.get(c.merchantId);
@@ -39,20 +36,20 @@ export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): 
   // Signed now, with the secret current now (a rotation since the change is honoured).
   const body = merchant && c.kind === "notification" ? signNotification(c.body, merchant.signingKey) : c.body;
   const result = merchant
-    ? await deps.send({ url: c.url, body, headers, timeoutMs: deps.timeoutMs })
+    ? await deps.send({ url: c.url, body, headers, timeoutMs: deps.schedule.callbacks.timeoutMs })
     : { httpStatus: 0, body: "", error: "the merchant no longer exists", refusedAddress: false, durationMs: 0 };
-  const verdict = judgeReply(c.kind, result, c.attempt, deps.policy);
+  const verdict = judgeReply(c.kind, result, c.attempt, deps.schedule.callbacks);
   await deps.callbacks.recordAttempt(c, result, verdict);
   deps.onDelivered?.(c, verdict.outcome);
 }
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): PollLoop {
   return startWorkPool({
-    claim: (n) => deps.callbacks.claimDue(n, leaseMs(deps.timeoutMs)),
+    claim: (n) => deps.callbacks.claimDue(n, deps.schedule.callbacks.leaseMs),
     work: (c) => deliverOne(deps, c),
     max: deps.concurrency,
-    pollMs: deps.pollMs,
-    drainMs: 2000,
+    pollMs: deps.schedule.workers.pollMs,
+    drainMs: deps.schedule.workers.drainMs,
     onError: deps.onError,
   });
 }

@@ -1,14 +1,13 @@
 /**
  * A processor call with a time limit. A call that does not answer in time is
  * `unknown`, never declined (the acquirer may still take it): the attempt stays
- * pending and the follow-up worker asks again, by trace_id. The limit is well
- * inside the follow-up worker's lease, so no other engine starts the same step.
+ * pending and the follow-up worker asks again, by trace_id. The limit
+ * (schedule.processor.timeoutMs) is well inside the follow-up worker's lease,
+ * so no other engine starts the same step.
  */
 import type { ProcessorOutcome } from "./processor.ts";
 
-export const PROCESSOR_TIMEOUT_MS = 20_000;
-
-export async function callWithin(call: () => Promise<ProcessorOutcome>, ms = PROCESSOR_TIMEOUT_MS): Promise<ProcessorOutcome> {
+export async function callWithin(call: () => Promise<ProcessorOutcome>, ms: number): Promise<ProcessorOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ProcessorOutcome>((resolve) => {
     timer = setTimeout(() => resolve({ kind: "unknown", transactionId: "", message: `no answer within ${ms} ms` }), ms);

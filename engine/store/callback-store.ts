@@ -15,6 +15,7 @@ import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../do
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback } from "../app/ports.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Row } from "./mappers.ts";
+import { notifyWorkSql } from "./work-notice.ts";
 
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
@@ -23,9 +24,12 @@ const cut = (s: string) => ([...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, K
 
 export class PgCallbackStore implements CallbackLog {
   readonly #orm: MikroORM;
+  /** This engine's name in the work notices it sends (work-notice.ts). */
+  readonly #origin: string;
 
-  constructor(orm: MikroORM) {
+  constructor(orm: MikroORM, origin = "") {
     this.#orm = orm;
+    this.#origin = origin;
   }
 
   #exec(sql: string, params: unknown[] = []): Promise<Row[]> {
@@ -125,13 +129,16 @@ export class PgCallbackStore implements CallbackLog {
    * Makes a queued callback due now again (same event id), with a fresh count
    * of attempts (the stored attempts stay). Not while an attempt is in flight
    * (claimed, lease running): that would send it twice at once. Validation
-   * calls are not queued.
+   * calls are not queued. Made due, it wakes the other engines' delivery
+   * workers at commit, in the same statement (work-notice.ts).
    */
   async redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
     const rows = await this.#exec(
-      `update callback set state = 'pending', attempts = 0, claim = null, next_attempt_at = now(), updated_at = now()
-       where id = ? and kind <> 'validation' and not (claim is not null and next_attempt_at > now()) returning id`,
-      [id],
+      `with r as (update callback set state = 'pending', attempts = 0, claim = null, next_attempt_at = now(), updated_at = now()
+                  where id = ? and kind <> 'validation' and not (claim is not null and next_attempt_at > now()) returning id),
+            wk as (select ${notifyWorkSql("'callback'", "?::text")} from r)
+       select id, (select count(*) from wk) as woken from r`,
+      [id, this.#origin],
     );
     if (rows.length > 0) return "ok";
     const [exists] = await this.#exec(`select kind from callback where id = ?`, [id]);

@@ -17,6 +17,7 @@ import type { Attempt, StatusChange, TransactionStatus } from "../domain/transac
 import type { ApplyExtras, ApplyResult, CreateOrderResult, ListQuery, OrderDraft, OrderStore, RefundableSale } from "../app/ports.ts";
 import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { ATTEMPT_COLUMNS, attemptFromRow, changeFromEntity, type Row } from "./mappers.ts";
+import { notifyWorkSql } from "./work-notice.ts";
 
 const ORDER_INSERT = `
   insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
@@ -43,7 +44,9 @@ const LATEST_ATTEMPT = `
  * history row, the callbacks (outbox; RecordFailedDeposit's unique index makes
  * a second one a no-op), the order's sealed card when it changes, and the
  * cascade's next attempt (a new trace_id, not yet submitted, due at once).
- * The where clause on the current state makes a lost race a no-op.
+ * The where clause on the current state makes a lost race a no-op. When it
+ * wrote a callback or a cascade attempt, it also wakes the other engines'
+ * workers at commit (pg_notify, work-notice.ts): no extra round trip.
  */
 const APPLY = `
   with t as (
@@ -61,13 +64,16 @@ const APPLY = `
          select x.event_id, x.kind, x.merchant_id, t.trace_id, x.url, x.body
          from t cross join jsonb_to_recordset(?::jsonb) as x(event_id uuid, kind text, merchant_id text, url text, body text, if_replied boolean)
          where not x.if_replied or t.replied
-         on conflict do nothing),
+         on conflict do nothing returning id),
   c as (update payment_order set card_sealed = ?::text where ?::boolean and id = (select order_ref from t)),
   nx as (insert into transaction (order_ref, attempt, processor, status, submitted, next_check_at)
          select order_ref, attempt + 1, ?::text, 'pending', false, now() from t where ?::text is not null returning trace_id),
   nxe as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
-          select trace_id, null, 'pending', null, 'cascade' from nx)
-  select ${ATTEMPT_COLUMNS}, (select trace_id from nx) as next_trace_id
+          select trace_id, null, 'pending', null, 'cascade' from nx),
+  wk as (select ${notifyWorkSql("w.kind", "?::text")}
+         from (select 'callback' as kind where exists (select 1 from cb)
+               union all select 'follow-up' where exists (select 1 from nx)) w)
+  select ${ATTEMPT_COLUMNS}, (select trace_id from nx) as next_trace_id, (select count(*) from wk) as woken
   from t join payment_order o on o.id = t.order_ref`;
 
 const GET_ATTEMPT = `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = ?`;
@@ -89,9 +95,12 @@ type PgPool = { query(q: { name: string; text: string; values: unknown[] }): Pro
 
 export class PgOrderStore implements OrderStore {
   readonly #orm: MikroORM;
+  /** This engine's name in the work notices it sends (work-notice.ts). */
+  readonly #origin: string;
 
-  constructor(orm: MikroORM) {
+  constructor(orm: MikroORM, origin = "") {
     this.#orm = orm;
+    this.#origin = origin;
   }
 
   #pool: Promise<PgPool> | undefined;
@@ -188,6 +197,7 @@ export class PgOrderStore implements OrderStore {
       JSON.stringify(x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body, if_replied: c.ifReplied ?? false }))),
       x.card ? x.card.sealed : null, x.card !== undefined,
       x.cascadeProcessor ?? null, x.cascadeProcessor ?? null,
+      this.#origin,
     ]);
     // The statement's join sees the order row as it was before its own update.
     if (rows[0]) {

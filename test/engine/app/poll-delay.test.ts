@@ -6,6 +6,7 @@
 import t from "tap";
 import type { Attempt } from "../../../engine/domain/transaction.ts";
 import { pollDelayMs } from "../../../engine/app/advance.ts";
+import { defaultSchedule } from "../../../engine/app/schedule.ts";
 
 const NOW = new Date("2026-11-18T10:00:00Z");
 
@@ -42,13 +43,13 @@ t.test("pollDelayMs: 1 s minimum, a tenth of the age, 5 min maximum", async (t) 
     ["30 days old", 30 * 24 * 60 * MIN, 5 * MIN],
     ["created in the future (clock skew)", -60 * S, 1 * S],
   ];
-  for (const [name, age, want] of rows) t.equal(pollDelayMs(createdAgo(age), NOW), want, `${name} -> ${want} ms`);
+  for (const [name, age, want] of rows) t.equal(pollDelayMs(createdAgo(age), NOW, defaultSchedule.pendingPoll), want, `${name} -> ${want} ms`);
 });
 
 t.test("pollDelayMs: never below 1 s nor above 5 min, growing with the age", async (t) => {
   let previous = 0;
   for (let age = 0; age <= 2 * 3600 * S; age += 37 * S) {
-    const d = pollDelayMs(createdAgo(age), NOW);
+    const d = pollDelayMs(createdAgo(age), NOW, defaultSchedule.pendingPoll);
     t.ok(d >= 1 * S && d <= 5 * MIN, `age ${age} ms -> ${d} ms within [1 s, 5 min]`);
     t.ok(d >= previous, `age ${age} ms: not shorter than for a younger attempt`);
     previous = d;
