@@ -104,6 +104,15 @@ function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): 
   return values;
 }
 
+/** pino's own levels. A Set, not pino's table: LOG_LEVEL=constructor would "find" a function there and log nothing. */
+export const LOG_LEVELS: ReadonlySet<string> = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+function logLevel(env: NodeJS.ProcessEnv): string {
+  const raw = env.LOG_LEVEL || "info";
+  if (!LOG_LEVELS.has(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(", ")}, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
@@ -131,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", D.callbacks.retrySeconds),
     challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", D.challenge.ttlSeconds),
     workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", D.workers.pollMs),
-    logLevel: env.LOG_LEVEL || "info",
+    logLevel: logLevel(env),
     metricsPort: port(env, "METRICS_PORT", 9464),
     engineTls: tlsPair(env, cwd),
     engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,

@@ -10,6 +10,7 @@ import type { Context, Next } from "koa";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { REASONS, describeViolations, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
 import { MAX_DESCRIPTION, signableText } from "../../engine/security/canonical.ts";
+import { ownEntry } from "../../engine/domain/own-entry.ts";
 import type { EngineClient } from "../engine-client.ts";
 import { API_VERSION, encodeErrorReply } from "../wire/process-reply.ts";
 
@@ -45,7 +46,8 @@ export function refusalOf(err: unknown): Refusal {
   if (err instanceof ConnectError) {
     const [detail] = err.findDetails(ErrorDetailSchema);
     const name = detail ? (ErrorReason[detail.reason] as Reason | undefined) : undefined;
-    if (name && name in REASONS && REASONS[name].status > 0) {
+    // The table's own entry: `in` would also find "constructor" or "toString".
+    if (name && ownEntry(REASONS, name) && REASONS[name].status > 0) {
       return { reason: name, description: detail!.violations.length ? describeForReply(detail!.violations) : err.rawMessage };
     }
     if (UNAVAILABLE_CODES.has(err.code)) return { reason: "UNAVAILABLE", description: "Service temporarily unavailable, retry later" };

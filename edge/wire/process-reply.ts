@@ -8,6 +8,7 @@ import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js
 
 export { API_VERSION } from "../../engine/domain/transaction.ts";
 import { API_VERSION } from "../../engine/domain/transaction.ts";
+import { ownEntry } from "../../engine/domain/own-entry.ts";
 
 const STATUS_NAMES: Record<number, string> = {
   [TransactionStatus.PENDING]: "pending",
@@ -41,7 +42,7 @@ export function encodeProcessReply(res: ProcessResponse): ProcessReply {
     redirect_url: t.redirectUrl || null,
     trace_id: t.traceId,
     transaction_id: t.transactionId,
-    transaction_status: STATUS_NAMES[t.status] ?? null,
+    transaction_status: ownEntry(STATUS_NAMES, t.status) ?? null,
     error_code: t.errorCode || null,
     error_details: t.errorDetails || null,
     payment_processor: t.paymentProcessor || null,

@@ -9,6 +9,7 @@ import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
 import type { FieldViolation } from "../../engine/domain/errors.ts";
+import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
 
 
@@ -76,7 +77,8 @@ export function decodeProcessRequest(body: Body): DecodeResult {
   const init: MessageInitShape<typeof ProcessRequestSchema> = {
     merchantId: s(body, "merchant_id"),
     orderId: s(body, "order_id"),
-    transactionType: TYPES[s(body, "transaction_type")] ?? TransactionType.UNSPECIFIED,
+    // Only the table's own words: "constructor" or "__proto__" is no type (the engine names the field).
+    transactionType: ownEntry(TYPES, s(body, "transaction_type")) ?? TransactionType.UNSPECIFIED,
     amount: { amountMinor, currency },
     card: { number: s(body, "card_number"), cvv: s(body, "cvv"), expiry: s(body, "card_exp") },
     customer: {

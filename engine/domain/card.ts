@@ -5,6 +5,7 @@
  */
 import cardValidator from "card-validator";
 import validator from "validator";
+import { ownEntry } from "./own-entry.ts";
 
 /** The Luhn check digit holds (validator's, which the rule table already relies on). */
 export function luhnValid(digits: string): boolean {
@@ -38,7 +39,7 @@ export function cardBrand(digits: string): string {
   const cached = brandCache.get(key);
   if (cached) return cached;
   const type = cardValidator.number(digits).card?.type;
-  const brand = (type && BRANDS[type]) || "CARD";
+  const brand = (type && ownEntry(BRANDS, type)) || "CARD";
   if (brandCache.size > 10_000) brandCache.clear();
   brandCache.set(key, brand);
   return brand;

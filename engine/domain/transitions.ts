@@ -5,6 +5,7 @@
  * (and the database's trigger holds the same table).
  */
 import type { PayoutLetter, TransactionStatus, TransactionType } from "./transaction.ts";
+import { ownEntry } from "./own-entry.ts";
 
 export interface State {
   status: TransactionStatus;
@@ -51,11 +52,11 @@ export function statesOf(type: TransactionType): string[] {
 }
 
 export function canTransition(type: TransactionType, from: State, to: State): boolean {
-  return TRANSITIONS[type][stateKey(from)]?.includes(stateKey(to)) ?? false;
+  return ownEntry(TRANSITIONS[type], stateKey(from))?.includes(stateKey(to)) ?? false;
 }
 
 export function isFinal(type: TransactionType, s: State): boolean {
-  return (TRANSITIONS[type][stateKey(s)]?.length ?? 0) === 0;
+  return (ownEntry(TRANSITIONS[type], stateKey(s))?.length ?? 0) === 0;
 }
 
 /**

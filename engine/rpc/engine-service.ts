@@ -3,7 +3,6 @@
  * here; refusals come back from the use cases as data and leave as gRPC errors.
  */
 import { create } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import {
   EngineService,
   GetTransactionResponseSchema,
@@ -27,6 +26,7 @@ import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto, processInputFromProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
 import { pageOf, readPage } from "./page-token.ts";
+import { timeArgument } from "./time-argument.ts";
 
 
 export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
@@ -62,8 +62,8 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       if (req.transactionType !== PbType.UNSPECIFIED && !type) throw invalidArgument("transaction_type", "is not a TransactionType");
       const status = req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status);
       if (req.status !== PbStatus.UNSPECIFIED && !status) throw invalidArgument("status", "is not a TransactionStatus");
-      const startTime = req.startTime ? timestampDate(req.startTime) : undefined;
-      const endTime = req.endTime ? timestampDate(req.endTime) : undefined;
+      const startTime = timeArgument("start_time", req.startTime);
+      const endTime = timeArgument("end_time", req.endTime);
       if (startTime && endTime && startTime > endTime) throw invalidArgument("end_time", "is before start_time");
       const rows = await deps.orders.list({
         merchantId: req.merchantId || undefined,

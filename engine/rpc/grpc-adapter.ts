@@ -4,13 +4,15 @@
  * uses it, with this small adapter: each unary method becomes a grpc-js handler
  * that decodes with the generated schema, awaits the implementation and encodes
  * the reply; a thrown RpcError becomes a gRPC status with google.rpc.Status
- * details that Connect and grpcurl clients read.
+ * details that Connect and grpcurl clients read. Bytes that do not decode are
+ * the caller's fault: INVALID_ARGUMENT naming the cause (request-decoding.ts).
  */
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { anyPack, AnySchema } from "@bufbuild/protobuf/wkt";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import { decodeRequest, MalformedRequest } from "./request-decoding.ts";
 
 /** An error with a gRPC code and typed details, thrown by implementations. */
 export class RpcError extends Error {
@@ -27,6 +29,9 @@ export interface CallContext {
   metadata: grpc.Metadata;
   method: string;
 }
+
+/** What a handler receives: the decoded request, or why its bytes did not decode. */
+type Incoming = MessageShape<DescMessage> | MalformedRequest;
 
 type UnaryImpl<I extends DescMessage, O extends DescMessage> = (req: MessageShape<I>, ctx: CallContext) => Promise<MessageShape<O>>;
 
@@ -94,9 +99,16 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
   server: grpc.Server,
   service: S,
   impl: ServiceImpl<S>,
-  opts: { interceptor?: Interceptor; onInternal: (err: unknown, method: string) => void; classify?: (err: unknown) => RpcError | undefined },
+  opts: {
+    interceptor?: Interceptor;
+    onInternal: (err: unknown, method: string) => void;
+    classify?: (err: unknown) => RpcError | undefined;
+    /** The refusal of a request whose bytes do not decode; a bare INVALID_ARGUMENT when not given. */
+    malformed?: (description: string) => RpcError;
+  },
 ): void {
-  const definition: Record<string, grpc.MethodDefinition<MessageShape<DescMessage>, MessageShape<DescMessage>>> = {};
+  const malformed = opts.malformed ?? ((description: string) => new RpcError(grpc.status.INVALID_ARGUMENT, description));
+  const definition: Record<string, grpc.MethodDefinition<Incoming, MessageShape<DescMessage>>> = {};
   const handlers: grpc.UntypedServiceImplementation = {};
   for (const method of service.methods) {
     if (method.methodKind !== "unary") throw new Error(`${method.name}: only unary methods are served`);
@@ -106,34 +118,37 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
       originalName: method.localName,
       requestStream: false,
       responseStream: false,
-      requestSerialize: (m: MessageShape<DescMessage>) => Buffer.from(toBinary(method.input, m)),
-      requestDeserialize: (b: Buffer) => fromBinary(method.input, b),
+      // A client's half of the definition, never used by this server.
+      requestSerialize: (m: Incoming) => Buffer.from(toBinary(method.input, m as MessageShape<DescMessage>)),
+      // Never throws (grpc-js would answer INTERNAL): a MalformedRequest reaches the handler instead.
+      requestDeserialize: (b: Buffer) => decodeRequest(method.input, b),
       responseSerialize: (m: MessageShape<DescMessage>) => Buffer.from(toBinary(method.output, m)),
       responseDeserialize: (b: Buffer) => fromBinary(method.output, b),
     };
     const fn = (impl as Record<string, UnaryImpl<DescMessage, DescMessage>>)[method.localName];
-    handlers[method.name] = (call: grpc.ServerUnaryCall<MessageShape<DescMessage>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+    handlers[method.name] = (call: grpc.ServerUnaryCall<Incoming, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const ctx: CallContext = { metadata: call.metadata, method: path };
       const started = performance.now();
       const finish = (code: grpc.status) => opts.interceptor?.after?.(ctx, code, performance.now() - started);
-      try {
-        opts.interceptor?.before?.(ctx);
-      } catch (err) {
-        const e = toServiceError(err, (x) => opts.onInternal(x, path));
+      const refuse = (err: unknown, classify?: (err: unknown) => RpcError | undefined) => {
+        const e = toServiceError(err, (x) => opts.onInternal(x, path), classify);
         finish(e.code ?? grpc.status.INTERNAL);
         callback(e);
-        return;
+      };
+      try {
+        // Authentication first: who may not call learns nothing about how its bytes were judged.
+        opts.interceptor?.before?.(ctx);
+      } catch (err) {
+        return refuse(err);
       }
-      fn(call.request, ctx).then(
+      const req = call.request;
+      if (req instanceof MalformedRequest) return refuse(malformed(req.description));
+      fn(req, ctx).then(
         (res) => {
           finish(grpc.status.OK);
           callback(null, res);
         },
-        (err: unknown) => {
-          const e = toServiceError(err, (x) => opts.onInternal(x, path), opts.classify);
-          finish(e.code ?? grpc.status.INTERNAL);
-          callback(e);
-        },
+        (err: unknown) => refuse(err, opts.classify),
       );
     };
   }

@@ -5,6 +5,7 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
+import { refusingMalformed } from "./refuse-malformed.ts";
 
 export const HEALTH_SERVICES = ["", "cashier.engine.v1.EngineService", "cashier.admin.v1.AdminService"];
 
@@ -18,7 +19,8 @@ export interface HealthHandle {
 
 export function addHealth(server: grpc.Server, probe: () => Promise<void>, intervalMs = 2000): HealthHandle {
   const health = new HealthImplementation(Object.fromEntries(HEALTH_SERVICES.map((s) => [s, "NOT_SERVING"])));
-  health.addToServer(server);
+  // A probe's malformed bytes are its own fault (INVALID_ARGUMENT), not the engine's (INTERNAL).
+  health.addToServer(refusingMalformed(server));
   let current = "";
   let running = false;
   let stopped = false;

@@ -4,6 +4,7 @@
  * that message's fields instead (card.number, amount.currency).
  */
 import { describeViolations, type DomainError } from "../domain/errors.ts";
+import { ownEntry } from "../domain/own-entry.ts";
 
 const CUSTOMER = ["pin", "email", "first_name", "last_name", "dob", "phone", "address", "city", "country", "state", "zip", "requester_ip"];
 
@@ -17,7 +18,7 @@ export const PROTO_FIELD: Record<string, string> = {
 };
 
 export function withProtoFieldNames(e: DomainError): DomainError {
-  const violations = e.violations.map((v) => ({ ...v, field: PROTO_FIELD[v.field] ?? v.field }));
+  const violations = e.violations.map((v) => ({ ...v, field: ownEntry(PROTO_FIELD, v.field) ?? v.field }));
   const message = e.reason === "INVALID_FIELDS" && violations.length > 0 ? describeViolations(violations) : e.message;
   return { ...e, violations, message };
 }

@@ -11,7 +11,8 @@ import type { MerchantAdminDeps } from "./merchant-admin.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
-import { classifyDataError, classifyInternal } from "./errors.ts";
+import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
+import { domainError } from "../domain/errors.ts";
 import { addService, composeInterceptors, type Interceptor } from "./grpc-adapter.ts";
 import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
@@ -36,9 +37,11 @@ export function buildGrpcServer(
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
   const classify = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
-  addService(server, EngineService, engineService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe), onInternal, classify });
+  // Bytes that are no message are the caller's fault, with the reason a malformed JSON body has at the edge.
+  const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
+  addService(server, EngineService, engineService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe), onInternal, classify, malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, adminService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe), onInternal, classify });
+  addService(server, AdminService, adminService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe), onInternal, classify, malformed });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };

@@ -33,3 +33,11 @@ t.test("bad numbers and URLs name their variable", async (t) => {
   t.throws(() => loadConfig({ ENGINE_URL: "engine:50051" }), /^ENGINE_URL must be an http:\/\/ or https:\/\/ URL/);
   t.equal(loadConfig({ ENGINE_URL: "https://engine.internal:50051" }).engineUrl, "https://engine.internal:50051");
 });
+
+t.test("LOG_LEVEL is one of pino's levels; a prototype word is refused, not quietly silent", async (t) => {
+  t.equal(loadConfig({}).logLevel, "info");
+  t.equal(loadConfig({ LOG_LEVEL: "debug" }).logLevel, "debug");
+  for (const word of ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "verbose"]) {
+    t.throws(() => loadConfig({ LOG_LEVEL: word }), /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/, word);
+  }
+});
