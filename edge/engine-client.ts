@@ -31,7 +31,8 @@ function tlsOptions(trust: EngineTrust): http2.SecureClientSessionOptions {
     const pin = trust.pinSha256;
     // The pinned certificate is its own trust anchor, even when a public CA issued it.
     options.allowPartialTrustChain = true;
-    options.checkServerIdentity = (_host, cert) => (cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`));
+    options.checkServerIdentity = (_host, cert) =>
+      cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`);
   }
   return options;
 }

@@ -17,10 +17,12 @@ export interface EnginePool {
 const RESOLVE_EVERY_MS = 5000;
 const DOWN_FOR_MS = 5000;
 
-
 /** "http://a:1, http://b:2" -> the URLs, trimmed. */
 export function engineUrls(engineUrl: string): string[] {
-  return engineUrl.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  return engineUrl
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 async function addressesOf(url: string): Promise<{ target: string; servername?: string }[]> {

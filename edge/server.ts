@@ -11,7 +11,14 @@ export interface EdgeHandle {
   close(): Promise<void>;
 }
 
-export async function startEdge(opts: { port: number; host?: string; engineUrl: string; token: string; engineTrust?: EngineTrust; log: EdgeLogger }): Promise<EdgeHandle> {
+export async function startEdge(opts: {
+  port: number;
+  host?: string;
+  engineUrl: string;
+  token: string;
+  engineTrust?: EngineTrust;
+  log: EdgeLogger;
+}): Promise<EdgeHandle> {
   const engine = createEngineClient(opts.engineUrl, opts.token, opts.engineTrust);
   const app = buildApp({ engine, log: opts.log });
   const server = createServer(app.callback());

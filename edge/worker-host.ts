@@ -20,7 +20,15 @@ export async function startEdgeWorker(opts: {
   onCrash: (err: unknown) => void;
 }): Promise<EdgeWorker> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
-    workerData: { host: opts.host ?? "0.0.0.0", port: opts.port, engineUrl: opts.engineUrl, token: opts.token, engineTrust: opts.engineTrust, logLevel: opts.logLevel, logFile: opts.logFile },
+    workerData: {
+      host: opts.host ?? "0.0.0.0",
+      port: opts.port,
+      engineUrl: opts.engineUrl,
+      token: opts.token,
+      engineTrust: opts.engineTrust,
+      logLevel: opts.logLevel,
+      logFile: opts.logFile,
+    },
   });
   let closing = false;
   const port = await new Promise<number>((resolve, reject) => {

@@ -114,7 +114,10 @@ function logLevel(env: NodeJS.ProcessEnv): string {
 }
 
 function list(raw: string | undefined): string[] {
-  return (raw ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  return (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {

@@ -78,7 +78,8 @@ interface StartContext {
 async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm }: StartContext): Promise<EngineHandle> {
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
-  if (!config.masterKey) log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
+  if (!config.masterKey)
+    log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
 
   const merchants = new PgMerchantStore(orm, keys.encryption);
   // One engine at a time: the schema, then the merchants (the demo one is made once),
@@ -125,7 +126,9 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
   const { server, health } = buildGrpcServer(deps, tokens, log, probe, { observe: metrics.interceptor });
   const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
-  const metricsServer = await startMetricsServer(metrics.registry, opts.host ?? "0.0.0.0", config.metricsPort, (err) => log.error({ err }, "metrics scrape failed"));
+  const metricsServer = await startMetricsServer(metrics.registry, opts.host ?? "0.0.0.0", config.metricsPort, (err) =>
+    log.error({ err }, "metrics scrape failed"),
+  );
   log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
   const running = startWorkers(deps, log);
   workers = running;
@@ -138,7 +141,10 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     onState: (state, err) =>
       state === "listening"
         ? log.info({ channel: WORK_CHANNEL }, "listening for other engines' work")
-        : log.warn({ err, channel: WORK_CHANNEL, pollMs: schedule.workers.pollMs }, "lost the LISTEN connection; other engines' work is found by polling until it is back"),
+        : log.warn(
+            { err, channel: WORK_CHANNEL, pollMs: schedule.workers.pollMs },
+            "lost the LISTEN connection; other engines' work is found by polling until it is back",
+          ),
   });
 
   return {

@@ -6,8 +6,22 @@ import pino, { type Logger } from "pino";
 import { LOG_LEVELS } from "./config.ts";
 
 export const REDACT_PATHS = [
-  "card_number", "cvv", "secret", "signature", "card", "password", "authorization", "auth_token",
-  "*.card_number", "*.cvv", "*.secret", "*.signature", "*.card", "*.password", "*.authorization", "*.auth_token",
+  "card_number",
+  "cvv",
+  "secret",
+  "signature",
+  "card",
+  "password",
+  "authorization",
+  "auth_token",
+  "*.card_number",
+  "*.cvv",
+  "*.secret",
+  "*.signature",
+  "*.card",
+  "*.password",
+  "*.authorization",
+  "*.auth_token",
 ];
 
 export type { Logger };

@@ -22,34 +22,55 @@ type Errno = NodeJS.ErrnoException & { address?: string; port?: number };
 
 /** What the system's error codes mean at start, and what fixes them. */
 const BY_CODE = new Map<string, (e: Errno) => { cause: string; fix: string }>([
-  ["EADDRINUSE", (e) => ({
-    cause: `port ${e.port ?? "?"} on ${e.address ?? "this machine"} is already in use`,
-    fix: "stop what listens there, or choose other ports with EDGE_PORT, ENGINE_PORT and METRICS_PORT (0 takes any free port)",
-  })],
-  ["EACCES", (e) => ({
-    cause: `permission denied${e.path ? ` on ${e.path}` : e.port !== undefined ? ` to listen on port ${e.port}` : ""}`,
-    fix: "run Cashier as a user who may write there (or listen there), or point CASHIER_DATA_DIR or the ports elsewhere",
-  })],
-  ["ECONNREFUSED", (e) => ({
-    cause: `the database refused the connection${e.address ? ` at ${e.address}:${e.port ?? ""}` : ""}`,
-    fix: "start that Postgres or correct DATABASE_URL; leave DATABASE_URL unset to use the embedded Postgres",
-  })],
-  ["ENOTFOUND", () => ({
-    cause: "the database host in DATABASE_URL does not resolve",
-    fix: "correct the host name in DATABASE_URL",
-  })],
-  ["ENOSPC", (e) => ({
-    cause: `no space left on the device${e.path ? ` holding ${e.path}` : ""}`,
-    fix: "free some space, or point CASHIER_DATA_DIR at a larger disk",
-  })],
-  ["28P01", () => ({
-    cause: "the database refused the user name or password in DATABASE_URL",
-    fix: "correct the credentials in DATABASE_URL",
-  })],
-  ["3D000", () => ({
-    cause: "the database named in DATABASE_URL does not exist",
-    fix: "create it (createdb) or correct the name in DATABASE_URL",
-  })],
+  [
+    "EADDRINUSE",
+    (e) => ({
+      cause: `port ${e.port ?? "?"} on ${e.address ?? "this machine"} is already in use`,
+      fix: "stop what listens there, or choose other ports with EDGE_PORT, ENGINE_PORT and METRICS_PORT (0 takes any free port)",
+    }),
+  ],
+  [
+    "EACCES",
+    (e) => ({
+      cause: `permission denied${e.path ? ` on ${e.path}` : e.port !== undefined ? ` to listen on port ${e.port}` : ""}`,
+      fix: "run Cashier as a user who may write there (or listen there), or point CASHIER_DATA_DIR or the ports elsewhere",
+    }),
+  ],
+  [
+    "ECONNREFUSED",
+    (e) => ({
+      cause: `the database refused the connection${e.address ? ` at ${e.address}:${e.port ?? ""}` : ""}`,
+      fix: "start that Postgres or correct DATABASE_URL; leave DATABASE_URL unset to use the embedded Postgres",
+    }),
+  ],
+  [
+    "ENOTFOUND",
+    () => ({
+      cause: "the database host in DATABASE_URL does not resolve",
+      fix: "correct the host name in DATABASE_URL",
+    }),
+  ],
+  [
+    "ENOSPC",
+    (e) => ({
+      cause: `no space left on the device${e.path ? ` holding ${e.path}` : ""}`,
+      fix: "free some space, or point CASHIER_DATA_DIR at a larger disk",
+    }),
+  ],
+  [
+    "28P01",
+    () => ({
+      cause: "the database refused the user name or password in DATABASE_URL",
+      fix: "correct the credentials in DATABASE_URL",
+    }),
+  ],
+  [
+    "3D000",
+    () => ({
+      cause: "the database named in DATABASE_URL does not exist",
+      fix: "create it (createdb) or correct the name in DATABASE_URL",
+    }),
+  ],
 ]);
 
 /** The cause and the fix of any error that stopped a start. */

@@ -95,16 +95,22 @@ export function openPage(view: ChallengeView): Page {
 export function finishedPage(returnUrl: string): Page {
   return {
     http: 200,
-    html: layout("3-D Secure check finished", `<h1>This check is finished</h1>
-<p>The 3-D Secure check of this payment has already been answered.</p>${continueLink(returnUrl)}`),
+    html: layout(
+      "3-D Secure check finished",
+      `<h1>This check is finished</h1>
+<p>The 3-D Secure check of this payment has already been answered.</p>${continueLink(returnUrl)}`,
+    ),
   };
 }
 
 export function expiredPage(returnUrl: string): Page {
   return {
     http: 410,
-    html: layout("3-D Secure check expired", `<h1>This check has expired</h1>
-<p>The 3-D Secure check was not answered in time; the payment was not made.</p>${continueLink(returnUrl)}`),
+    html: layout(
+      "3-D Secure check expired",
+      `<h1>This check has expired</h1>
+<p>The 3-D Secure check was not answered in time; the payment was not made.</p>${continueLink(returnUrl)}`,
+    ),
   };
 }
 
@@ -115,8 +121,11 @@ export function refusedPage(http: number, text: string): Page {
 
 const NOT_FOUND: Page = {
   http: 404,
-  html: layout("3-D Secure check not found", `<h1>No such check</h1>
-<p>This 3-D Secure check does not exist. Check the address, or go back to the merchant's site.</p>`),
+  html: layout(
+    "3-D Secure check not found",
+    `<h1>No such check</h1>
+<p>This 3-D Secure check does not exist. Check the address, or go back to the merchant's site.</p>`,
+  ),
 };
 
 /** The one table from an engine refusal to a page: no internal text is ever shown. */
@@ -129,11 +138,23 @@ export function refusalPage(reason: Reason): Page {
     case "MALFORMED_BODY":
       return NOT_FOUND;
     case "UNAVAILABLE":
-      return { http: 503, html: layout("3-D Secure check unavailable", `<h1>Temporarily unavailable</h1>
-<p>The 3-D Secure check cannot be shown right now. Reload this page in a moment.</p>`) };
+      return {
+        http: 503,
+        html: layout(
+          "3-D Secure check unavailable",
+          `<h1>Temporarily unavailable</h1>
+<p>The 3-D Secure check cannot be shown right now. Reload this page in a moment.</p>`,
+        ),
+      };
     default:
-      return { http: 500, html: layout("3-D Secure check", `<h1>Something went wrong</h1>
-<p>The 3-D Secure check cannot be shown. Reload this page in a moment.</p>`) };
+      return {
+        http: 500,
+        html: layout(
+          "3-D Secure check",
+          `<h1>Something went wrong</h1>
+<p>The 3-D Secure check cannot be shown. Reload this page in a moment.</p>`,
+        ),
+      };
   }
 }
 

@@ -12,11 +12,32 @@ import type { FieldViolation } from "../../engine/domain/errors.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
 
-
 const STRING_FIELDS = [
-  "currency", "card_number", "cvv", "card_exp", "pin", "dob", "email", "requester_ip", "address", "city", "country",
-  "first_name", "last_name", "state", "zip", "frontend", "merchant_id", "return_url", "notification_url", "order_id",
-  "transaction_type", "reference_id", "error_details", "version", "signature",
+  "currency",
+  "card_number",
+  "cvv",
+  "card_exp",
+  "pin",
+  "dob",
+  "email",
+  "requester_ip",
+  "address",
+  "city",
+  "country",
+  "first_name",
+  "last_name",
+  "state",
+  "zip",
+  "frontend",
+  "merchant_id",
+  "return_url",
+  "notification_url",
+  "order_id",
+  "transaction_type",
+  "reference_id",
+  "error_details",
+  "version",
+  "signature",
 ] as const;
 const INT_FIELDS = ["amount", "timestamp", "error_code"] as const;
 
@@ -26,9 +47,7 @@ const TYPES: Record<string, TransactionType> = {
   refund: TransactionType.REFUND,
 };
 
-export type DecodeResult =
-  | { ok: true; request: ReturnType<typeof create<typeof ProcessRequestSchema>> }
-  | { ok: false; violations: FieldViolation[] };
+export type DecodeResult = { ok: true; request: ReturnType<typeof create<typeof ProcessRequestSchema>> } | { ok: false; violations: FieldViolation[] };
 
 type Body = Record<string, unknown>;
 

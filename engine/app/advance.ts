@@ -34,12 +34,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
   const next = to ?? from;
   const now = deps.now();
   const needed = cardStillNeeded(a.type, next);
-  const card =
-    needed && !a.cardHeld && ctx.cardNumber
-      ? { sealed: sealCard(deps, a, ctx.cardNumber) }
-      : !needed && a.cardHeld
-        ? { sealed: null }
-        : undefined;
+  const card = needed && !a.cardHeld && ctx.cardNumber ? { sealed: sealCard(deps, a, ctx.cardNumber) } : !needed && a.cardHeld ? { sealed: null } : undefined;
   const newChallenge = next.status === "pending_async" && a.status !== "pending_async";
   const challengeExpiresAt = newChallenge ? new Date(now.getTime() + deps.schedule.challenge.ttlSeconds * 1000) : a.challengeExpiresAt;
   const waitingForProcessor = to === undefined && decision.awaitsProcessor === true;
@@ -67,14 +62,19 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
     processorCode: decision.processorCode ?? a.processorCode,
   };
   const callbacks = to ? owedCallbacks(a, after, ctx.merchant, ctx) : [];
-  const result = await deps.orders.applyDecision(a.traceId, from, { ...decision, to }, {
-    callbacks,
-    card,
-    nextCheckAt,
-    challengeExpiresAt: newChallenge ? challengeExpiresAt : null,
-    submitted: true,
-    cascadeProcessor,
-  });
+  const result = await deps.orders.applyDecision(
+    a.traceId,
+    from,
+    { ...decision, to },
+    {
+      callbacks,
+      card,
+      nextCheckAt,
+      challengeExpiresAt: newChallenge ? challengeExpiresAt : null,
+      submitted: true,
+      cascadeProcessor,
+    },
+  );
   if (result.applied && (callbacks.length > 0 || result.nextTraceId !== null)) deps.wake();
   return result;
 }

@@ -56,12 +56,21 @@ export async function authenticate(
     signed = signedBy(merchant, wire, now);
   }
   if (!signed) {
-    return { ok: false, error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)") };
+    return {
+      ok: false,
+      error: domainError("SIGNATURE_INVALID", "signature does not match the request (HMAC-SHA384 of the canonical string with the merchant secret)"),
+    };
   }
   // Whole seconds on both sides: exactly 60 s early or late is still inside.
   const skew = Math.abs(Math.floor(now.getTime() / 1000) - timestamp!);
   if (!Number.isFinite(skew) || skew > TIMESTAMP_WINDOW_SECONDS) {
-    return { ok: false, error: domainError("TIMESTAMP_OUT_OF_WINDOW", `timestamp is more than ${TIMESTAMP_WINDOW_SECONDS} s from the service's clock (now ${Math.floor(now.getTime() / 1000)})`) };
+    return {
+      ok: false,
+      error: domainError(
+        "TIMESTAMP_OUT_OF_WINDOW",
+        `timestamp is more than ${TIMESTAMP_WINDOW_SECONDS} s from the service's clock (now ${Math.floor(now.getTime() / 1000)})`,
+      ),
+    };
   }
   return { ok: true, merchant };
 }

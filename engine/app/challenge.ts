@@ -37,10 +37,14 @@ async function context(deps: ProcessDeps, a: Attempt): Promise<StepContext | und
   return merchant ? { merchant, afterReply: true, updatedBy: "customer" } : undefined;
 }
 
-export async function getChallenge(deps: ProcessDeps, traceId: number, mac: string): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
+export async function getChallenge(
+  deps: ProcessDeps,
+  traceId: number,
+  mac: string,
+): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
   if (!macMatches(deps, traceId, mac)) return { ok: false, error: NOT_FOUND };
   let a = await deps.orders.get(traceId);
-  if (!a || a.type !== "sale" || !a.redirectUrl) return { ok: false, error: NOT_FOUND };
+  if (a?.type !== "sale" || !a.redirectUrl) return { ok: false, error: NOT_FOUND };
   const now = deps.now();
   const completing = a.completingUntil !== null && a.completingUntil > now;
   if (a.status === "pending_async" && !completing && a.challengeExpiresAt && a.challengeExpiresAt <= now) {
@@ -50,7 +54,12 @@ export async function getChallenge(deps: ProcessDeps, traceId: number, mac: stri
   return { ok: true, view: { state: challengeState(a), attempt: a } };
 }
 
-export async function completeChallenge(deps: ProcessDeps, traceId: number, mac: string, passed: boolean): Promise<{ ok: true; attempt: Attempt } | { ok: false; error: DomainError; view?: ChallengeView }> {
+export async function completeChallenge(
+  deps: ProcessDeps,
+  traceId: number,
+  mac: string,
+  passed: boolean,
+): Promise<{ ok: true; attempt: Attempt } | { ok: false; error: DomainError; view?: ChallengeView }> {
   const found = await getChallenge(deps, traceId, mac);
   if (!found.ok) return found;
   const { view } = found;

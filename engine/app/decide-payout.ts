@@ -30,7 +30,10 @@ const TARGET: Record<PayoutDecision, State> = {
 function decisionTextFaults(operator: string, reason: string): FieldViolation[] {
   const faults: FieldViolation[] = [];
   if (operator.trim() === "") faults.push({ field: "operator", description: "is required: who decides" });
-  for (const [field, value] of [["operator", operator], ["reason", reason]] as const) {
+  for (const [field, value] of [
+    ["operator", operator],
+    ["reason", reason],
+  ] as const) {
     if (CONTROL_CHARACTERS.test(value)) faults.push({ field, description: "must not contain control characters" });
     else if ([...value].length > MAX_DESCRIPTION) faults.push({ field, description: `must be at most ${MAX_DESCRIPTION} characters` });
   }
@@ -41,9 +44,15 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
   const faults = decisionTextFaults(operator, reason);
   if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
   const a = await deps.orders.get(traceId);
-  if (!a || a.type !== "payout") return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
+  if (a?.type !== "payout") return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
   if (!canTransition("payout", stateOf(a), TARGET[decision])) {
-    return { ok: false, error: domainError("INVALID_STATE", `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${decision === "cancel" ? "cancelled" : decision + "d"}`) };
+    return {
+      ok: false,
+      error: domainError(
+        "INVALID_STATE",
+        `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${decision === "cancel" ? "cancelled" : `${decision}d`}`,
+      ),
+    };
   }
   const merchant = await deps.merchants.get(a.merchantId);
   if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
@@ -57,7 +66,12 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
     return { ok: true, attempt: paid.attempt };
   }
   const details = signableText(reason || (decision === "reject" ? "Rejected by an operator" : "Cancelled by an operator"));
-  const result = await advance(deps, a, step(TARGET[decision], `operator:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }), ctx);
+  const result = await advance(
+    deps,
+    a,
+    step(TARGET[decision], `operator:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }),
+    ctx,
+  );
   if (!result.applied) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${result.attempt.status}`) };
   return { ok: true, attempt: result.attempt };
 }

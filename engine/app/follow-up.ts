@@ -27,7 +27,11 @@ export function expiryDecision() {
 }
 
 const cardGone = () =>
-  step({ status: "declined" }, "follow-up:card-gone", { depositState: "E", errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this order" });
+  step({ status: "declined" }, "follow-up:card-gone", {
+    depositState: "E",
+    errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE,
+    errorDetails: "The card is no longer held for this order",
+  });
 
 /**
  * A cascade attempt: claimed first (one engine only, and once: a charge is
@@ -55,14 +59,30 @@ async function interruptedPayout(deps: ProcessDeps, a: Attempt, ctx: StepContext
     await deps.followUps.clearCheck(a.traceId);
     return;
   }
-  await advance(deps, a, step({ status: "declined", letter: "J" }, "follow-up:interrupted", { errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "Processing was interrupted before the payout was sent" }), ctx);
+  await advance(
+    deps,
+    a,
+    step({ status: "declined", letter: "J" }, "follow-up:interrupted", {
+      errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE,
+      errorDetails: "Processing was interrupted before the payout was sent",
+    }),
+    ctx,
+  );
 }
 
 /** An approved payout whose engine stopped at A: the walk goes on (P, then the processor). */
 async function resumePayout(deps: ProcessDeps, a: Attempt, ctx: StepContext): Promise<void> {
   const card = await heldCard(deps, a);
   if (!card) {
-    await advance(deps, a, step({ status: "cancelled", letter: "C" }, "follow-up:card-gone", { errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: "The card is no longer held for this payout" }), ctx);
+    await advance(
+      deps,
+      a,
+      step({ status: "cancelled", letter: "C" }, "follow-up:card-gone", {
+        errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE,
+        errorDetails: "The card is no longer held for this payout",
+      }),
+      ctx,
+    );
     return;
   }
   const sent = await advance(deps, a, step({ status: "pending", letter: "P" }, "sent-to-processor"), { ...ctx, cardNumber: card.number });

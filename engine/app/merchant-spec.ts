@@ -79,7 +79,8 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
   // It stands in signed canonical strings: no & or =, nothing a platform could mistype.
-  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
+  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId))
+    throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
   const statuses = str(m, "update_payout_statuses", where, false) ?? "CAPYJ";
   if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
@@ -89,7 +90,8 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
   }
   const siteId = m.site_id;
-  if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0)) throw new MerchantsFileError(`${where}.site_id`, `must be a non-negative integer`);
+  if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0))
+    throw new MerchantsFileError(`${where}.site_id`, `must be a non-negative integer`);
   if (!Array.isArray(m.frontends) || m.frontends.length === 0) throw new MerchantsFileError(`${where}.frontends`, `must be a non-empty list`);
   const frontends = m.frontends.map((fr, j) => parseFrontend(fr, `${where}.frontends[${j}]`));
   const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);

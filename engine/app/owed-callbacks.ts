@@ -30,12 +30,19 @@ export function updatePayoutUrl(m: Merchant): string | null {
 
 export function owedCallbacks(before: Attempt, after: Attempt, merchant: Merchant, ctx: ChangeContext): OutboxEntry[] {
   const out: OutboxEntry[] = [];
-  const entry = (kind: OutboxEntry["kind"], url: string, body: string, ifReplied = false) => out.push({ eventId: randomUUID(), kind, merchantId: merchant.id, url, body, ifReplied });
+  const entry = (kind: OutboxEntry["kind"], url: string, body: string, ifReplied = false) =>
+    out.push({ eventId: randomUUID(), kind, merchantId: merchant.id, url, body, ifReplied });
   // Inside the Process call the reply tells the result, unless a repeated
   // request already answered an earlier state: then the statement writes it.
   if (after.notificationUrl) entry("notification", after.notificationUrl, notificationMembers(after), !ctx.afterReply);
   const payoutUrl = updatePayoutUrl(merchant);
-  if (after.type === "payout" && after.payoutLetter && after.payoutLetter !== before.payoutLetter && payoutUrl && merchant.updatePayoutStatuses.includes(after.payoutLetter)) {
+  if (
+    after.type === "payout" &&
+    after.payoutLetter &&
+    after.payoutLetter !== before.payoutLetter &&
+    payoutUrl &&
+    merchant.updatePayoutStatuses.includes(after.payoutLetter)
+  ) {
     entry("update_payout", payoutUrl, updatePayoutBody(after, merchant.siteId, ctx.updatedBy));
   }
   if (after.type === "sale" && after.status === "declined" && after.depositState && merchant.platformUrl) {

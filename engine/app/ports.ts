@@ -61,9 +61,7 @@ export interface OrderDraft {
   initial: State;
 }
 
-export type CreateOrderResult =
-  | { created: true; attempt: Attempt }
-  | { created: false; fingerprint: string; attempt: Attempt };
+export type CreateOrderResult = { created: true; attempt: Attempt } | { created: false; fingerprint: string; attempt: Attempt };
 
 /** A sale that a refund may name. */
 export interface RefundableSale {
@@ -197,7 +195,10 @@ export interface CallbackFilter {
 export interface CallbackLog {
   claimDue(limit: number, leaseMs: number): Promise<ClaimedCallback[]>;
   recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void>;
-  recordValidation(v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string }, r: SendResult): Promise<void>;
+  recordValidation(
+    v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },
+    r: SendResult,
+  ): Promise<void>;
   list(f: CallbackFilter): Promise<CallbackView[]>;
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
@@ -234,7 +235,11 @@ export interface MerchantAdminStore {
   create(spec: MerchantSpec): Promise<boolean>;
   update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
-  putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  putFrontend(
+    merchantId: string,
+    f: { name: string; baseCurrency: string; currencies: string[] },
+    mode: "create" | "update",
+  ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
 }
 
 /** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */
@@ -270,4 +275,3 @@ export interface ProcessDeps {
   /** Counts a processor's answer (metrics). */
   onProcessorOutcome?: (processor: string, type: string, outcome: string) => void;
 }
-

@@ -12,14 +12,12 @@ import type { Attempt, ProcessInput, TransactionType } from "../domain/transacti
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { authenticate, type WireSignature } from "./authenticate.ts";
-import type { Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
+import type { CreateOrderResult, Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
 import { advance } from "./advance.ts";
 import { runAttempt } from "./run-attempt.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
 
-export type ProcessResult =
-  | { ok: true; attempt: Attempt; merchant: Merchant; replayed: boolean }
-  | { ok: false; error: DomainError };
+export type ProcessResult = { ok: true; attempt: Attempt; merchant: Merchant; replayed: boolean } | { ok: false; error: DomainError };
 
 const fail = (error: DomainError): ProcessResult => ({ ok: false, error });
 
@@ -39,8 +37,17 @@ function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant,
     frontend: input.frontend,
     pin: c.pin,
     customer: {
-      email: c.email, first_name: c.firstName, last_name: c.lastName, dob: c.dob, phone: c.phone,
-      address: c.address, city: c.city, country: c.country, state: c.state, zip: c.zip, requester_ip: c.requesterIp,
+      email: c.email,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      dob: c.dob,
+      phone: c.phone,
+      address: c.address,
+      city: c.city,
+      country: c.country,
+      state: c.state,
+      zip: c.zip,
+      requester_ip: c.requesterIp,
     },
     cardMasked: maskCard(input.card.number),
     cardBrand: cardBrand(input.card.number),
@@ -56,11 +63,30 @@ function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant,
 
 async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: ProcessInput): Promise<{ sale: RefundableSale } | { error: DomainError }> {
   const sale = await deps.orders.findSale(merchant.id, input.referenceId);
-  if (!sale) return { error: domainError("REFERENCE_NOT_FOUND", `reference_id ${input.referenceId} names no sale of this merchant`, [{ field: "reference_id", description: "names no sale of this merchant" }]) };
-  if (sale.status !== "approved") return { error: domainError("REFERENCE_NOT_REFUNDABLE", `reference_id: the sale is ${sale.status}, only approved sales can be refunded`, [{ field: "reference_id", description: `the sale is ${sale.status}` }]) };
-  if (sale.currency !== input.currency) return { error: domainError("REFERENCE_NOT_REFUNDABLE", `currency: the sale was in ${sale.currency}`, [{ field: "currency", description: `must be the sale's currency ${sale.currency}` }]) };
+  if (!sale)
+    return {
+      error: domainError("REFERENCE_NOT_FOUND", `reference_id ${input.referenceId} names no sale of this merchant`, [
+        { field: "reference_id", description: "names no sale of this merchant" },
+      ]),
+    };
+  if (sale.status !== "approved")
+    return {
+      error: domainError("REFERENCE_NOT_REFUNDABLE", `reference_id: the sale is ${sale.status}, only approved sales can be refunded`, [
+        { field: "reference_id", description: `the sale is ${sale.status}` },
+      ]),
+    };
+  if (sale.currency !== input.currency)
+    return {
+      error: domainError("REFERENCE_NOT_REFUNDABLE", `currency: the sale was in ${sale.currency}`, [
+        { field: "currency", description: `must be the sale's currency ${sale.currency}` },
+      ]),
+    };
   if (fingerprint(deps.keys.cardFingerprint, input.card.number) !== sale.cardFingerprint) {
-    return { error: domainError("REFERENCE_NOT_REFUNDABLE", "card_number: a refund goes back to the sale's card", [{ field: "card_number", description: "must be the card of the refunded sale" }]) };
+    return {
+      error: domainError("REFERENCE_NOT_REFUNDABLE", "card_number: a refund goes back to the sale's card", [
+        { field: "card_number", description: "must be the card of the refunded sale" },
+      ]),
+    };
   }
   return { sale };
 }
@@ -89,7 +115,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     sale = checked.sale;
   }
   const draft = draftOf(input, input.type, merchant, deps, sale);
-  let created;
+  let created: CreateOrderResult;
   try {
     created = await deps.orders.createOrder(draft);
   } catch (err) {
@@ -98,7 +124,11 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
   }
   if (!created.created) {
     if (created.fingerprint !== draft.fingerprint) {
-      return fail(domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [{ field: "order_id", description: "already used with other parameters" }]));
+      return fail(
+        domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [
+          { field: "order_id", description: "already used with other parameters" },
+        ]),
+      );
     }
     // The platform is told this state: if it is not final, its next change must be notified.
     let attempt = created.attempt;

@@ -42,7 +42,13 @@ export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Pr
 }
 
 /** Calls the attempt's processor (a payout is at P by now) and records the answer. */
-export async function submitAttempt(deps: ProcessDeps, a: Attempt, card: CardDetails, sale: Pick<RefundableSale, "transactionId"> | undefined, ctx: StepContext): Promise<Attempt> {
+export async function submitAttempt(
+  deps: ProcessDeps,
+  a: Attempt,
+  card: CardDetails,
+  sale: Pick<RefundableSale, "transactionId"> | undefined,
+  ctx: StepContext,
+): Promise<Attempt> {
   const processor = deps.processors.get(a.processor);
   if (!processor) throw new Error(`processor ${a.processor} is not registered`);
   const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };

@@ -17,7 +17,6 @@ import { fingerprint } from "../security/hmac.ts";
 import type { Merchant, ProcessDeps } from "./ports.ts";
 import { acceptedKeys } from "./authenticate.ts";
 
-
 export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };
 
 export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, merchant: Merchant, url: string): Promise<ValidationResult> {
@@ -36,17 +35,26 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
   // What is kept is the call without the token: only its keyed hash is ever stored.
   const record = { merchantId: merchant.id, traceId: a.traceId, eventId, url, body: body.replace(authToken, "[auth_token]") };
   if (!reply.usable) {
-    await deps.callbacks.recordValidation({ ...record, state: "failed", outcome: result.refusedAddress ? "refused-address" : "failed", error: reply.error }, result);
+    await deps.callbacks.recordValidation(
+      { ...record, state: "failed", outcome: result.refusedAddress ? "refused-address" : "failed", error: reply.error },
+      result,
+    );
     return {
       confirmed: false,
-      decision: step(failed, "validation:unavailable", { errorCode: ERROR_CODES.VALIDATION_UNAVAILABLE, errorDetails: signableText(`Validation unavailable: ${reply.error}`) }),
+      decision: step(failed, "validation:unavailable", {
+        errorCode: ERROR_CODES.VALIDATION_UNAVAILABLE,
+        errorDetails: signableText(`Validation unavailable: ${reply.error}`),
+      }),
     };
   }
   if (reply.status !== 0) {
     await deps.callbacks.recordValidation({ ...record, state: "refused", outcome: "refused", error: `status ${reply.status}` }, result);
     return {
       confirmed: false,
-      decision: step(failed, "validation:rejected", { errorCode: ERROR_CODES.VALIDATION_REJECTED, errorDetails: signableText(reply.description || `Rejected by the platform (status ${reply.status})`) }),
+      decision: step(failed, "validation:rejected", {
+        errorCode: ERROR_CODES.VALIDATION_REJECTED,
+        errorDetails: signableText(reply.description || `Rejected by the platform (status ${reply.status})`),
+      }),
     };
   }
   await deps.callbacks.recordValidation({ ...record, state: "delivered", outcome: "delivered", error: "" }, result);

@@ -55,7 +55,12 @@ export function createSender(opts: { allowPrivate: boolean }): Send {
       const r = lib.request(url, {
         method: "POST",
         agent,
-        headers: { "content-type": "application/json", "user-agent": "cashier-callbacks/1", ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "cashier-callbacks/1",
+          ...req.headers,
+          "content-length": String(Buffer.byteLength(req.body)),
+        },
       });
       const timer = setTimeout(() => {
         done({ httpStatus: 0, body: "", error: `no reply within ${req.timeoutMs} ms`, refusedAddress: false });

@@ -24,7 +24,9 @@ export function parseJsonObject(text: string): { ok: true; value: Record<string,
   } catch {
     return { ok: false, error: "not JSON" };
   }
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? { ok: true, value: v as Record<string, unknown> } : { ok: false, error: "not a JSON object" };
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? { ok: true, value: v as Record<string, unknown> }
+    : { ok: false, error: "not a JSON object" };
 }
 
 export function readAck(kind: QueuedKind, r: SendResult): Ack {

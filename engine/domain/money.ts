@@ -25,7 +25,7 @@ export function formatMajor(minor: number | bigint, currency: string): string {
   const neg = BigInt(minor) < 0n;
   const digits = (neg ? -BigInt(minor) : BigInt(minor)).toString().padStart(exp + 1, "0");
   const whole = digits.slice(0, digits.length - exp);
-  const frac = exp > 0 ? "." + digits.slice(digits.length - exp) : "";
+  const frac = exp > 0 ? `.${digits.slice(digits.length - exp)}` : "";
   return (neg ? "-" : "") + whole + frac;
 }
 

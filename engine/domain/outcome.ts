@@ -67,7 +67,13 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
       return { to: ok, ...none, transactionId: txId, cause };
     case "declined":
     case "retryable": {
-      const decline = { transactionId: txId, errorCode: declineCode(outcome.code), errorDetails: `${outcome.code} ${outcome.message}`, processorCode: outcome.code, cause };
+      const decline = {
+        transactionId: txId,
+        errorCode: declineCode(outcome.code),
+        errorDetails: `${outcome.code} ${outcome.message}`,
+        processorCode: outcome.code,
+        cause,
+      };
       // The cascade's cue: the next processor takes over, unless this was the last.
       if (outcome.kind === "retryable" && type === "sale" && !lastInCascade) return { to: { status: "declined_retry" }, depositState: null, ...decline };
       return { to: failed, depositState: n, ...decline };

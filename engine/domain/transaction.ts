@@ -7,14 +7,7 @@ export const API_VERSION = "1.0";
 
 export type TransactionType = "sale" | "payout" | "refund";
 
-export type TransactionStatus =
-  | "pending"
-  | "approved"
-  | "declined_retry"
-  | "declined"
-  | "cancelled"
-  | "pending_async"
-  | "requested";
+export type TransactionStatus = "pending" | "approved" | "declined_retry" | "declined" | "cancelled" | "pending_async" | "requested";
 
 /** Payout letters of UpdatePayout (seed 3.2). */
 export type PayoutLetter = "A" | "P" | "Y" | "J" | "C";

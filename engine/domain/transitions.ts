@@ -16,7 +16,8 @@ export interface State {
 export const stateOf = (a: { status: TransactionStatus; payoutLetter: PayoutLetter | null }): State => ({ status: a.status, letter: a.payoutLetter });
 
 /** The customer's page (3-D Secure) is offered only while the customer must act (CONTRACT 3). */
-export const offeredRedirect = (a: { status: TransactionStatus; redirectUrl: string | null }): string | null => (a.status === "pending_async" ? a.redirectUrl || null : null);
+export const offeredRedirect = (a: { status: TransactionStatus; redirectUrl: string | null }): string | null =>
+  a.status === "pending_async" ? a.redirectUrl || null : null;
 
 export const stateKey = (s: State): string => (s.letter ? `${s.status}:${s.letter}` : s.status);
 

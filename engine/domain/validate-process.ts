@@ -31,11 +31,13 @@ const length = (value: string) => {
   return n;
 };
 const maxLen = (value: string, n: number) => (length(value) > n ? `must be at most ${n} characters` : undefined);
-const text = (get: (i: ProcessInput) => string, n: number, isRequired: boolean): Check => (i) => {
-  const v = get(i);
-  if (isRequired && v.trim() === "") return "is required";
-  return maxLen(v, n);
-};
+const text =
+  (get: (i: ProcessInput) => string, n: number, isRequired: boolean): Check =>
+  (i) => {
+    const v = get(i);
+    if (isRequired && v.trim() === "") return "is required";
+    return maxLen(v, n);
+  };
 
 function httpUrl(value: string): string | undefined {
   try {
@@ -58,10 +60,11 @@ export function isDummyPhone(digits: string): boolean {
 
 /** MM/DD/YYYY or YYYY-MM-DD -> a real calendar date, or undefined. */
 export function parseDob(value: string): Date | undefined {
-  let m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+  const us = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+  const iso = us ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   let y: number, mo: number, d: number;
-  if (m) [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value))) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (us) [mo, d, y] = [Number(us[1]), Number(us[2]), Number(us[3])];
+  else if (iso) [y, mo, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else return undefined;
   const date = new Date(Date.UTC(y, mo - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date : undefined;
@@ -74,7 +77,10 @@ const RULES: Record<string, Check[]> = {
   amount: [
     (i) => (!Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0 ? "must be a positive integer in minor units" : undefined),
     // Only gRPC callers can reach this: the wire cannot express such an amount.
-    (i) => (Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency) ? `${i.currency} amounts are whole units on this interface` : undefined),
+    (i) =>
+      Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency)
+        ? `${i.currency} amounts are whole units on this interface`
+        : undefined,
   ],
   currency: [
     (i) => required(i.currency) ?? (isCurrency(i.currency) ? undefined : "must be an ISO 4217 currency code"),
@@ -121,9 +127,7 @@ const RULES: Record<string, Check[]> = {
       return date.getTime() >= today ? "must be in the past" : undefined;
     },
   ],
-  email: [
-    (i) => required(i.customer.email) ?? maxLen(i.customer.email, 50) ?? (validator.isEmail(i.customer.email) ? undefined : "must be an e-mail address"),
-  ],
+  email: [(i) => required(i.customer.email) ?? maxLen(i.customer.email, 50) ?? (validator.isEmail(i.customer.email) ? undefined : "must be an e-mail address")],
   phone: [
     (i) => {
       const v = i.customer.phone;
@@ -164,12 +168,12 @@ const RULES: Record<string, Check[]> = {
     (i, ctx) => (i.frontend.trim() !== "" && !ctx.frontend ? "is not a frontend of this merchant" : undefined),
   ],
   return_url: [(i) => required(i.returnUrl) ?? maxLen(i.returnUrl, 256) ?? httpUrl(i.returnUrl)],
-  notification_url: [(i) => (i.notificationUrl === "" ? undefined : maxLen(i.notificationUrl, 256) ?? httpUrl(i.notificationUrl))],
-  reference_id: [
-    (i) => (i.type === "refund" ? required(i.referenceId) : undefined) ?? maxLen(i.referenceId, 50),
-  ],
+  notification_url: [(i) => (i.notificationUrl === "" ? undefined : (maxLen(i.notificationUrl, 256) ?? httpUrl(i.notificationUrl)))],
+  reference_id: [(i) => (i.type === "refund" ? required(i.referenceId) : undefined) ?? maxLen(i.referenceId, 50)],
   error_details: [text((i) => i.errorDetails, 256, false)],
-  error_code: [(i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits")],
+  error_code: [
+    (i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits"),
+  ],
   version: [(i) => (i.version === API_VERSION ? undefined : `must be "${API_VERSION}"`)],
 };
 
@@ -177,15 +181,34 @@ const RULES: Record<string, Check[]> = {
 function textFields(i: ProcessInput): [string, string][] {
   const c = i.customer;
   return [
-    ["merchant_id", i.merchantId], ["order_id", i.orderId], ["currency", i.currency], ["card_number", i.card.number],
-    ["cvv", i.card.cvv], ["card_exp", i.card.expiry], ["pin", c.pin], ["dob", c.dob], ["email", c.email],
-    ["phone", c.phone], ["requester_ip", c.requesterIp], ["address", c.address], ["city", c.city],
-    ["country", c.country], ["first_name", c.firstName], ["last_name", c.lastName], ["state", c.state], ["zip", c.zip],
-    ["frontend", i.frontend], ["return_url", i.returnUrl], ["notification_url", i.notificationUrl],
-    ["reference_id", i.referenceId], ["error_details", i.errorDetails], ["version", i.version],
+    ["merchant_id", i.merchantId],
+    ["order_id", i.orderId],
+    ["currency", i.currency],
+    ["card_number", i.card.number],
+    ["cvv", i.card.cvv],
+    ["card_exp", i.card.expiry],
+    ["pin", c.pin],
+    ["dob", c.dob],
+    ["email", c.email],
+    ["phone", c.phone],
+    ["requester_ip", c.requesterIp],
+    ["address", c.address],
+    ["city", c.city],
+    ["country", c.country],
+    ["first_name", c.firstName],
+    ["last_name", c.lastName],
+    ["state", c.state],
+    ["zip", c.zip],
+    ["frontend", i.frontend],
+    ["return_url", i.returnUrl],
+    ["notification_url", i.notificationUrl],
+    ["reference_id", i.referenceId],
+    ["error_details", i.errorDetails],
+    ["version", i.version],
   ];
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**

@@ -14,5 +14,4 @@ export class ProcessorRegistry {
   get(name: string): Processor | undefined {
     return this.#byName.get(name);
   }
-
 }

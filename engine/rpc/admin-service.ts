@@ -5,7 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
-  AdminService,
+  type AdminService,
   ApprovePayoutResponseSchema,
   CancelPayoutResponseSchema,
   ListDeliveriesResponseSchema,
@@ -49,7 +49,14 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
       const state = stateFromProto(req.state);
       if (state === null) throw invalidArgument("state", "is not a CallbackState");
       const { read, limit, after } = readPage<number>(req, "number");
-      const rows = await deps.callbacks.list({ merchantId: req.merchantId || undefined, kind, state, traceId: req.traceId || undefined, beforeId: after, limit: read });
+      const rows = await deps.callbacks.list({
+        merchantId: req.merchantId || undefined,
+        kind,
+        state,
+        traceId: req.traceId || undefined,
+        beforeId: after,
+        limit: read,
+      });
       const page = pageOf(rows, limit, (c) => c.id);
       return create(ListDeliveriesResponseSchema, { deliveries: page.items.map(callbackToProto), nextPageToken: page.nextPageToken });
     },
@@ -59,8 +66,10 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
       const id = Number(req.id);
       const outcome = await deps.callbacks.redeliver(id);
       if (outcome === "not-found") throw toRpcError(domainError("NOT_FOUND", `no callback with id ${id}`));
-      if (outcome === "not-queued") throw toRpcError(domainError("INVALID_STATE", "a Validation call is made while the customer waits; it is never redelivered"));
-      if (outcome === "in-flight") throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
+      if (outcome === "not-queued")
+        throw toRpcError(domainError("INVALID_STATE", "a Validation call is made while the customer waits; it is never redelivered"));
+      if (outcome === "in-flight")
+        throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
       deps.wake();
       const delivery = await deps.callbacks.get(id);
       return create(RedeliverCallbackResponseSchema, { delivery: delivery ? callbackToProto(delivery) : undefined });

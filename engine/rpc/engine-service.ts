@@ -4,7 +4,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
-  EngineService,
+  type EngineService,
   GetTransactionResponseSchema,
   ListTransactionsResponseSchema,
   ProcessResponseSchema,
@@ -27,7 +27,6 @@ import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.t
 import { attemptToProto, processInputFromProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
 import { pageOf, readPage } from "./page-token.ts";
 import { timeArgument } from "./time-argument.ts";
-
 
 export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
   return {
@@ -54,7 +53,11 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     },
 
     async listTransactions(req) {
-      for (const [field, value] of [["merchant_id", req.merchantId], ["order_id", req.orderId], ["pin", req.pin]] as const) {
+      for (const [field, value] of [
+        ["merchant_id", req.merchantId],
+        ["order_id", req.orderId],
+        ["pin", req.pin],
+      ] as const) {
         checkText(field, value);
       }
       const { read, limit, after } = readPage<number>(req, "number");
@@ -83,11 +86,14 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     async signReply(req) {
       if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
       // Only text that cannot pose as other members of a canonical string is signed.
-      if (signableText(req.description) !== req.description) throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
+      if (signableText(req.description) !== req.description)
+        throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
       checkText("merchant_id", req.merchantId);
       const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
       if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
-      return create(SignReplyResponseSchema, { signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)) });
+      return create(SignReplyResponseSchema, {
+        signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)),
+      });
     },
 
     async getChallenge(req) {

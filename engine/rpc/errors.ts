@@ -74,7 +74,8 @@ function* causes(err: unknown): Generator<ErrorLike> {
  * deadlock or serialisation failure) become UNAVAILABLE instead of INTERNAL.
  */
 const UNAVAILABLE_NAMES = new Set(["ConnectionException", "DeadlockException", "LockWaitTimeoutException"]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i;
 
 export function classifyInternal(err: unknown): RpcError | undefined {
   for (const { code, name, message } of causes(err)) {

@@ -20,7 +20,16 @@ export const healthFileDescriptor: FileDescriptorProto = create(FileDescriptorPr
     { name: "HealthCheckRequest", field: [{ name: "service", number: 1, label: Label.OPTIONAL, type: Type.STRING, jsonName: "service" }] },
     {
       name: "HealthCheckResponse",
-      field: [{ name: "status", number: 1, label: Label.OPTIONAL, type: Type.ENUM, typeName: ".grpc.health.v1.HealthCheckResponse.ServingStatus", jsonName: "status" }],
+      field: [
+        {
+          name: "status",
+          number: 1,
+          label: Label.OPTIONAL,
+          type: Type.ENUM,
+          typeName: ".grpc.health.v1.HealthCheckResponse.ServingStatus",
+          jsonName: "status",
+        },
+      ],
       enumType: [
         {
           name: "ServingStatus",

@@ -25,7 +25,6 @@ import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, invalidArgument, toRpcError } from "./errors.ts";
 import { pageOf, readPage } from "./page-token.ts";
 
-
 export interface MerchantAdminDeps {
   merchantStore: MerchantAdminStore;
 }
@@ -124,12 +123,16 @@ function setInRequest(m: Merchant, field: (typeof SETTINGS)[number]): boolean {
 /** AUTO or MANUAL only; UNSPECIFIED only where it may mean the default. */
 function checkApproval(v: PayoutApproval, required: boolean): void {
   const known = v === PayoutApproval.AUTO || v === PayoutApproval.MANUAL;
-  if (!known && (required || v !== PayoutApproval.UNSPECIFIED)) throw invalidArgument("merchant.payout_approval", "must be PAYOUT_APPROVAL_AUTO or PAYOUT_APPROVAL_MANUAL");
+  if (!known && (required || v !== PayoutApproval.UNSPECIFIED))
+    throw invalidArgument("merchant.payout_approval", "must be PAYOUT_APPROVAL_AUTO or PAYOUT_APPROVAL_MANUAL");
 }
 
 const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
 
-type MerchantCalls = Pick<ServiceImpl<typeof AdminService>, "createMerchant" | "updateMerchant" | "getMerchant" | "listMerchants" | "rotateMerchantSecret" | "createFrontend" | "updateFrontend">;
+type MerchantCalls = Pick<
+  ServiceImpl<typeof AdminService>,
+  "createMerchant" | "updateMerchant" | "getMerchant" | "listMerchants" | "rotateMerchantSecret" | "createFrontend" | "updateFrontend"
+>;
 
 export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
   const store = deps.merchantStore;
@@ -154,15 +157,18 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       checkId(req.merchant.merchantId, "merchant.merchant_id");
       const paths = req.updateMask?.paths ?? [];
       const unknown = paths.find((p) => p !== "*" && !(SETTINGS as readonly string[]).includes(p));
-      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated here (use ${SETTINGS.join(", ")} or *; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`);
+      if (unknown)
+        throw invalidArgument(
+          "update_mask",
+          `${unknown} cannot be updated here (use ${SETTINGS.join(", ")} or *; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`,
+        );
       const existing = await current(req.merchant.merchantId);
       // AIP-134: no mask changes the fields that are set; "*" replaces them all.
       const given = req.merchant;
-      const chosen = new Set<string>(
-        paths.includes("*") ? SETTINGS : paths.length > 0 ? paths : SETTINGS.filter((f) => setInRequest(given, f)),
-      );
+      const chosen = new Set<string>(paths.includes("*") ? SETTINGS : paths.length > 0 ? paths : SETTINGS.filter((f) => setInRequest(given, f)));
       if (chosen.has("payout_approval")) checkApproval(given.payoutApproval, !paths.includes("*") && paths.length > 0);
-      const pick = <K extends keyof Merchant>(field: (typeof SETTINGS)[number], key: K): Merchant[K] => (chosen.has(field) ? req.merchant![key] : existing[key]);
+      const pick = <K extends keyof Merchant>(field: (typeof SETTINGS)[number], key: K): Merchant[K] =>
+        chosen.has(field) ? req.merchant![key] : existing[key];
       const merged = create(MerchantSchema, {
         merchantId: existing.merchantId,
         siteId: pick("site_id", "siteId"),
@@ -194,7 +200,8 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
     async rotateMerchantSecret(req) {
       checkId(req.merchantId);
       checkSecret(req.newSecret, "new_secret");
-      if (req.overlapSeconds < 0 || req.overlapSeconds > MAX_OVERLAP_SECONDS) throw invalidArgument("overlap_seconds", `must be 0 (the default, ${DEFAULT_OVERLAP_SECONDS}) to ${MAX_OVERLAP_SECONDS}`);
+      if (req.overlapSeconds < 0 || req.overlapSeconds > MAX_OVERLAP_SECONDS)
+        throw invalidArgument("overlap_seconds", `must be 0 (the default, ${DEFAULT_OVERLAP_SECONDS}) to ${MAX_OVERLAP_SECONDS}`);
       if (!(await store.rotateSecret(req.merchantId, req.newSecret, req.overlapSeconds || DEFAULT_OVERLAP_SECONDS))) throw notFound(req.merchantId);
       return create(RotateMerchantSecretResponseSchema, { merchant: await current(req.merchantId) });
     },
@@ -202,7 +209,16 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
     async createFrontend(req) {
       checkId(req.merchantId);
       if (!req.frontend) throw invalidArgument("frontend", "is required");
-      const f = parsed(() => parseFrontend({ name: req.frontend!.name || undefined, base_currency: req.frontend!.baseCurrency || undefined, currencies: req.frontend!.currencies.length ? req.frontend!.currencies : undefined }, "frontend"));
+      const f = parsed(() =>
+        parseFrontend(
+          {
+            name: req.frontend!.name || undefined,
+            base_currency: req.frontend!.baseCurrency || undefined,
+            currencies: req.frontend!.currencies.length ? req.frontend!.currencies : undefined,
+          },
+          "frontend",
+        ),
+      );
       const outcome = await store.putFrontend(req.merchantId, f, "create");
       if (outcome === "no-merchant") throw notFound(req.merchantId);
       if (outcome === "exists") throw toRpcError(domainError("ALREADY_EXISTS", `frontend ${f.name} already exists for ${req.merchantId}`));
@@ -220,7 +236,9 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       const chosen = new Set(paths.length > 0 ? paths : ["base_currency", "currencies"]);
       const base = chosen.has("base_currency") ? req.frontend.baseCurrency : existing.baseCurrency;
       const currencies = chosen.has("currencies") ? req.frontend.currencies : existing.currencies;
-      const f = parsed(() => parseFrontend({ name: existing.name, base_currency: base || undefined, currencies: currencies.length ? currencies : undefined }, "frontend"));
+      const f = parsed(() =>
+        parseFrontend({ name: existing.name, base_currency: base || undefined, currencies: currencies.length ? currencies : undefined }, "frontend"),
+      );
       await store.putFrontend(req.merchantId, f, "update");
       return create(UpdateFrontendResponseSchema, { merchant: await current(req.merchantId) });
     },

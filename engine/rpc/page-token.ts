@@ -26,7 +26,10 @@ function decode<K extends Key>(token: string, kind: "number" | "string"): K | un
 }
 
 /** The request's page: how many rows to read (one more than shown) and after which key. */
-export function readPage<K extends Key>(req: { pageSize: number; pageToken: string }, kind: K extends number ? "number" : "string"): { read: number; limit: number; after: K | undefined } {
+export function readPage<K extends Key>(
+  req: { pageSize: number; pageToken: string },
+  kind: K extends number ? "number" : "string",
+): { read: number; limit: number; after: K | undefined } {
   if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
   const after = req.pageToken ? decode<K>(req.pageToken, kind) : undefined;
   if (req.pageToken && after === undefined) throw invalidArgument("page_token", "is not a token this service issued");

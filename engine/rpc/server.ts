@@ -39,9 +39,19 @@ export function buildGrpcServer(
   const classify = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
   // Bytes that are no message are the caller's fault, with the reason a malformed JSON body has at the edge.
   const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
-  addService(server, EngineService, engineService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe), onInternal, classify, malformed });
+  addService(server, EngineService, engineService(deps), {
+    interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe),
+    onInternal,
+    classify,
+    malformed,
+  });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, adminService(deps), { interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe), onInternal, classify, malformed });
+  addService(server, AdminService, adminService(deps), {
+    interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe),
+    onInternal,
+    classify,
+    malformed,
+  });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };
@@ -55,7 +65,9 @@ export interface ServerTls {
 
 /** Binds and resolves to the bound port; with `tls`, only TLS connections are accepted on it. */
 export async function listen(server: grpc.Server, host: string, port: number, tls?: ServerTls): Promise<number> {
-  const credentials = tls ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: tls.cert, private_key: tls.key }], false) : grpc.ServerCredentials.createInsecure();
+  const credentials = tls
+    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: tls.cert, private_key: tls.key }], false)
+    : grpc.ServerCredentials.createInsecure();
   return new Promise((resolve, reject) => {
     server.bindAsync(`${host}:${port}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound)));
   });

@@ -11,6 +11,7 @@ export type Scalar = string | number | boolean | null | undefined;
 /** The seed's `description` is varchar(256). */
 export const MAX_DESCRIPTION = 256;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /**
@@ -21,7 +22,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/g;
 export function signableText(text: string): string {
   const clean = text.replace(CONTROL, " ").replace(/&/g, "and").replace(/=/g, ":");
   const chars = [...clean];
-  return chars.length <= MAX_DESCRIPTION ? clean : chars.slice(0, MAX_DESCRIPTION - 3).join("") + "...";
+  return chars.length <= MAX_DESCRIPTION ? clean : `${chars.slice(0, MAX_DESCRIPTION - 3).join("")}...`;
 }
 
 export function canonicalString(obj: Record<string, Scalar>): string {

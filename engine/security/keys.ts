@@ -58,6 +58,6 @@ export async function loadMasterKey(setting: string | undefined, dataDir: string
   }
   await mkdir(dataDir, { recursive: true });
   const key = randomBytes(32);
-  await writeFile(file, key.toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+  await writeFile(file, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   return { key, generated: true };
 }

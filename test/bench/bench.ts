@@ -308,16 +308,12 @@ function edgeShot(svc: Service): { shot: Shot; close(): void } {
   const shot: Shot = () =>
     new Promise((resolve) => {
       const body = Buffer.from(payload(), "utf8");
-      const req = http.request(
-        url,
-        { method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve(isApprovedReply(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))));
-          res.on("error", (err) => resolve(errorLabel(err)));
-        },
-      );
+      const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(isApprovedReply(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))));
+        res.on("error", (err) => resolve(errorLabel(err)));
+      });
       req.on("error", (err) => resolve(errorLabel(err)));
       req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("request timed out")));
       req.end(body);
@@ -410,8 +406,17 @@ const RAW_APPROVE = `
   select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
 
 const CUSTOMER_JSON = JSON.stringify({
-  email: "jane@example.com", first_name: "Jane", last_name: "Doe", dob: "", phone: "", address: "", city: "",
-  country: "GB", state: "", zip: "SW1A1AA", requester_ip: "",
+  email: "jane@example.com",
+  first_name: "Jane",
+  last_name: "Doe",
+  dob: "",
+  phone: "",
+  address: "",
+  city: "",
+  country: "GB",
+  state: "",
+  zip: "SW1A1AA",
+  requester_ip: "",
 });
 const CARD_FINGERPRINT = randomBytes(32).toString("hex");
 
@@ -419,10 +424,26 @@ function rawShot(pool: pg.Pool): Shot {
   return async () => {
     try {
       // Named prepared statements, as the engine's hot path uses them.
-      const created = await pool.query({ name: "raw-create", text: RAW_CREATE, values: [
-        "m-test", orderId("raw"), randomBytes(32).toString("hex"), 1050, "USD", "test-usd", "cust-42", CUSTOMER_JSON,
-        "411111******1111", "VISA", "12/2030", CARD_FINGERPRINT, "https://merchant.example/return", "sim-a",
-      ] });
+      const created = await pool.query({
+        name: "raw-create",
+        text: RAW_CREATE,
+        values: [
+          "m-test",
+          orderId("raw"),
+          randomBytes(32).toString("hex"),
+          1050,
+          "USD",
+          "test-usd",
+          "cust-42",
+          CUSTOMER_JSON,
+          "411111******1111",
+          "VISA",
+          "12/2030",
+          CARD_FINGERPRINT,
+          "https://merchant.example/return",
+          "sim-a",
+        ],
+      });
       const traceId = created.rows[0]?.trace_id;
       if (traceId === undefined) return "order not created";
       const txId = `sim-a-a${Math.floor(Date.now() / 1000)}-${randomBytes(6).toString("hex")}`;
@@ -452,13 +473,14 @@ async function idleCheck(): Promise<number> {
 
 async function main(): Promise<void> {
   // Whatever happens (a wedged service, a Postgres that never starts), the bench ends.
-  const budgetMs = (120 + PHASES.length * (WARMUP_SECONDS + SECONDS + 2 * REQUEST_TIMEOUT_MS / 1000)) * 1000;
+  const budgetMs = (120 + PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
   setTimeout(() => {
     console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
     process.exit(2);
   }, budgetMs).unref();
   const busyBefore = await idleCheck();
-  if (busyBefore > 0.15) process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
+  if (busyBefore > 0.15)
+    process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
   const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
   const results = new Map<PhaseName, PhaseResult>();

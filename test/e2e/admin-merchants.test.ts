@@ -44,7 +44,10 @@ t.test("create a merchant; it can sign its first request at once; its secret nev
   const created = await svc().admin.createMerchant({ merchant: newMerchant(), secret: SECRET_A });
   seen.push(toJsonString(MerchantSchema, created.merchant!));
   t.match(created.merchant, { merchantId: "m-ops", siteId: 12, processors: ["sim-b"], payoutApproval: PayoutApproval.AUTO, updatePayoutStatuses: "CAPYJ" });
-  t.same(created.merchant?.frontends.map((f) => [f.name, f.baseCurrency, f.currencies]), [["ops-usd", "USD", ["USD"]]]);
+  t.same(
+    created.merchant?.frontends.map((f) => [f.name, f.baseCurrency, f.currencies]),
+    [["ops-usd", "USD", ["USD"]]],
+  );
   const sale = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
   t.equal(sale.body.transaction_status, "approved");
   t.equal(sale.body.payment_processor, "sim-b", "the merchant's cascade order is used");
@@ -59,9 +62,15 @@ t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
   const cases: [() => Promise<unknown>, string][] = [
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x1" }), secret: "short" }), "secret"],
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x2", platformUrl: "ftp://x" }), secret: SECRET_A }), "merchant.platform_url"],
-    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x3", frontends: [{ name: "f", baseCurrency: "XYZ" }] }), secret: SECRET_A }), "merchant.frontends[0].base_currency"],
+    [
+      () => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x3", frontends: [{ name: "f", baseCurrency: "XYZ" }] }), secret: SECRET_A }),
+      "merchant.frontends[0].base_currency",
+    ],
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x4", processors: ["acme"] }), secret: SECRET_A }), "merchant.processors"],
-    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x5", updatePayoutStatuses: "XY" }), secret: SECRET_A }), "merchant.update_payout_statuses"],
+    [
+      () => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x5", updatePayoutStatuses: "XY" }), secret: SECRET_A }),
+      "merchant.update_payout_statuses",
+    ],
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "" }), secret: SECRET_A }), "merchant.merchant_id"],
     [() => svc().admin.createMerchant({ secret: SECRET_A }), "merchant"],
     [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops" }, updateMask: { paths: ["secret"] } }), "update_mask"],
@@ -70,12 +79,31 @@ t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
     [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "", baseCurrency: "USD" } }), "frontend.name"],
     [() => svc().admin.listMerchants({ pageToken: "garbage" }), "page_token"],
     [() => svc().admin.listMerchants({ pageToken: Buffer.from(JSON.stringify({ v: 1, m: "\u0000" })).toString("base64url") }), "page_token"],
-    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", payoutApproval: 99 as PayoutApproval }, updateMask: { paths: ["payout_approval"] } }), "merchant.payout_approval"],
+    [
+      () => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", payoutApproval: 99 as PayoutApproval }, updateMask: { paths: ["payout_approval"] } }),
+      "merchant.payout_approval",
+    ],
     [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", payoutApproval: 99 as PayoutApproval } }), "merchant.payout_approval"],
-    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x6", payoutApproval: 7 as PayoutApproval }), secret: SECRET_A }), "merchant.payout_approval"],
+    [
+      () => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x6", payoutApproval: 7 as PayoutApproval }), secret: SECRET_A }),
+      "merchant.payout_approval",
+    ],
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m&x=1" }), secret: SECRET_A }), "merchant.merchant_id"],
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x7", siteId: -3 }), secret: SECRET_A }), "merchant.site_id"],
-    [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x8", frontends: [{ name: "a", baseCurrency: "USD" }, { name: "a", baseCurrency: "EUR" }] }), secret: SECRET_A }), "merchant.frontends[1].name"],
+    [
+      () =>
+        svc().admin.createMerchant({
+          merchant: newMerchant({
+            merchantId: "m-x8",
+            frontends: [
+              { name: "a", baseCurrency: "USD" },
+              { name: "a", baseCurrency: "EUR" },
+            ],
+          }),
+          secret: SECRET_A,
+        }),
+      "merchant.frontends[1].name",
+    ],
     [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "z\u0000", baseCurrency: "USD" } }), "frontend.name"],
     [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", platformUrl: "http://a.example/\u0000" } }), "merchant.platform_url"],
     [() => svc().admin.approvePayout({ traceId: 1, operator: "" }), "operator"],
@@ -113,7 +141,10 @@ t.test("update: the fields in update_mask change, the others stay; payouts turn 
   t.equal(both.merchant?.siteId, 31);
   t.equal(both.merchant?.validationUrl, "https://ops.example/validate");
   t.same(both.merchant?.processors, ["sim-b"], "processors, written as JSON, untouched");
-  await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", processors: ["sim-a", "sim-b"] }, updateMask: { paths: ["processors", "validation_url"] } });
+  await svc().admin.updateMerchant({
+    merchant: { merchantId: "m-ops", processors: ["sim-a", "sim-b"] },
+    updateMask: { paths: ["processors", "validation_url"] },
+  });
   const cleared = await svc().admin.getMerchant({ merchantId: "m-ops" });
   t.same(cleared.merchant?.processors, ["sim-a", "sim-b"], "a list setting is written");
   t.equal(cleared.merchant?.validationUrl, "", "a masked field sent empty is cleared");
@@ -129,7 +160,11 @@ t.test("frontends: a new one accepts its currencies; an update changes them", as
   t.equal((await refusal(svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } }))).code, Code.AlreadyExists);
   const jpyBefore = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
   t.equal(jpyBefore.http, 400, "JPY is not accepted by ops-usd yet");
-  const up = await svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "ops-usd", currencies: ["USD", "JPY"] }, updateMask: { paths: ["currencies"] } });
+  const up = await svc().admin.updateFrontend({
+    merchantId: "m-ops",
+    frontend: { name: "ops-usd", currencies: ["USD", "JPY"] },
+    updateMask: { paths: ["currencies"] },
+  });
   t.same(up.merchant?.frontends.find((f) => f.name === "ops-usd")?.currencies, ["USD", "JPY"]);
   t.equal(up.merchant?.frontends.find((f) => f.name === "ops-usd")?.baseCurrency, "USD", "base currency unchanged");
   const jpy = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
@@ -167,7 +202,11 @@ t.test("list merchants in pages; admin calls need a token", async (t) => {
   t.ok(ids.includes("m-ops") && ids.includes("m-test"));
   for (const m of [...first.merchants, ...rest.merchants]) seen.push(toJsonString(MerchantSchema, m));
   const anonymous = createClient(AdminService, createGrpcTransport({ baseUrl: svc().engineUrl }));
-  t.equal((await refusal(adminClient(svc().engineUrl, svc().engine.edgeToken).listMerchants({}))).code, Code.Unauthenticated, "the edge's token opens no admin call");
+  t.equal(
+    (await refusal(adminClient(svc().engineUrl, svc().engine.edgeToken).listMerchants({}))).code,
+    Code.Unauthenticated,
+    "the edge's token opens no admin call",
+  );
   t.equal((await refusal(anonymous.listMerchants({}))).code, Code.Unauthenticated);
   t.equal((await refusal(anonymous.approvePayout({ traceId: 1 }))).code, Code.Unauthenticated);
 });

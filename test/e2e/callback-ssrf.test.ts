@@ -32,7 +32,14 @@ t.test("Validation to a loopback address is refused: declined 9003, nothing sent
 
 t.test("notifications and RecordFailedDeposit to private, link-local and metadata addresses are refused and kept as failed", async (t) => {
   // localhost is a name: refused after DNS, not by its spelling.
-  const targets = ["http://localhost:9/notify", "http://127.0.0.1:9/notify", "http://10.1.2.3/notify", "http://169.254.169.254/latest/meta-data", "http://[::1]:9/notify", `${stub.url}/notify`];
+  const targets = [
+    "http://localhost:9/notify",
+    "http://127.0.0.1:9/notify",
+    "http://10.1.2.3/notify",
+    "http://169.254.169.254/latest/meta-data",
+    "http://[::1]:9/notify",
+    `${stub.url}/notify`,
+  ];
   const traces: number[] = [];
   for (const url of targets) {
     const r = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", card_number: "4000000000000077", notification_url: url });
@@ -41,11 +48,15 @@ t.test("notifications and RecordFailedDeposit to private, link-local and metadat
   const declined = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", card_number: "4000000000000002" });
   traces.push(declined.body.trace_id);
   let failed: number[] = [];
-  await until(async () => {
-    const list = await svc().admin.listDeliveries({ merchantId: "m-plat-quiet", state: CallbackState.FAILED, pageSize: 50 });
-    failed = list.deliveries.filter((d) => traces.includes(d.traceId) && d.attempts[0]?.outcome === "refused-address").map((d) => d.traceId);
-    return failed.length === traces.length;
-  }, 15_000, 200);
+  await until(
+    async () => {
+      const list = await svc().admin.listDeliveries({ merchantId: "m-plat-quiet", state: CallbackState.FAILED, pageSize: 50 });
+      failed = list.deliveries.filter((d) => traces.includes(d.traceId) && d.attempts[0]?.outcome === "refused-address").map((d) => d.traceId);
+      return failed.length === traces.length;
+    },
+    15_000,
+    200,
+  );
   t.same(failed.sort(), [...traces].sort(), "every callback failed at once with refused-address, not retried");
   t.same(stub.received(), [], "the stub on loopback received nothing");
 });

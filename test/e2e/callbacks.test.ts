@@ -48,8 +48,22 @@ t.test("Validation goes before the processor, typed and signed as CONTRACT 6 say
   t.match(call.headers["x-cashier-event-id"], /^[0-9a-f-]{36}$/);
   const v = body(call);
   t.same(Object.keys(v).sort(), [
-    "amount", "auth_token", "created_by", "currency", "frontend", "merchant_id", "order_id", "payment_method", "pin",
-    "signature", "timestamp", "trace_id", "transaction_id", "transaction_status", "transaction_type", "version",
+    "amount",
+    "auth_token",
+    "created_by",
+    "currency",
+    "frontend",
+    "merchant_id",
+    "order_id",
+    "payment_method",
+    "pin",
+    "signature",
+    "timestamp",
+    "trace_id",
+    "transaction_id",
+    "transaction_status",
+    "transaction_type",
+    "version",
   ]);
   t.equal(v.version, "1.0", "version is a string");
   t.match(v.timestamp, /^\d{10}$/, "timestamp is a string of epoch seconds");
@@ -92,7 +106,10 @@ t.test("a Validation rejection declines with the platform's description and call
   t.equal(validation?.state, CallbackState.REFUSED, "the Validation call is kept, refused");
   t.equal(validation?.attempts[0].httpStatus, 200);
   t.match(validation?.attempts[0].responseBody, /Deposit count exceeded/);
-  t.notOk(got.callbacks.some((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT), "a platform rejection owes no RecordFailedDeposit");
+  t.notOk(
+    got.callbacks.some((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT),
+    "a platform rejection owes no RecordFailedDeposit",
+  );
 });
 
 t.test("an unusable Validation reply declines with 9003 and says why", async (t) => {
@@ -154,7 +171,10 @@ t.test("a 3-D Secure answer is notified; a failed one owes a RecordFailedDeposit
     const [, traceId, mac] = /\/3ds\/(\d+)\/([0-9a-f]+)$/.exec(r.body.redirect_url)!;
     await svc().client.completeChallenge({ traceId: Number(traceId), mac, passed });
     const [n] = await stub.waitFor("notification", (c) => body(c)?.order_id === oid);
-    t.match(body(n), passed ? { transaction_status: "approved", redirect_url: null } : { transaction_status: "declined", error_code: 9004, redirect_url: null });
+    t.match(
+      body(n),
+      passed ? { transaction_status: "approved", redirect_url: null } : { transaction_status: "declined", error_code: 9004, redirect_url: null },
+    );
     t.ok(n.signatureValid);
     if (!passed) {
       const [rfd] = await stub.waitFor("record_failed_deposit", forTrace(Number(traceId)));
@@ -173,16 +193,29 @@ t.test("RecordFailedDeposit: once for a declined sale, PascalCase, masked card, 
   t.match(call.rawBody, /"PSPAmount":10\.50[,}]/);
   const b = body(call);
   t.match(b, {
-    PIN: "cust-42", SiteID: 7, FrontEndName: "plat-usd", Currency: "USD", TraceID: r.body.trace_id, PP: "CreditCard",
-    errorCode: "05", errorDesc: "Do not honour", CardNumber: "400000******0002", CardExp: "12/2030", CardType: "VISA",
-    TransactionID: r.body.transaction_id, IPAddress: "203.0.113.7",
+    PIN: "cust-42",
+    SiteID: 7,
+    FrontEndName: "plat-usd",
+    Currency: "USD",
+    TraceID: r.body.trace_id,
+    PP: "CreditCard",
+    errorCode: "05",
+    errorDesc: "Do not honour",
+    CardNumber: "400000******0002",
+    CardExp: "12/2030",
+    CardType: "VISA",
+    TransactionID: r.body.transaction_id,
+    IPAddress: "203.0.113.7",
   });
   t.notMatch(call.rawBody, /4000000000000002/, "never the full number");
   await new Promise((res) => setTimeout(res, 1500));
   t.equal(stub.received("record_failed_deposit").filter(forTrace(r.body.trace_id)).length, 1, "sent once: Status 0 ended it");
   // The once-only rule is the database's: a second row for the same transaction cannot exist.
   await t.rejects(
-    svc().sql(`insert into callback (event_id, kind, merchant_id, trace_id, url, body) values (gen_random_uuid(), 'record_failed_deposit', 'm-plat', $1, 'http://x', '{}')`, [r.body.trace_id]),
+    svc().sql(
+      `insert into callback (event_id, kind, merchant_id, trace_id, url, body) values (gen_random_uuid(), 'record_failed_deposit', 'm-plat', $1, 'http://x', '{}')`,
+      [r.body.trace_id],
+    ),
     /callback_rfd_once/,
   );
 });
@@ -207,7 +240,11 @@ t.test("RecordFailedDeposit is resent on -1, on garbage and on no reply, with on
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
   const rfd = got.callbacks.find((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT);
   t.equal(rfd?.state, CallbackState.DELIVERED);
-  t.same(rfd?.attempts.map((a) => a.outcome), ["retry", "retry", "retry", "delivered"], "every attempt is kept");
+  t.same(
+    rfd?.attempts.map((a) => a.outcome),
+    ["retry", "retry", "retry", "delivered"],
+    "every attempt is kept",
+  );
   t.match(rfd?.attempts[1].error, /not a JSON object/);
   t.match(rfd?.attempts[2].error, /no reply within 800 ms/);
   t.equal(rfd?.attempts[2].httpStatus, 0);
@@ -243,14 +280,25 @@ t.test("the pending card's final answer arrives later through the worker and is 
   const [n] = await stub.waitFor("notification", forTrace(r.body.trace_id));
   t.ok(n.signatureValid, `the notification is signed (${n.signatureError ?? ""})`);
   t.match(body(n), {
-    status: 0, trace_id: r.body.trace_id, transaction_status: "approved", transaction_id: r.body.transaction_id,
-    order_id: oid, transaction_type: "sale", amount: 1050, currency: "USD",
-    payment_processor: "sim-a", version: "1.0", redirect_url: null,
+    status: 0,
+    trace_id: r.body.trace_id,
+    transaction_status: "approved",
+    transaction_id: r.body.transaction_id,
+    order_id: oid,
+    transaction_type: "sale",
+    amount: 1050,
+    currency: "USD",
+    payment_processor: "sim-a",
+    version: "1.0",
+    redirect_url: null,
   });
   t.equal(n.path, "/notify/pending");
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
   t.equal(got.transaction?.status, TransactionStatus.APPROVED);
-  t.same(got.transaction?.history.map((h) => h.toStatus), [TransactionStatus.PENDING, TransactionStatus.APPROVED]);
+  t.same(
+    got.transaction?.history.map((h) => h.toStatus),
+    [TransactionStatus.PENDING, TransactionStatus.APPROVED],
+  );
 });
 
 t.test("a notification is retried until HTTP 2xx with status 0, with one event id", async (t) => {
@@ -263,8 +311,14 @@ t.test("a notification is retried until HTTP 2xx with status 0, with one event i
     const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
     return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
   });
-  t.same(n?.attempts.map((a) => a.outcome), ["retry", "retry", "delivered"]);
-  t.same(n?.attempts.map((a) => a.httpStatus), [500, 200, 200]);
+  t.same(
+    n?.attempts.map((a) => a.outcome),
+    ["retry", "retry", "delivered"],
+  );
+  t.same(
+    n?.attempts.map((a) => a.httpStatus),
+    [500, 200, 200],
+  );
 });
 
 t.test("a redirect is never followed: the 3xx is an unusable reply, retried at the same address", async (t) => {
@@ -273,8 +327,15 @@ t.test("a redirect is never followed: the 3xx is an unusable reply, retried at t
   const oid = orderId("redirect");
   await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify/r` });
   const calls = await stub.waitFor("notification", (c) => body(c)?.order_id === oid, { count: 2 });
-  t.same(calls.map((c) => c.path), ["/notify/r", "/notify/r"]);
-  t.same(stub.received("notification").filter((c) => c.path === "/notify/elsewhere"), [], "the Location was never called");
+  t.same(
+    calls.map((c) => c.path),
+    ["/notify/r", "/notify/r"],
+  );
+  t.same(
+    stub.received("notification").filter((c) => c.path === "/notify/elsewhere"),
+    [],
+    "the Location was never called",
+  );
   const n = await until(async () => {
     const got = await svc().client.getTransaction({ traceId: body(calls[0]).trace_id });
     return got.callbacks.find((c) => c.kind === CallbackKind.NOTIFICATION && c.state === CallbackState.DELIVERED);
@@ -287,7 +348,15 @@ t.test("cascade: declined_retry on sim-a, then a new transaction on sim-b whose 
   const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000259", notification_url: `${stub.url}/notify` });
   t.equal(r.body.transaction_status, "declined_retry");
   t.equal(r.body.payment_processor, "sim-a");
-  const [n] = await stub.waitFor("notification", (c) => body(c)?.payment_processor === "sim-b" && body(c)?.transaction_status === "approved" && body(c)?.trace_id !== r.body.trace_id && c.signatureValid && body(c)?.order_id === oid);
+  const [n] = await stub.waitFor(
+    "notification",
+    (c) =>
+      body(c)?.payment_processor === "sim-b" &&
+      body(c)?.transaction_status === "approved" &&
+      body(c)?.trace_id !== r.body.trace_id &&
+      c.signatureValid &&
+      body(c)?.order_id === oid,
+  );
   const next = body(n);
   t.not(next.trace_id, r.body.trace_id, "a new trace_id");
   t.not(next.transaction_id, r.body.transaction_id, "a new transaction_id");
@@ -296,7 +365,11 @@ t.test("cascade: declined_retry on sim-a, then a new transaction on sim-b whose 
   const second = await svc().client.getTransaction({ traceId: next.trace_id });
   t.equal(second.transaction?.attempt, 2);
   t.equal(second.transaction?.orderId, first.transaction?.orderId, "the same order_id");
-  t.equal(stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, next.trace_id].includes(body(c).TraceID)).length, 0, "an approved cascade owes no RecordFailedDeposit");
+  t.equal(
+    stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, next.trace_id].includes(body(c).TraceID)).length,
+    0,
+    "an approved cascade owes no RecordFailedDeposit",
+  );
 });
 
 t.test("cascade: when the last processor declines, one RecordFailedDeposit names the last attempt", async (t) => {
@@ -315,7 +388,6 @@ t.test("cascade: when the last processor declines, one RecordFailedDeposit names
   );
   t.equal(card_sealed, null, "the card number is dropped once no attempt needs it");
 });
-
 
 t.test("a repeat that answered pending makes the original call's result notified", async (t) => {
   stub.script("validation", { delayMs: 700 });
@@ -337,7 +409,9 @@ t.test("a callback is not redelivered while an attempt at it is in flight", asyn
   await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id));
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
   const rfd = got.callbacks.find((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT)!;
-  const refused = await svc().admin.redeliverCallback({ id: rfd.id }).catch((e: unknown) => ConnectError.from(e));
+  const refused = await svc()
+    .admin.redeliverCallback({ id: rfd.id })
+    .catch((e: unknown) => ConnectError.from(e));
   t.equal(refused instanceof ConnectError ? refused.code : undefined, Code.FailedPrecondition, "refused while the call hangs");
   const calls = await stub.waitFor("record_failed_deposit", forTrace(r.body.trace_id), { count: 2 });
   t.equal(calls[1].eventId, calls[0].eventId, "the resend after the timeout is the one resend");
@@ -356,7 +430,6 @@ t.test("a challenge answered twice at once is finished once", async (t) => {
   const got = await svc().client.getTransaction({ traceId: Number(traceId) });
   t.equal(got.transaction?.history.filter((h) => h.fromStatus === TransactionStatus.PENDING_ASYNC).length, 1, "one change out of pending_async");
 });
-
 
 t.test("the engine's metrics count the callbacks by kind and state", async (t) => {
   const text = await (await fetch(`http://127.0.0.1:${svc().engine.metricsPort}/metrics`)).text();

@@ -17,8 +17,15 @@ import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchan
 import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
 
 const CARDS = [
-  "4111111111111111", "5555555555554444", "4000000000000002", "4000000000009995", "4000000000000119",
-  "4000000000003220", "4000000000000077", "4000000000000259", "4000000000000341",
+  "4111111111111111",
+  "5555555555554444",
+  "4000000000000002",
+  "4000000000009995",
+  "4000000000000119",
+  "4000000000003220",
+  "4000000000000077",
+  "4000000000000259",
+  "4000000000000341",
 ];
 // CVVs unlikely to occur by chance, matched as whole tokens.
 const CVVS = ["7319", "846"];
@@ -49,7 +56,9 @@ t.test("run every card through every path", async (t) => {
       const sale = await processSale(service().edgeUrl, { card_number: card, cvv });
       record(sale);
       if (sale.body.transaction_status === "approved") {
-        record(await processSale(service().edgeUrl, { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 100, card_number: card, cvv }));
+        record(
+          await processSale(service().edgeUrl, { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 100, card_number: card, cvv }),
+        );
       }
     }
     record(await processSale(service().edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
@@ -57,7 +66,14 @@ t.test("run every card through every path", async (t) => {
     const plat = { merchant_id: "m-plat", frontend: "plat-usd", notification_url: `${stub.url}/notify` };
     record(await processSale(service().edgeUrl, { ...plat, card_number: card, cvv: CVVS[0] }));
     record(await processSale(service().edgeUrl, { ...plat, transaction_type: "payout", card_number: card, cvv: "" }));
-    const manual = await processSale(service().edgeUrl, { ...plat, merchant_id: "m-plat-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card, cvv: "" });
+    const manual = await processSale(service().edgeUrl, {
+      ...plat,
+      merchant_id: "m-plat-manual",
+      frontend: "manual-usd",
+      transaction_type: "payout",
+      card_number: card,
+      cvv: "",
+    });
     record(manual);
     await service().admin.approvePayout({ traceId: manual.body.trace_id, operator: "ops" });
     record(await processSale(service().edgeUrl, { merchant_id: "m-manual", frontend: "manual-usd", transaction_type: "payout", card_number: card }));
@@ -67,10 +83,15 @@ t.test("run every card through every path", async (t) => {
     record(await post(service().edgeUrl, sign(saleBody({ card_number: card, cvv: 7319 as unknown as string }))));
     const grpc = await service().client.process(
       create(ProcessRequestSchema, {
-        merchantId: "m-test", orderId: orderId("g"), transactionType: TransactionType.SALE,
-        amount: { amountMinor: 500n, currency: "USD" }, card: { number: card, cvv: CVVS[0], expiry: "12/2030" },
+        merchantId: "m-test",
+        orderId: orderId("g"),
+        transactionType: TransactionType.SALE,
+        amount: { amountMinor: 500n, currency: "USD" },
+        card: { number: card, cvv: CVVS[0], expiry: "12/2030" },
         customer: { pin: "p", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-        frontend: "test-usd", returnUrl: "https://merchant.example/r", version: "1.0",
+        frontend: "test-usd",
+        returnUrl: "https://merchant.example/r",
+        version: "1.0",
       } as MessageInitShape<typeof ProcessRequestSchema>),
     );
     replies.push(toJsonString(ProcessResponseSchema, grpc));
@@ -86,7 +107,10 @@ t.test("no callback carries a card number or a CVV, in its body or its headers",
   t.same([...kinds].sort(), ["notification", "record_failed_deposit", "update_payout", "validation"], "every kind of callback was sent");
   t.ok(calls.length > 40, `${calls.length} callbacks received`);
   for (const c of calls) t.same(leaks(c.rawBody + JSON.stringify(c.headers)), [], `${c.kind} ${c.rawBody.slice(0, 80)}`);
-  t.ok(calls.filter((c) => c.kind === "record_failed_deposit").every((c) => /^\d{6}\*+\d{4}$/.test((c.body as { CardNumber: string }).CardNumber)), "RecordFailedDeposit's CardNumber is masked");
+  t.ok(
+    calls.filter((c) => c.kind === "record_failed_deposit").every((c) => /^\d{6}\*+\d{4}$/.test((c.body as { CardNumber: string }).CardNumber)),
+    "RecordFailedDeposit's CardNumber is masked",
+  );
 });
 
 t.test("no operator answer carries a card number or a CVV", async (t) => {

@@ -20,7 +20,13 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
 
   stub.script("notification", { hang: true });
   const oid = orderId("crash");
-  const r = await processSale(`http://127.0.0.1:${first.line.edgePort}`, { merchant_id: "m-plat-quiet", frontend: "quiet-usd", order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` });
+  const r = await processSale(`http://127.0.0.1:${first.line.edgePort}`, {
+    merchant_id: "m-plat-quiet",
+    frontend: "quiet-usd",
+    order_id: oid,
+    card_number: "4000000000000077",
+    notification_url: `${stub.url}/notify`,
+  });
   t.equal(r.body.transaction_status, "pending");
   const [inFlight] = await stub.waitFor("notification", (c) => (c.body as { order_id?: string })?.order_id === oid);
   t.equal((inFlight.body as { transaction_status: string }).transaction_status, "approved");
@@ -29,8 +35,13 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   t.teardown(() => client.end());
-  const before = (await client.query(`select c.state, (select count(*) from callback_attempt a where a.callback_id = c.id)::int as attempts
-    from callback c join transaction t on t.trace_id = c.trace_id where c.kind = 'notification' and t.trace_id = $1`, [r.body.trace_id])).rows;
+  const before = (
+    await client.query(
+      `select c.state, (select count(*) from callback_attempt a where a.callback_id = c.id)::int as attempts
+    from callback c join transaction t on t.trace_id = c.trace_id where c.kind = 'notification' and t.trace_id = $1`,
+      [r.body.trace_id],
+    )
+  ).rows;
   t.same(before, [{ state: "pending", attempts: 0 }], "killed mid-call: owed, no attempt recorded");
   const [{ status }] = (await client.query("select status from transaction where trace_id = $1", [r.body.trace_id])).rows;
   t.equal(status, "approved", "the status change itself was committed");
@@ -42,8 +53,13 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
   t.ok(calls[1].signatureValid);
   let after: { state: string; outcome: string }[] = [];
   await until(async () => {
-    after = (await client.query(`select c.state, a.outcome from callback c join callback_attempt a on a.callback_id = c.id
-      where c.kind = 'notification' and c.trace_id = $1 order by a.id`, [r.body.trace_id])).rows;
+    after = (
+      await client.query(
+        `select c.state, a.outcome from callback c join callback_attempt a on a.callback_id = c.id
+      where c.kind = 'notification' and c.trace_id = $1 order by a.id`,
+        [r.body.trace_id],
+      )
+    ).rows;
     return after[0]?.state === "delivered";
   });
   t.same(after, [{ state: "delivered", outcome: "delivered" }], "delivered and recorded after the restart");

@@ -19,7 +19,13 @@ const run = promisify(execFile);
 const service = useService(t);
 
 async function health(): Promise<string> {
-  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", `${service().engineUrl}/grpc.health.v1.Health/Check`]);
+  const { stdout } = await run("node_modules/.bin/buf", [
+    "curl",
+    "--protocol",
+    "grpc",
+    "--http2-prior-knowledge",
+    `${service().engineUrl}/grpc.health.v1.Health/Check`,
+  ]);
   return JSON.parse(stdout).status;
 }
 
@@ -39,7 +45,19 @@ t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
   await service().adminSql(`alter database "${db}" allow_connections false`);
   await service().adminSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${db}'`);
   const down = await processSale(service().edgeUrl);
-  t.equal(down.http, 503, `HTTP 503 (${down.text}) ${down.http === 503 ? "" : service().logs().split("\n").filter((l) => l.includes("rpc failed")).slice(-1)[0]}`);
+  t.equal(
+    down.http,
+    503,
+    `HTTP 503 (${down.text}) ${
+      down.http === 503
+        ? ""
+        : service()
+            .logs()
+            .split("\n")
+            .filter((l) => l.includes("rpc failed"))
+            .slice(-1)[0]
+    }`,
+  );
   t.equal(down.body.status, -2);
   t.notMatch(down.text, /at |Error|pg_|ECONN/, "no internals in the reply");
   t.ok(await until(async () => (await health()) === "NOT_SERVING"), "health goes NOT_SERVING");
@@ -51,21 +69,27 @@ t.test("database unavailable: 503 with status -2, then recovery", async (t) => {
   t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
 });
 
-t.test("database hung (not refusing, not answering): health goes NOT_SERVING, then back", { skip: process.env.DATABASE_URL ? "needs the embedded Postgres to freeze" : false }, async (t) => {
-  const pidFile = join(service().dataDir, "pg", "postmaster.pid");
-  const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-  const { stdout } = await run("pgrep", ["-P", String(postmaster)]).catch(() => ({ stdout: "" }));
-  const pids = [postmaster, ...stdout.split("\n").filter(Boolean).map(Number)];
-  const signal = (s: NodeJS.Signals) => pids.forEach((p) => process.kill(p, s));
-  signal("SIGSTOP");
-  try {
-    t.ok(await until(async () => (await health()) === "NOT_SERVING", 10_000), "a probe that does not answer counts as NOT_SERVING");
-    const stuck = await processSale(service().edgeUrl);
-    t.equal(stuck.http, 503, "a Process call fails as retryable (bounded waits), it is not held");
-    t.equal(stuck.body.status, -2);
-  } finally {
-    signal("SIGCONT");
-  }
-  t.ok(await until(async () => (await health()) === "SERVING"), "SERVING again once it answers");
-  t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
-});
+t.test(
+  "database hung (not refusing, not answering): health goes NOT_SERVING, then back",
+  { skip: process.env.DATABASE_URL ? "needs the embedded Postgres to freeze" : false },
+  async (t) => {
+    const pidFile = join(service().dataDir, "pg", "postmaster.pid");
+    const postmaster = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    const { stdout } = await run("pgrep", ["-P", String(postmaster)]).catch(() => ({ stdout: "" }));
+    const pids = [postmaster, ...stdout.split("\n").filter(Boolean).map(Number)];
+    const signal = (s: NodeJS.Signals) => {
+      for (const p of pids) process.kill(p, s);
+    };
+    signal("SIGSTOP");
+    try {
+      t.ok(await until(async () => (await health()) === "NOT_SERVING", 10_000), "a probe that does not answer counts as NOT_SERVING");
+      const stuck = await processSale(service().edgeUrl);
+      t.equal(stuck.http, 503, "a Process call fails as retryable (bounded waits), it is not held");
+      t.equal(stuck.body.status, -2);
+    } finally {
+      signal("SIGCONT");
+    }
+    t.ok(await until(async () => (await health()) === "SERVING"), "SERVING again once it answers");
+    t.ok(await until(async () => (await processSale(service().edgeUrl)).http === 200), "Process works again");
+  },
+);

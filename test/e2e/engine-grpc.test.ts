@@ -73,7 +73,9 @@ t.test("Process straight to the engine, then GetTransaction with its history", a
 
 t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async (t) => {
   const err = await codeOf(
-    service().client.process(request({ amount: { amountMinor: -1n, currency: "ZZZ" }, card: { number: "123", cvv: "", expiry: "x" }, transactionType: TransactionType.UNSPECIFIED })),
+    service().client.process(
+      request({ amount: { amountMinor: -1n, currency: "ZZZ" }, card: { number: "123", cvv: "", expiry: "x" }, transactionType: TransactionType.UNSPECIFIED }),
+    ),
   );
   t.equal(err.code, Code.InvalidArgument);
   const [detail] = err.findDetails(ErrorDetailSchema);
@@ -93,13 +95,23 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.equal((await codeOf(service().client.getTransaction({ traceId: 2 ** 31 - 1 }))).code, Code.NotFound);
   t.equal((await codeOf(service().client.listTransactions({ pageSize: 100000 }))).code, Code.InvalidArgument);
   t.equal((await codeOf(service().client.listTransactions({ pageToken: "garbage" }))).code, Code.InvalidArgument);
-  t.equal((await codeOf(service().client.listTransactions({ status: 99 as TransactionStatus }))).code, Code.InvalidArgument, "an unknown enum number is named, not ignored");
+  t.equal(
+    (await codeOf(service().client.listTransactions({ status: 99 as TransactionStatus }))).code,
+    Code.InvalidArgument,
+    "an unknown enum number is named, not ignored",
+  );
   t.equal((await codeOf(service().client.listTransactions({ transactionType: 42 as TransactionType }))).code, Code.InvalidArgument);
-  t.equal((await codeOf(service().client.signReply({ merchantId: "m-test\u0000", status: 2, description: "x" }))).code, Code.InvalidArgument, "a NUL is the caller's mistake");
+  t.equal(
+    (await codeOf(service().client.signReply({ merchantId: "m-test\u0000", status: 2, description: "x" }))).code,
+    Code.InvalidArgument,
+    "a NUL is the caller's mistake",
+  );
 });
 
 t.test("payout letters travel on the typed transaction", async (t) => {
-  const res = await service().client.process(request({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }));
+  const res = await service().client.process(
+    request({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }),
+  );
   t.equal(res.transaction!.status, TransactionStatus.APPROVED);
   t.equal(res.transaction!.payoutLetter, PayoutLetter.APPROVED);
 });
@@ -131,8 +143,15 @@ t.test("reflection lets buf curl list the services with no proto files", async (
   t.match(stdout, /grpc\.health\.v1\.Health/);
   // A call described only by reflection: an operator's GetMerchant.
   const got = await run("node_modules/.bin/buf", [
-    "curl", "--protocol", "grpc", "--http2-prior-knowledge", "-H", `authorization: Bearer ${SERVICE_TOKEN}`,
-    "--data", '{"merchant_id": "m-test"}', `${service().engineUrl}/cashier.admin.v1.AdminService/GetMerchant`,
+    "curl",
+    "--protocol",
+    "grpc",
+    "--http2-prior-knowledge",
+    "-H",
+    `authorization: Bearer ${SERVICE_TOKEN}`,
+    "--data",
+    '{"merchant_id": "m-test"}',
+    `${service().engineUrl}/cashier.admin.v1.AdminService/GetMerchant`,
   ]);
   t.match(JSON.parse(got.stdout), { merchant: { merchantId: "m-test", frontends: [{ name: "test-usd" }, { name: "test-eur" }] } });
   t.notMatch(got.stdout, /secret-0123456789/, "no secret in the answer");
@@ -140,7 +159,13 @@ t.test("reflection lets buf curl list the services with no proto files", async (
 
 t.test("health reports SERVING while the database answers", async (t) => {
   const { stdout } = await run("node_modules/.bin/buf", [
-    "curl", "--protocol", "grpc", "--http2-prior-knowledge", "--data", "{}", `${service().engineUrl}/grpc.health.v1.Health/Check`,
+    "curl",
+    "--protocol",
+    "grpc",
+    "--http2-prior-knowledge",
+    "--data",
+    "{}",
+    `${service().engineUrl}/grpc.health.v1.Health/Check`,
   ]);
   t.match(JSON.parse(stdout), { status: "SERVING" });
 });

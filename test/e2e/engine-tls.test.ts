@@ -32,17 +32,41 @@ chmodSync(dir, 0o755);
 const certFile = join(dir, "cert.pem");
 const keyFile = join(dir, "key.pem");
 // The certificate names localhost only (no IP): a client dialling 127.0.0.1 must pin it.
-execFileSync("openssl", [
-  "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-  "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-], { stdio: "ignore" });
+execFileSync(
+  "openssl",
+  [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    keyFile,
+    "-out",
+    certFile,
+    "-days",
+    "1",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost",
+  ],
+  { stdio: "ignore" },
+);
 const ca = readFileSync(certFile, "utf8");
 const merchantsFile = join(dir, "merchants.json");
 writeFileSync(merchantsFile, JSON.stringify(MERCHANTS));
 
 const config = loadConfig({
-  CASHIER_DATA_DIR: dir, ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: merchantsFile,
-  CASHIER_SERVICE_TOKENS: TOKEN, ENGINE_TLS_CERT: certFile, ENGINE_TLS_KEY: keyFile,
+  CASHIER_DATA_DIR: dir,
+  ENGINE_PORT: "0",
+  METRICS_PORT: "0",
+  CASHIER_MERCHANTS_FILE: merchantsFile,
+  CASHIER_SERVICE_TOKENS: TOKEN,
+  ENGINE_TLS_CERT: certFile,
+  ENGINE_TLS_KEY: keyFile,
 });
 const log = createLogger("info", pino.destination({ dest: join(dir, "engine.log"), sync: true }));
 let engine: EngineHandle;
@@ -56,10 +80,15 @@ t.teardown(async () => {
 
 const sale = () =>
   create(ProcessRequestSchema, {
-    merchantId: "m-test", orderId: orderId("tls"), transactionType: TransactionType.SALE,
-    amount: { amountMinor: 1050n, currency: "USD" }, card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
+    merchantId: "m-test",
+    orderId: orderId("tls"),
+    transactionType: TransactionType.SALE,
+    amount: { amountMinor: 1050n, currency: "USD" },
+    card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
     customer: { pin: "cust-1", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-    frontend: "test-usd", returnUrl: "https://merchant.example/return", version: "1.0",
+    frontend: "test-usd",
+    returnUrl: "https://merchant.example/return",
+    version: "1.0",
   });
 
 const processVia = (url: string, trust?: EngineTrust) => createEngineClient(url, TOKEN, trust).process(sale(), { timeoutMs: 5000 });
@@ -84,7 +113,11 @@ t.test("Health answers SERVING over TLS", async (t) => {
 t.test("plaintext and untrusting clients get nothing", async (t) => {
   await t.rejects(processVia(`http://127.0.0.1:${engine.port}`), "a plaintext (h2c) client fails");
   await t.rejects(processVia(`https://localhost:${engine.port}`), /self[- ]signed|certificate/i, "a client that does not trust the certificate fails");
-  await t.rejects(processVia(`https://127.0.0.1:${engine.port}`, { ca }), /IP: 127\.0\.0\.1 is not in the cert's list|altnames/i, "the certificate does not name 127.0.0.1");
+  await t.rejects(
+    processVia(`https://127.0.0.1:${engine.port}`, { ca }),
+    /IP: 127\.0\.0\.1 is not in the cert's list|altnames/i,
+    "the certificate does not name 127.0.0.1",
+  );
   const wrongPin = { ca, pinSha256: "00:11" };
   await t.rejects(processVia(`https://127.0.0.1:${engine.port}`, wrongPin), /not the pinned one/, "a wrong pin fails");
 });

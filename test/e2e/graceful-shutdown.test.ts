@@ -38,12 +38,22 @@ function post(port: number): { connected: Promise<void>; outcome: Promise<Outcom
   let connected!: () => void;
   const isConnected = new Promise<void>((r) => (connected = r));
   const outcome = new Promise<Outcome>((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, path: "/api/process", method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": payload.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ started, ended: performance.now(), kind: "reply", http: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", (err) => resolve({ started, ended: performance.now(), kind: "error", http: res.statusCode, error: String(err) }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/process",
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": payload.length },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ started, ended: performance.now(), kind: "reply", http: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", (err) => resolve({ started, ended: performance.now(), kind: "error", http: res.statusCode, error: String(err) }));
+      },
+    );
     req.on("socket", (s) => s.once("connect", connected));
     req.on("error", (err: NodeJS.ErrnoException) => {
       connected();
@@ -89,7 +99,17 @@ async function start(dir: string): Promise<{ child: ChildProcess; edgePort: numb
   writeFileSync(merchants, JSON.stringify(MERCHANTS));
   const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
     cwd: repo,
-    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", METRICS_PORT: "0", DATABASE_URL: "", CASHIER_DATA_DIR: dir, CASHIER_MERCHANTS_FILE: merchants, CASHIER_SHUTDOWN_TIMEOUT_MS: String(BOUND_MS), LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      EDGE_PORT: "0",
+      ENGINE_PORT: "0",
+      METRICS_PORT: "0",
+      DATABASE_URL: "",
+      CASHIER_DATA_DIR: dir,
+      CASHIER_MERCHANTS_FILE: merchants,
+      CASHIER_SHUTDOWN_TIMEOUT_MS: String(BOUND_MS),
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -68,6 +68,13 @@ t.test("paging while transactions keep arriving: no repeats, nothing that existe
   inserting = false;
   await writer;
   t.equal(new Set(seen).size, seen.length, "no transaction twice");
-  t.same(seen, [...seen].sort((a, b) => b - a), "newest first, by trace_id");
-  t.ok(before.every((id) => seen.includes(id)), "every transaction that existed when paging began is listed");
+  t.same(
+    seen,
+    [...seen].sort((a, b) => b - a),
+    "newest first, by trace_id",
+  );
+  t.ok(
+    before.every((id) => seen.includes(id)),
+    "every transaction that existed when paging began is listed",
+  );
 });

@@ -31,10 +31,15 @@ async function scrape(url: string): Promise<string> {
 
 const grpcSale = (card: string) =>
   create(ProcessRequestSchema, {
-    merchantId: "m-test", orderId: orderId("metrics"), transactionType: TransactionType.SALE,
-    amount: { amountMinor: 1050n, currency: "USD" }, card: { number: card, cvv: "123", expiry: "12/2030" },
+    merchantId: "m-test",
+    orderId: orderId("metrics"),
+    transactionType: TransactionType.SALE,
+    amount: { amountMinor: 1050n, currency: "USD" },
+    card: { number: card, cvv: "123", expiry: "12/2030" },
     customer: { pin: "cust-1", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-    frontend: "test-usd", returnUrl: "https://merchant.example/return", version: "1.0",
+    frontend: "test-usd",
+    returnUrl: "https://merchant.example/return",
+    version: "1.0",
   });
 
 let engineText = "";
@@ -50,7 +55,9 @@ t.before(async () => {
   t.equal((await fetch(`${svc.edgeUrl}/api/transactions/${CARDS[0]}`)).status, 404);
   // gRPC: two approved, one refused for its token.
   for (const card of [CARDS[0], CARDS[2]]) t.equal((await svc.client.process(grpcSale(card))).transaction?.status, TransactionStatus.APPROVED);
-  const refused = await createEngineClient(svc.engineUrl, "wrong").process(grpcSale(CARDS[0])).catch((e: unknown) => ConnectError.from(e));
+  const refused = await createEngineClient(svc.engineUrl, "wrong")
+    .process(grpcSale(CARDS[0]))
+    .catch((e: unknown) => ConnectError.from(e));
   t.equal((refused as ConnectError).code, Code.Unauthenticated);
   engineText = await scrape(`http://127.0.0.1:${svc.engine.metricsPort}/metrics`);
   edgeText = await scrape(`${svc.edgeUrl}/metrics`);

@@ -26,11 +26,24 @@ const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_
 
 const body = (c: ReceivedCall) => c.body as Record<string, any>;
 const ofOrder = (oid: string) => (c: ReceivedCall) => body(c)?.ExtPayoutID === oid || body(c)?.order_id === oid;
-const letters = (oid: string) => stub.received("update_payout").filter(ofOrder(oid)).map((c) => body(c).Status);
+const letters = (oid: string) =>
+  stub
+    .received("update_payout")
+    .filter(ofOrder(oid))
+    .map((c) => body(c).Status);
 
 async function payout(merchant: string, frontend: string, over: Record<string, unknown> = {}) {
   const oid = orderId("po");
-  const r = await processSale(svc().edgeUrl, { merchant_id: merchant, frontend, order_id: oid, transaction_type: "payout", cvv: undefined, amount: 2500, notification_url: `${stub.url}/notify`, ...over });
+  const r = await processSale(svc().edgeUrl, {
+    merchant_id: merchant,
+    frontend,
+    order_id: oid,
+    transaction_type: "payout",
+    cvv: undefined,
+    amount: 2500,
+    notification_url: `${stub.url}/notify`,
+    ...over,
+  });
   return { oid, r };
 }
 
@@ -47,13 +60,30 @@ t.test("auto: A, P, Y go out as UpdatePayout in order, exactly as seed 2.5 write
   const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { amount: 2500 });
   t.equal(r.body.transaction_status, "approved");
   const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
-  t.same(calls.map((c) => body(c).Status), ["A", "P", "Y"], "in the order they happened");
+  t.same(
+    calls.map((c) => body(c).Status),
+    ["A", "P", "Y"],
+    "in the order they happened",
+  );
   for (const c of calls) t.ok(c.signatureValid, `Status ${body(c).Status}: X-Cashier-Signature verifies`);
   t.equal(new Set(calls.map((c) => c.eventId)).size, 3, "one event id per letter");
   const y = calls[2];
   t.match(y.rawBody, /"Amount":25\.00[,}]/, "Amount written with its two decimals");
-  t.same(Object.keys(body(y)), ["PIN", "FrontEndName", "TraceID", "ExtPayoutID", "Status", "PP", "TransactionID", "UpdatedBy", "Amount", "Currency", "Fee"], "no SiteID when the merchant has none");
-  t.match(body(y), { PIN: "cust-42", FrontEndName: "quiet-usd", TraceID: r.body.trace_id, ExtPayoutID: oid, PP: "sim-a", TransactionID: r.body.transaction_id, UpdatedBy: "system", Currency: "USD" });
+  t.same(
+    Object.keys(body(y)),
+    ["PIN", "FrontEndName", "TraceID", "ExtPayoutID", "Status", "PP", "TransactionID", "UpdatedBy", "Amount", "Currency", "Fee"],
+    "no SiteID when the merchant has none",
+  );
+  t.match(body(y), {
+    PIN: "cust-42",
+    FrontEndName: "quiet-usd",
+    TraceID: r.body.trace_id,
+    ExtPayoutID: oid,
+    PP: "sim-a",
+    TransactionID: r.body.transaction_id,
+    UpdatedBy: "system",
+    Currency: "USD",
+  });
   t.equal(body(calls[0]).TransactionID, "", "no processor id before the processor is called");
   t.notMatch(y.rawBody, /4111111111111111/);
   await new Promise((res) => setTimeout(res, 500));
@@ -86,23 +116,36 @@ t.test("manual: waits in requested; an operator approves: A, P, Y, notified, Upd
   t.equal(approved.transaction?.status, TransactionStatus.APPROVED);
   t.equal(approved.transaction?.payoutLetter, PayoutLetter.APPROVED);
   const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
-  t.same(calls.map((c) => body(c).Status), ["A", "P", "Y"]);
-  t.same(calls.map((c) => body(c).UpdatedBy), ["operator:alice", "operator:alice", "operator:alice"]);
+  t.same(
+    calls.map((c) => body(c).Status),
+    ["A", "P", "Y"],
+  );
+  t.same(
+    calls.map((c) => body(c).UpdatedBy),
+    ["operator:alice", "operator:alice", "operator:alice"],
+  );
   const notes = await stub.waitFor("notification", (c) => ofOrder(oid)(c) && body(c).transaction_status === "approved");
   t.ok(notes[0].signatureValid, "the decision is notified, signed");
   const [{ after }] = await svc().sql<{ after: boolean }>(`select card_sealed is null as after from payment_order where order_id = $1`, [oid]);
   t.ok(after, "the card is dropped once the processor answered");
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
-  t.same(got.transaction?.history.map((h) => [h.toStatus, h.payoutLetter]), [
-    [TransactionStatus.REQUESTED, PayoutLetter.UNSPECIFIED],
-    [TransactionStatus.PENDING, PayoutLetter.AUTHORIZED],
-    [TransactionStatus.PENDING, PayoutLetter.IN_PROGRESS],
-    [TransactionStatus.APPROVED, PayoutLetter.APPROVED],
-  ]);
+  t.same(
+    got.transaction?.history.map((h) => [h.toStatus, h.payoutLetter]),
+    [
+      [TransactionStatus.REQUESTED, PayoutLetter.UNSPECIFIED],
+      [TransactionStatus.PENDING, PayoutLetter.AUTHORIZED],
+      [TransactionStatus.PENDING, PayoutLetter.IN_PROGRESS],
+      [TransactionStatus.APPROVED, PayoutLetter.APPROVED],
+    ],
+  );
   t.match(got.transaction?.history[1].cause, /operator:approve:alice/);
 
   t.equal(await rpcCode(svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "bob" })), Code.FailedPrecondition, "a second approval is refused");
-  t.equal(await rpcCode(svc().admin.cancelPayout({ traceId: r.body.trace_id, operator: "bob" })), Code.FailedPrecondition, "an approved payout cannot be cancelled");
+  t.equal(
+    await rpcCode(svc().admin.cancelPayout({ traceId: r.body.trace_id, operator: "bob" })),
+    Code.FailedPrecondition,
+    "an approved payout cannot be cancelled",
+  );
 });
 
 t.test("manual: reject is J, cancel is C, both with 9007 and the reason; both tell the platform to release funds", async (t) => {
@@ -134,7 +177,11 @@ t.test("payout decisions refuse what is not a waiting payout, naming the cause",
   t.equal(await rpcCode(svc().admin.approvePayout({ traceId: 0, operator: "x" })), Code.InvalidArgument);
   t.equal(await rpcCode(svc().admin.rejectPayout({ traceId: sale.body.trace_id, operator: "x\u0000y" })), Code.InvalidArgument);
   const auto = await payout("m-plat-quiet", "quiet-usd");
-  t.equal(await rpcCode(svc().admin.rejectPayout({ traceId: auto.r.body.trace_id, operator: "x" })), Code.FailedPrecondition, "an approved payout cannot be rejected");
+  t.equal(
+    await rpcCode(svc().admin.rejectPayout({ traceId: auto.r.body.trace_id, operator: "x" })),
+    Code.FailedPrecondition,
+    "an approved payout cannot be rejected",
+  );
 });
 
 t.test("operators list deliveries by merchant, kind and outcome, and redeliver one", async (t) => {
@@ -146,7 +193,10 @@ t.test("operators list deliveries by merchant, kind and outcome, and redeliver o
   }, 3000);
   const mine = page!.deliveries.find((d) => d.body.includes(oid))!;
   t.ok(mine, "the delivered UpdatePayout is listed");
-  t.ok(page!.deliveries.every((d) => d.merchantId === "m-plat-yj" && d.kind === CallbackKind.UPDATE_PAYOUT && d.state === CallbackState.DELIVERED), "filters hold");
+  t.ok(
+    page!.deliveries.every((d) => d.merchantId === "m-plat-yj" && d.kind === CallbackKind.UPDATE_PAYOUT && d.state === CallbackState.DELIVERED),
+    "filters hold",
+  );
   t.equal(mine.attempts.length, 1);
   t.equal(mine.attempts[0].httpStatus, 200);
   t.match(mine.attempts[0].responseBody, /"status":0/);
@@ -187,11 +237,17 @@ t.test("UpdatePayout: an HTTP 500 is retried even when its body has a status mem
   stub.script("update_payout", { httpStatus: 500, status: 500, description: "Internal Server Error" });
   await payout("m-plat-yj", "yj-usd");
   const again = await until(async () => {
-    const ids = stub.received("update_payout").slice(since).map((c) => c.eventId);
+    const ids = stub
+      .received("update_payout")
+      .slice(since)
+      .map((c) => c.eventId);
     return ids.find((id, j) => id !== null && ids.indexOf(id) !== j) ?? undefined;
   }, 10_000);
   t.ok(again, "the call answered 500 was sent again, with the same event id");
-  const first = stub.received("update_payout").slice(since).find((c) => c.eventId === again);
+  const first = stub
+    .received("update_payout")
+    .slice(since)
+    .find((c) => c.eventId === again);
   t.equal(first?.reply.httpStatus, 500);
 });
 
@@ -200,7 +256,14 @@ t.test("manual approval on a declining card ends J; without update_payout_url Up
   const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "dora" });
   t.equal(approved.transaction?.payoutLetter, PayoutLetter.REJECTED, "the processor declined: J");
   const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
-  t.same(calls.map((c) => [body(c).Status, body(c).UpdatedBy]), [["A", "operator:dora"], ["P", "operator:dora"], ["J", "operator:dora"]]);
+  t.same(
+    calls.map((c) => [body(c).Status, body(c).UpdatedBy]),
+    [
+      ["A", "operator:dora"],
+      ["P", "operator:dora"],
+      ["J", "operator:dora"],
+    ],
+  );
 
   const fallback = await payout("m-plat-fallback", "fallback-usd");
   const [y] = await stub.waitFor("update_payout", (c) => ofOrder(fallback.oid)(c) && body(c).Status === "Y");

@@ -25,8 +25,17 @@ t.test("an approved sale answers the signed seed 2.2 reply", async (t) => {
   t.match(r.body.transaction_id, /\S+/);
   t.ok(replySigned(r.body), "reply signed with the merchant secret");
   t.same(Object.keys(r.body).sort(), [
-    "description", "error_code", "error_details", "payment_processor", "redirect_url", "signature", "status",
-    "trace_id", "transaction_id", "transaction_status", "version",
+    "description",
+    "error_code",
+    "error_details",
+    "payment_processor",
+    "redirect_url",
+    "signature",
+    "status",
+    "trace_id",
+    "transaction_id",
+    "transaction_status",
+    "version",
   ]);
 });
 
@@ -68,7 +77,10 @@ t.test("the processor's deposit state is recorded: N for declines, E for errors"
     "select trace_id, deposit_state from transaction where trace_id = any($1) order by trace_id",
     [[n.body.trace_id, e.body.trace_id]],
   );
-  t.same(rows.map((r) => r.deposit_state), ["N", "E"]);
+  t.same(
+    rows.map((r) => r.deposit_state),
+    ["N", "E"],
+  );
 });
 
 t.test("every offending field is named at once, 400 with a positive status", async (t) => {
@@ -260,7 +272,7 @@ t.test("uncompressed JSON only", async (t) => {
 t.test("idempotency on (merchant_id, order_id)", async (t) => {
   const body = saleBody();
   const first = await post(url(), sign(body));
-  const again = await post(url(), sign({ ...body, timestamp: body.timestamp as number + 1 }));
+  const again = await post(url(), sign({ ...body, timestamp: (body.timestamp as number) + 1 }));
   t.equal(again.http, 200);
   t.equal(again.body.trace_id, first.body.trace_id, "a re-signed retry returns the same trace_id");
   t.equal(again.body.transaction_id, first.body.transaction_id);
@@ -280,9 +292,14 @@ t.test("concurrent duplicates are processed once and share one trace_id", async 
   const body = sign(saleBody());
   const replies = await Promise.all(Array.from({ length: 12 }, () => post(url(), body)));
   const traces = new Set(replies.map((r) => r.body.trace_id));
-  t.same(replies.map((r) => r.http), Array(12).fill(200));
+  t.same(
+    replies.map((r) => r.http),
+    Array(12).fill(200),
+  );
   t.equal(traces.size, 1, "one trace_id for all");
-  const rows = await service().sql("select count(*)::int as n from transaction t join payment_order o on o.id = t.order_ref where o.order_id = $1", [body.order_id]);
+  const rows = await service().sql("select count(*)::int as n from transaction t join payment_order o on o.id = t.order_ref where o.order_id = $1", [
+    body.order_id,
+  ]);
   t.equal(rows[0].n, 1, "one attempt stored");
 });
 
@@ -296,7 +313,13 @@ t.test("refunds", async (t) => {
   t.equal(r1.body.transaction_status, "approved");
   t.ok(replySigned(r1.body));
 
-  const byOrderId = await process(url(), { transaction_type: "refund", reference_id: (await service().sql("select order_id from payment_order o join transaction t on t.order_ref=o.id where t.trace_id=$1", [sale.body.trace_id]))[0].order_id, amount: 300 });
+  const byOrderId = await process(url(), {
+    transaction_type: "refund",
+    reference_id: (
+      await service().sql("select order_id from payment_order o join transaction t on t.order_ref=o.id where t.trace_id=$1", [sale.body.trace_id])
+    )[0].order_id,
+    amount: 300,
+  });
   t.equal(byOrderId.body.transaction_status, "approved", "reference by order_id");
 
   const tooMuch = await refund({ amount: 401 });
@@ -326,7 +349,11 @@ t.test("refunds", async (t) => {
   t.equal(otherCurrency.body.status, 10);
   t.match(otherCurrency.body.description, /currency/);
 
-  const foreign = await process(url(), { merchant_id: "m-other", frontend: "other-usd", transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 1 }, OTHER_SECRET);
+  const foreign = await process(
+    url(),
+    { merchant_id: "m-other", frontend: "other-usd", transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 1 },
+    OTHER_SECRET,
+  );
   t.equal(foreign.body.status, 9, "another merchant's sale is not found");
 
   const payout = await process(url(), { transaction_type: "payout", cvv: "" });
@@ -337,9 +364,7 @@ t.test("refunds", async (t) => {
 t.test("simultaneous refunds never add up to more than the sale", async (t) => {
   const sale = await process(url(), { amount: 1000 });
   const replies = await Promise.all(
-    Array.from({ length: 10 }, () =>
-      process(url(), { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 300 }),
-    ),
+    Array.from({ length: 10 }, () => process(url(), { transaction_type: "refund", reference_id: String(sale.body.trace_id), amount: 300 })),
   );
   const approved = replies.filter((r) => r.body.transaction_status === "approved");
   const refused = replies.filter((r) => r.http === 400 && r.body.status === 11);
@@ -355,8 +380,14 @@ t.test("simultaneous refunds never add up to more than the sale", async (t) => {
 t.test("payouts: auto walks to approved, manual waits in requested", async (t) => {
   const auto = await process(url(), { transaction_type: "payout", cvv: "" });
   t.equal(auto.body.transaction_status, "approved");
-  const letters = await service().sql<{ payout_letter: string }>("select payout_letter from transaction_event where trace_id=$1 order by id", [auto.body.trace_id]);
-  t.same(letters.map((l) => l.payout_letter), [null, "A", "P", "Y"], "requested -> A -> P -> Y recorded");
+  const letters = await service().sql<{ payout_letter: string }>("select payout_letter from transaction_event where trace_id=$1 order by id", [
+    auto.body.trace_id,
+  ]);
+  t.same(
+    letters.map((l) => l.payout_letter),
+    [null, "A", "P", "Y"],
+    "requested -> A -> P -> Y recorded",
+  );
 
   const declined = await process(url(), { transaction_type: "payout", card_number: "4000000000000002" });
   t.equal(declined.body.transaction_status, "declined");
@@ -374,7 +405,10 @@ t.test("amounts convert to minor units by currency", async (t) => {
     "select o.currency, o.amount_minor from payment_order o join transaction t on t.order_ref=o.id where t.trace_id = any($1) order by t.trace_id",
     [[jpy.body.trace_id, bhd.body.trace_id, usd.body.trace_id]],
   );
-  t.same(rows.map((r) => `${r.amount_minor} ${r.currency}`), ["1000 JPY", "5000 BHD", "1050 USD"]);
+  t.same(
+    rows.map((r) => `${r.amount_minor} ${r.currency}`),
+    ["1000 JPY", "5000 BHD", "1050 USD"],
+  );
 });
 
 t.test("every status change is recorded with its cause", async (t) => {
@@ -383,10 +417,13 @@ t.test("every status change is recorded with its cause", async (t) => {
     "select from_status, to_status, cause from transaction_event where trace_id=$1 order by id",
     [r.body.trace_id],
   );
-  t.same(events.map((e) => [e.from_status, e.to_status, e.cause]), [
-    [null, "pending", "created"],
-    ["pending", "approved", "processor:approved"],
-  ]);
+  t.same(
+    events.map((e) => [e.from_status, e.to_status, e.cause]),
+    [
+      [null, "pending", "created"],
+      ["pending", "approved", "processor:approved"],
+    ],
+  );
 });
 
 t.test("unknown routes and methods answer JSON, not HTML", async (t) => {

@@ -38,7 +38,11 @@ const postmasterPid = (dir: string) => Number(readFileSync(join(dir, "pg", "post
 
 /** Runs a start that must fail; resolves with its exit code and everything it printed. */
 function failedStart(env: Record<string, string>): Promise<{ code: number | null; out: string; stderr: string }> {
-  const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], { cwd: repo, env: { ...process.env, ...BASE_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
+    cwd: repo,
+    env: { ...process.env, ...BASE_ENV, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let stderr = "";
   child.stdout.on("data", (d) => (out += d));
@@ -120,24 +124,36 @@ t.test("a second Cashier on a data dir in use stops with one line naming the run
   const pm = postmasterPid(dir);
   const second = await failedStart({ CASHIER_DATA_DIR: dir });
   t.equal(second.code, 1, "exits 1");
-  t.match(second.stderr.trim(), new RegExp(`^cashier failed to start: another Cashier \\(PID ${first.child.pid}\\) is running on CASHIER_DATA_DIR ${dir}\\. Fix: `), "one line: the cause, the PID and the fix");
+  t.match(
+    second.stderr.trim(),
+    new RegExp(`^cashier failed to start: another Cashier \\(PID ${first.child.pid}\\) is running on CASHIER_DATA_DIR ${dir}\\. Fix: `),
+    "one line: the cause, the PID and the fix",
+  );
   t.equal(second.stderr.trim().split("\n").length, 1, "one line on stderr");
   t.ok(alive(pm), "the running Cashier's Postgres is untouched");
 });
 
-t.test("as root, a data dir under a directory the postgres user cannot enter stops with one line naming it", { skip: process.getuid?.() !== 0 && "only root runs Postgres as another user" }, async (t) => {
-  const locked = mkdtempSync(join(tmpdir(), "cashier-locked-")); // mode 0700, like mktemp -d
-  t.teardown(() => rmSync(locked, { recursive: true, force: true }));
-  const r = await failedStart({ CASHIER_DATA_DIR: join(locked, "data") });
-  t.equal(r.code, 1, "exits 1");
-  t.match(r.stderr.trim(), new RegExp(`^cashier failed to start: .*cannot enter ${locked} \\(mode 700\\).*Fix: chmod o\\+x ${locked}, or set CASHIER_DATA_DIR`), "names the directory and the fix");
-  t.equal(r.stderr.trim().split("\n").length, 1, "one line on stderr");
+t.test(
+  "as root, a data dir under a directory the postgres user cannot enter stops with one line naming it",
+  { skip: process.getuid?.() !== 0 && "only root runs Postgres as another user" },
+  async (t) => {
+    const locked = mkdtempSync(join(tmpdir(), "cashier-locked-")); // mode 0700, like mktemp -d
+    t.teardown(() => rmSync(locked, { recursive: true, force: true }));
+    const r = await failedStart({ CASHIER_DATA_DIR: join(locked, "data") });
+    t.equal(r.code, 1, "exits 1");
+    t.match(
+      r.stderr.trim(),
+      new RegExp(`^cashier failed to start: .*cannot enter ${locked} \\(mode 700\\).*Fix: chmod o\\+x ${locked}, or set CASHIER_DATA_DIR`),
+      "names the directory and the fix",
+    );
+    t.equal(r.stderr.trim().split("\n").length, 1, "one line on stderr");
 
-  chmodSync(locked, 0o711);
-  const ok = await launch("engine/main.ts", { ...BASE_ENV, CASHIER_DATA_DIR: join(locked, "deeper", "data") }, "cashier ready", ["--with-edge"]);
-  t.teardown(() => stopProcess(ok.child));
-  t.pass("with the fix applied, the directories Cashier creates below it are made enterable and it starts");
-});
+    chmodSync(locked, 0o711);
+    const ok = await launch("engine/main.ts", { ...BASE_ENV, CASHIER_DATA_DIR: join(locked, "deeper", "data") }, "cashier ready", ["--with-edge"]);
+    t.teardown(() => stopProcess(ok.child));
+    t.pass("with the fix applied, the directories Cashier creates below it are made enterable and it starts");
+  },
+);
 
 t.test("a taken edge port stops the start with the port and the fix", async (t) => {
   const dir = freshDataDir(t);

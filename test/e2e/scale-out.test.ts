@@ -34,20 +34,36 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
     const batch = cards.map((card) => ({ oid: orderId("scale"), card }));
     orders.push(...batch.map((x) => x.oid));
     // Each order twice at the same moment, through the edge's rotation: one copy per engine.
-    replies.push(...(await Promise.all(batch.flatMap(({ oid, card }) => {
-      const body = { merchant_id: "m-plat-quiet", frontend: "quiet-usd", order_id: oid, card_number: card, notification_url: `${stub.url}/notify` };
-      return [processSale(url, body), processSale(url, body)];
-    }))));
+    replies.push(
+      ...(await Promise.all(
+        batch.flatMap(({ oid, card }) => {
+          const body = { merchant_id: "m-plat-quiet", frontend: "quiet-usd", order_id: oid, card_number: card, notification_url: `${stub.url}/notify` };
+          return [processSale(url, body), processSale(url, body)];
+        }),
+      )),
+    );
   }
-  t.ok(replies.every((r) => r.http === 200 && r.body.status === 0), "every request answered 200/0");
-  for (let i = 0; i < replies.length; i += 2) t.equal(replies[i].body.trace_id, replies[i + 1].body.trace_id, "both copies of an order answer the same trace_id");
+  t.ok(
+    replies.every((r) => r.http === 200 && r.body.status === 0),
+    "every request answered 200/0",
+  );
+  for (let i = 0; i < replies.length; i += 2)
+    t.equal(replies[i].body.trace_id, replies[i + 1].body.trace_id, "both copies of an order answer the same trace_id");
 
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   t.teardown(() => client.end());
-  const perOrder = (await client.query(`select o.order_id, count(t.*)::int as n from payment_order o join transaction t on t.order_ref = o.id where o.order_id = any($1) group by o.order_id`, [orders])).rows;
+  const perOrder = (
+    await client.query(
+      `select o.order_id, count(t.*)::int as n from payment_order o join transaction t on t.order_ref = o.id where o.order_id = any($1) group by o.order_id`,
+      [orders],
+    )
+  ).rows;
   t.equal(perOrder.length, orders.length, "one order per order_id");
-  t.ok(perOrder.every((r) => r.n === 1), "one transaction per order: nothing processed twice");
+  t.ok(
+    perOrder.every((r) => r.n === 1),
+    "one transaction per order: nothing processed twice",
+  );
 
   // Callbacks: 10 RecordFailedDeposits for each failing card, 10 notifications for the pending card.
   await stub.waitFor("record_failed_deposit", () => true, { count: 20, timeoutMs: 20_000 });
@@ -56,11 +72,15 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   // still pending also owes the platform that order's result (more notifications).
   let rows: { id: string; state: string; attempts: number }[] = [];
   await until(async () => {
-    rows = (await client.query(`select c.id, c.state, (select count(*) from callback_attempt x where x.callback_id = c.id)::int as attempts from callback c`)).rows;
+    rows = (await client.query(`select c.id, c.state, (select count(*) from callback_attempt x where x.callback_id = c.id)::int as attempts from callback c`))
+      .rows;
     return rows.length >= 30 && rows.every((r) => r.state === "delivered") && stub.received().length >= rows.length;
   }, 10_000);
   t.ok(rows.length >= 30, `${rows.length} callbacks owed`);
-  t.ok(rows.every((r) => r.state === "delivered" && r.attempts === 1), "each delivered with exactly one attempt");
+  t.ok(
+    rows.every((r) => r.state === "delivered" && r.attempts === 1),
+    "each delivered with exactly one attempt",
+  );
   const events = stub.received().map((c) => c.eventId);
   t.equal(new Set(events).size, events.length, "no event id arrived twice");
   t.equal(events.length, rows.length, "one arrival per callback");
@@ -74,5 +94,9 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   // One engine goes away: the edge keeps serving through the other.
   await stopProcess(b.child);
   const after = await Promise.all(Array.from({ length: 8 }, () => processSale(url, { merchant_id: "m-plat-quiet", frontend: "quiet-usd" })));
-  t.same(after.map((r) => r.http), Array(8).fill(200), "with one engine stopped, every request is still served");
+  t.same(
+    after.map((r) => r.http),
+    Array(8).fill(200),
+    "with one engine stopped, every request is still served",
+  );
 });

@@ -18,16 +18,29 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
   chmodSync(dir, 0o755);
   const merchants = join(dir, "merchants.json");
   writeFileSync(merchants, JSON.stringify(MERCHANTS));
-  const engine = await launch("engine/main.ts", {
-    CASHIER_DATA_DIR: dir, ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: merchants,
-    CASHIER_SERVICE_TOKENS: "ops-token", CASHIER_EDGE_TOKEN: "edge-token", CASHIER_PUBLIC_URL: "https://pay.example.com",
-  }, "engine listening");
+  const engine = await launch(
+    "engine/main.ts",
+    {
+      CASHIER_DATA_DIR: dir,
+      ENGINE_PORT: "0",
+      METRICS_PORT: "0",
+      CASHIER_MERCHANTS_FILE: merchants,
+      CASHIER_SERVICE_TOKENS: "ops-token",
+      CASHIER_EDGE_TOKEN: "edge-token",
+      CASHIER_PUBLIC_URL: "https://pay.example.com",
+    },
+    "engine listening",
+  );
   t.teardown(async () => {
     await stop(engine.child);
     rmSync(dir, { recursive: true, force: true });
   });
   const enginePort = engine.line.port as number;
-  const edge = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");
+  const edge = await launch(
+    "edge/main.ts",
+    { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "edge-token" },
+    "edge listening",
+  );
   t.teardown(() => stop(edge.child));
   const url = `http://127.0.0.1:${edge.line.port}`;
 
@@ -37,7 +50,11 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
   const threeDs = await processSale(url, { card_number: "4000000000003220" });
   t.match(threeDs.body.redirect_url, /^https:\/\/pay\.example\.com\/3ds\//, "redirect_url under CASHIER_PUBLIC_URL");
 
-  const wrongToken = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "not-accepted" }, "edge listening");
+  const wrongToken = await launch(
+    "edge/main.ts",
+    { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "not-accepted" },
+    "edge listening",
+  );
   t.teardown(() => stop(wrongToken.child));
   const refused = await processSale(`http://127.0.0.1:${wrongToken.line.port}`);
   t.equal(refused.http, 500, "an edge with a token the engine refuses cannot process");

@@ -27,7 +27,15 @@ t.before(async () => {
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   merchant = await startPlatformStub({ secrets: { "m-test": SECRET } });
 });
@@ -112,13 +120,9 @@ t.test("approving the check sends the customer back to the merchant and approves
   t.ok(png.length > 1000, "the screenshot is not empty");
   t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the screenshot is a PNG");
 
-  const [answer] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === "POST"),
-    page.waitForURL(sale.returnUrl),
-    page.click("#approve"),
-  ]);
+  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.waitForURL(sale.returnUrl), page.click("#approve")]);
   t.equal(answer.status(), 303, "the answer redirects (303: the merchant's page is fetched with GET)");
-  t.equal(answer.headers()["location"], sale.returnUrl, "to the return_url exactly as the merchant gave it");
+  t.equal(answer.headers().location, sale.returnUrl, "to the return_url exactly as the merchant gave it");
   t.equal(page.url(), sale.returnUrl, "the browser is at the return_url");
   t.equal(await page.textContent("h1"), "Back at the merchant");
   t.match(await page.textContent("body"), `order=${queryValue(sale.order)}&lang=en`, "the merchant's query came back untouched");
@@ -167,7 +171,13 @@ t.test("a wrong address or a wrong answer gets a plain page, never a stack trace
   const page = await freshPage(t);
   const wrongMac = sale.redirectUrl.replace(/[^/]+$/, "0".repeat(32));
 
-  for (const url of [wrongMac, `${svc.edgeUrl}/3ds/999999/${"a".repeat(32)}`, `${svc.edgeUrl}/3ds/abc/def`, `${svc.edgeUrl}/3ds/0/def`, `${svc.edgeUrl}/3ds/99999999999/def`]) {
+  for (const url of [
+    wrongMac,
+    `${svc.edgeUrl}/3ds/999999/${"a".repeat(32)}`,
+    `${svc.edgeUrl}/3ds/abc/def`,
+    `${svc.edgeUrl}/3ds/0/def`,
+    `${svc.edgeUrl}/3ds/99999999999/def`,
+  ]) {
     const res = await page.goto(url);
     t.equal(res?.status(), 404, `${url} is not found`);
     t.equal(await page.textContent("h1"), "No such check");

@@ -22,7 +22,9 @@ const parse = (key: string): State => {
 t.test("the database's allowed_transition table is the domain's TRANSITIONS", async (t) => {
   const rows = await svc().sql<{ type: string; from_state: string; to_state: string }>(`select type, from_state, to_state from allowed_transition`);
   const db = rows.map((r) => `${r.type} ${r.from_state} -> ${r.to_state}`).sort();
-  const domain = Object.entries(TRANSITIONS).flatMap(([type, m]) => Object.entries(m).flatMap(([from, tos]) => tos.map((to) => `${type} ${from} -> ${to}`))).sort();
+  const domain = Object.entries(TRANSITIONS)
+    .flatMap(([type, m]) => Object.entries(m).flatMap(([from, tos]) => tos.map((to) => `${type} ${from} -> ${to}`)))
+    .sort();
   t.same(db, domain);
 });
 
@@ -78,6 +80,8 @@ t.test("an attempt is born only in its type's initial state", async (t) => {
     /a sale is not created as approved/,
     "no attempt is inserted already approved",
   );
-  const inserted = await svc().sql(`insert into transaction (order_ref, attempt, processor, status) values ($1, 9, 'sim-b', 'pending') returning trace_id`, [order_ref]);
+  const inserted = await svc().sql(`insert into transaction (order_ref, attempt, processor, status) values ($1, 9, 'sim-b', 'pending') returning trace_id`, [
+    order_ref,
+  ]);
   t.equal(inserted.length, 1, "pending is how a sale's attempt starts");
 });

@@ -45,7 +45,11 @@ t.test("queued connections are accepted and answered, later ones refused", async
   const pending = await queued(port, 20);
   await drain.close();
   const outcomes = await Promise.all(pending);
-  t.same(outcomes, Array.from({ length: 20 }, () => ({ status: 200, body: "done" })), "every queued request answered");
+  t.same(
+    outcomes,
+    Array.from({ length: 20 }, () => ({ status: 200, body: "done" })),
+    "every queued request answered",
+  );
   t.equal(stopped.length, 1, "told once when the listener closed");
   t.same(await get(port), { error: "ECONNREFUSED" }, "then refused");
 });
@@ -55,5 +59,8 @@ t.test("for contrast: a plain server.close() resets them", async (t) => {
   const pending = await queued(port, 20);
   await new Promise<void>((r) => srv.close(() => r()));
   const outcomes = await Promise.all(pending);
-  t.ok(outcomes.some((o) => "error" in o && o.error === "ECONNRESET"), "some are reset");
+  t.ok(
+    outcomes.some((o) => "error" in o && o.error === "ECONNRESET"),
+    "some are reset",
+  );
 });

@@ -15,7 +15,10 @@ t.test("defaults: metrics on 9464, plaintext, 10 s to shut down", async (t) => {
 });
 
 t.test("TLS paths resolve against the working directory", async (t) => {
-  const c = loadConfig({ ENGINE_TLS_CERT: "tls/cert.pem", ENGINE_TLS_KEY: "/etc/k.pem", ENGINE_TLS_CA: "ca.pem", METRICS_PORT: "0", CASHIER_SHUTDOWN_TIMEOUT_MS: "2500" }, "/srv");
+  const c = loadConfig(
+    { ENGINE_TLS_CERT: "tls/cert.pem", ENGINE_TLS_KEY: "/etc/k.pem", ENGINE_TLS_CA: "ca.pem", METRICS_PORT: "0", CASHIER_SHUTDOWN_TIMEOUT_MS: "2500" },
+    "/srv",
+  );
   t.same(c.engineTls, { certFile: "/srv/tls/cert.pem", keyFile: "/etc/k.pem" });
   t.equal(c.engineTlsCaFile, "/srv/ca.pem");
   t.equal(c.metricsPort, 0);
@@ -23,7 +26,10 @@ t.test("TLS paths resolve against the working directory", async (t) => {
 });
 
 t.test("one TLS file without the other names the missing one", async (t) => {
-  t.throws(() => loadConfig({ ENGINE_TLS_CERT: "c.pem" }), new ConfigError("ENGINE_TLS_KEY is missing: ENGINE_TLS_CERT is set, and TLS needs both (PEM file paths)"));
+  t.throws(
+    () => loadConfig({ ENGINE_TLS_CERT: "c.pem" }),
+    new ConfigError("ENGINE_TLS_KEY is missing: ENGINE_TLS_CERT is set, and TLS needs both (PEM file paths)"),
+  );
   t.throws(() => loadConfig({ ENGINE_TLS_KEY: "k.pem" }), /^ENGINE_TLS_CERT is missing/);
 });
 

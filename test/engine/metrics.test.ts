@@ -46,11 +46,18 @@ t.test("a missing callback table yields no series and the scrape still answers",
 });
 
 t.test("callback counts by kind and state; vanished pairs disappear", async (t) => {
-  let rows = [{ kind: "notification", state: "pending", n: 2 }, { kind: "update_payout", state: "delivered", n: 7 }];
-  const m = createEngineMetrics(async () => fakePool(async (sql) => {
-    t.match(sql, /from callback group by kind, state/);
-    return { rows };
-  }), { defaults: false });
+  let rows = [
+    { kind: "notification", state: "pending", n: 2 },
+    { kind: "update_payout", state: "delivered", n: 7 },
+  ];
+  const m = createEngineMetrics(
+    async () =>
+      fakePool(async (sql) => {
+        t.match(sql, /from callback group by kind, state/);
+        return { rows };
+      }),
+    { defaults: false },
+  );
   let text = await m.registry.metrics();
   t.match(text, 'cashier_callbacks{kind="notification",state="pending"} 2');
   t.match(text, 'cashier_callbacks{kind="update_payout",state="delivered"} 7');

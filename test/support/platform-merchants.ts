@@ -8,7 +8,14 @@
  */
 import { SECRET } from "./merchants.ts";
 
-export const PLATFORM_SECRETS = { "m-plat": SECRET, "m-plat-manual": SECRET, "m-plat-yj": SECRET, "m-plat-quiet": SECRET, "m-plat-fallback": SECRET, "m-plat-down": SECRET };
+export const PLATFORM_SECRETS = {
+  "m-plat": SECRET,
+  "m-plat-manual": SECRET,
+  "m-plat-yj": SECRET,
+  "m-plat-quiet": SECRET,
+  "m-plat-fallback": SECRET,
+  "m-plat-down": SECRET,
+};
 
 export function platformMerchants(stubUrl: string) {
   const common = {
@@ -20,7 +27,12 @@ export function platformMerchants(stubUrl: string) {
   };
   return {
     merchants: [
-      { ...common, merchant_id: "m-plat", validation_url: `${stubUrl}/api/validation`, frontends: [{ name: "plat-usd", base_currency: "USD", currencies: ["USD", "JPY", "BHD"] }] },
+      {
+        ...common,
+        merchant_id: "m-plat",
+        validation_url: `${stubUrl}/api/validation`,
+        frontends: [{ name: "plat-usd", base_currency: "USD", currencies: ["USD", "JPY", "BHD"] }],
+      },
       { ...common, merchant_id: "m-plat-manual", payout_approval: "manual", frontends: [{ name: "manual-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-yj", update_payout_statuses: "YJ", frontends: [{ name: "yj-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-quiet", site_id: undefined, frontends: [{ name: "quiet-usd", base_currency: "USD" }] },

@@ -85,11 +85,11 @@ await stub.start({
 const merchants = Object.keys(secrets);
 process.stdout.write(
   `platform stub listening on ${stub.url}\n` +
-  `  merchants: ${merchants.length ? merchants.join(", ") : "none (every signature will be BAD)"}` +
-  `${sources.length ? ` from ${sources.join(", ")}` : ""}\n` +
-  `  validation_url ${stub.url}/api/validation, update_payout_url ${stub.url}/api/UpdatePayout, platform_url ${stub.url}\n` +
-  `  notification_url ${stub.url}/notify, return_url ${stub.url}/return, received calls: GET ${stub.url}/events\n` +
-  `  (start Cashier with CASHIER_CALLBACK_ALLOW_PRIVATE=1 so that it may call a loopback address)\n`,
+    `  merchants: ${merchants.length ? merchants.join(", ") : "none (every signature will be BAD)"}` +
+    `${sources.length ? ` from ${sources.join(", ")}` : ""}\n` +
+    `  validation_url ${stub.url}/api/validation, update_payout_url ${stub.url}/api/UpdatePayout, platform_url ${stub.url}\n` +
+    `  notification_url ${stub.url}/notify, return_url ${stub.url}/return, received calls: GET ${stub.url}/events\n` +
+    `  (start Cashier with CASHIER_CALLBACK_ALLOW_PRIVATE=1 so that it may call a loopback address)\n`,
 );
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -106,8 +106,7 @@ function routeOf(method: string, pathname: string): CallbackKind | "return" | "e
   return null;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function returnPage(url: URL): string {
   const query = url.search.slice(1);
@@ -163,10 +162,13 @@ export class PlatformStub {
     this.#onRecord = opts.onRecord;
     this.#onReturn = opts.onReturn;
     const host = opts.host ?? "127.0.0.1";
-    const server = createServer((req, res) => void this.#handle(req, res).catch((err) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: `platform stub failed: ${(err as Error).message}` }));
-    }));
+    const server = createServer(
+      (req, res) =>
+        void this.#handle(req, res).catch((err) => {
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: `platform stub failed: ${(err as Error).message}` }));
+        }),
+    );
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -202,11 +204,7 @@ export class PlatformStub {
    * Resolves with the matching calls (already received ones count) once `count` of them arrived; on
    * timeout rejects with a message listing every call that did arrive.
    */
-  waitFor(
-    kind: CallbackKind,
-    predicate?: ((call: ReceivedCall) => boolean) | WaitOptions,
-    opts: WaitOptions = {},
-  ): Promise<ReceivedCall[]> {
+  waitFor(kind: CallbackKind, predicate?: ((call: ReceivedCall) => boolean) | WaitOptions, opts: WaitOptions = {}): Promise<ReceivedCall[]> {
     if (typeof predicate === "object") [opts, predicate] = [predicate, undefined];
     const test = predicate ?? (() => true);
     const count = opts.count ?? 1;
@@ -221,16 +219,22 @@ export class PlatformStub {
     if (now.length >= count) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        kind, predicate: test, count, resolve, reject,
+        kind,
+        predicate: test,
+        count,
+        resolve,
+        reject,
         timer: setTimeout(() => {
           this.#waiters.delete(waiter);
           const got = matching().length;
           const all = this.#calls.map((c, i) => `  ${i + 1}. ${describeCall(c)}`);
-          reject(new Error(
-            `platform stub: timed out after ${timeoutMs} ms waiting for ${count} ${kind} call(s)` +
-            `${predicate ? " matching the predicate" : ""}; ${got} matched. ` +
-            (all.length ? `Received ${all.length} call(s):\n${all.join("\n")}` : "Received no calls at all."),
-          ));
+          reject(
+            new Error(
+              `platform stub: timed out after ${timeoutMs} ms waiting for ${count} ${kind} call(s)` +
+                `${predicate ? " matching the predicate" : ""}; ${got} matched. ` +
+                (all.length ? `Received ${all.length} call(s):\n${all.join("\n")}` : "Received no calls at all."),
+            ),
+          );
         }, timeoutMs),
       };
       this.#waiters.add(waiter);
@@ -300,13 +304,21 @@ export class PlatformStub {
     }
     const headerMerchant = headers["x-cashier-merchant-id"] ?? null;
     const call: ReceivedCall = {
-      kind, path: req.url ?? "/", headers, rawBody, body, signatureValid: false,
-      eventId: headers["x-cashier-event-id"] ?? null, merchantId: headerMerchant, receivedAt: new Date(),
+      kind,
+      path: req.url ?? "/",
+      headers,
+      rawBody,
+      body,
+      signatureValid: false,
+      eventId: headers["x-cashier-event-id"] ?? null,
+      merchantId: headerMerchant,
+      receivedAt: new Date(),
       reply: { httpStatus: null, body: null },
     };
-    const error = kind === "validation" || kind === "notification"
-      ? this.#checkBodySignature(call, headerMerchant)
-      : this.#checkHeaderSignature(headers["x-cashier-signature"], headerMerchant, raw);
+    const error =
+      kind === "validation" || kind === "notification"
+        ? this.#checkBodySignature(call, headerMerchant)
+        : this.#checkHeaderSignature(headers["x-cashier-signature"], headerMerchant, raw);
     if (error) call.signatureError = error;
     else call.signatureValid = true;
     return call;
@@ -361,16 +373,12 @@ export class PlatformStub {
   }
 
   #reply(kind: CallbackKind, call: ReceivedCall, script: ScriptedReply): { httpStatus: number; text: string; body: unknown } {
-    const base = call.signatureValid
-      ? { httpStatus: 200, ...DEFAULTS[kind] }
-      : { httpStatus: 401, status: 4, description: "signature invalid" };
+    const base = call.signatureValid ? { httpStatus: 200, ...DEFAULTS[kind] } : { httpStatus: 401, status: 4, description: "signature invalid" };
     const httpStatus = script.httpStatus ?? base.httpStatus;
     if (script.raw !== undefined) return { httpStatus, text: script.raw, body: script.raw };
     const status = script.status ?? base.status;
     const description = script.description ?? base.description;
-    let body: Record<string, unknown> = kind === "record_failed_deposit"
-      ? { Status: status, Description: description }
-      : { status, description };
+    let body: Record<string, unknown> = kind === "record_failed_deposit" ? { Status: status, Description: description } : { status, description };
     if (kind === "validation" && call.signatureValid) {
       body = { ...body, timestamp: String(Math.floor(Date.now() / 1000)), version: "1.0", ...script.members };
       const secret = this.#secrets.get(call.merchantId!)!;

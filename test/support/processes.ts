@@ -89,7 +89,9 @@ export async function testDatabase(): Promise<TestDatabase> {
  * the processes share, and a merchants file whose URLs point at the stub.
  * Everything is stopped at the test's teardown.
  */
-export async function platformWorld(t: { teardown(fn: () => unknown): void }): Promise<{ stub: PlatformStub; db: TestDatabase; merchantsFile: string; env: Record<string, string> }> {
+export async function platformWorld(t: {
+  teardown(fn: () => unknown): void;
+}): Promise<{ stub: PlatformStub; db: TestDatabase; merchantsFile: string; env: Record<string, string> }> {
   const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
   t.teardown(() => stub.close());
   const db = await testDatabase();
@@ -98,8 +100,14 @@ export async function platformWorld(t: { teardown(fn: () => unknown): void }): P
   writeFileSync(merchantsFile, JSON.stringify(platformMerchants(stub.url)));
   // What an engine of this world runs with: its database, merchants, free ports, callbacks to the stub.
   const env = {
-    DATABASE_URL: db.url, CASHIER_DATA_DIR: db.dir, CASHIER_MERCHANTS_FILE: merchantsFile, ENGINE_PORT: "0", EDGE_PORT: "0", METRICS_PORT: "0",
-    CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100",
+    DATABASE_URL: db.url,
+    CASHIER_DATA_DIR: db.dir,
+    CASHIER_MERCHANTS_FILE: merchantsFile,
+    ENGINE_PORT: "0",
+    EDGE_PORT: "0",
+    METRICS_PORT: "0",
+    CASHIER_CALLBACK_ALLOW_PRIVATE: "1",
+    CASHIER_WORKER_POLL_MS: "100",
   };
   return { stub, db, merchantsFile, env };
 }

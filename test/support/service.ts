@@ -88,9 +88,17 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
   const log = createLogger(logLevel, pino.destination({ dest: logFile, sync: true }));
   const engine = await startEngine(config, log.child({ process: "engine" }), { host: "127.0.0.1" });
   const engineUrl = `http://127.0.0.1:${engine.port}`;
-  const edge = await startEdgeWorker({ port: 0, host: "127.0.0.1", engineUrl, token: engine.edgeToken, logLevel, logFile, onCrash: (err) => {
-    throw err;
-  } });
+  const edge = await startEdgeWorker({
+    port: 0,
+    host: "127.0.0.1",
+    engineUrl,
+    token: engine.edgeToken,
+    logLevel,
+    logFile,
+    onCrash: (err) => {
+      throw err;
+    },
+  });
   const edgeUrl = `http://127.0.0.1:${edge.port}`;
   engine.setPublicUrl(edgeUrl);
   const sqlClient = new pg.Client({ connectionString: engine.databaseUrl });

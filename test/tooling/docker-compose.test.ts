@@ -34,10 +34,12 @@ const services = compose.services ?? {};
 function env(service: Service): Record<string, string> {
   const raw = service.environment ?? {};
   if (Array.isArray(raw)) {
-    return Object.fromEntries(raw.map((line) => {
-      const i = line.indexOf("=");
-      return i < 0 ? [line, ""] : [line.slice(0, i), line.slice(i + 1)];
-    }));
+    return Object.fromEntries(
+      raw.map((line) => {
+        const i = line.indexOf("=");
+        return i < 0 ? [line, ""] : [line.slice(0, i), line.slice(i + 1)];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v === null ? "" : String(v)]));
 }
@@ -59,8 +61,9 @@ function dependsOn(service: Service): Record<string, string | undefined> {
 
 /** The settings engine/config.ts reads, e.g. env.DATABASE_URL or port(env, "EDGE_PORT", ...). */
 const configVars = new Set(
-  [...read("engine/config.ts").matchAll(/\benv(?:\.([A-Z][A-Z0-9_]*)|\[\s*"([A-Z][A-Z0-9_]*)"\s*\]|\s*,\s*"([A-Z][A-Z0-9_]*)")/g)]
-    .map((m) => m[1] ?? m[2] ?? m[3]),
+  [...read("engine/config.ts").matchAll(/\benv(?:\.([A-Z][A-Z0-9_]*)|\[\s*"([A-Z][A-Z0-9_]*)"\s*\]|\s*,\s*"([A-Z][A-Z0-9_]*)")/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  ),
 );
 
 /** Relative .ts/.js files reachable by import from entry (repo-relative paths). */
@@ -86,7 +89,17 @@ t.test("three services: postgres, engine and edge", async (t) => {
 });
 
 t.test("engine/config.ts names the settings this file relies on", async (t) => {
-  for (const name of ["DATABASE_URL", "ENGINE_PORT", "EDGE_PORT", "ENGINE_URL", "CASHIER_SERVICE_TOKENS", "CASHIER_EDGE_TOKEN", "CASHIER_MASTER_KEY", "CASHIER_PUBLIC_URL", "CASHIER_DATA_DIR"]) {
+  for (const name of [
+    "DATABASE_URL",
+    "ENGINE_PORT",
+    "EDGE_PORT",
+    "ENGINE_URL",
+    "CASHIER_SERVICE_TOKENS",
+    "CASHIER_EDGE_TOKEN",
+    "CASHIER_MASTER_KEY",
+    "CASHIER_PUBLIC_URL",
+    "CASHIER_DATA_DIR",
+  ]) {
     t.ok(configVars.has(name), `config.ts reads ${name}`);
   }
 });
@@ -99,7 +112,8 @@ t.test("postgres: the postgres:17 image, pg_isready healthcheck, data on a named
   t.equal(e.POSTGRES_USER, "cashier");
   t.equal(e.POSTGRES_DB, "cashier");
   t.ok(e.POSTGRES_PASSWORD, "a password is set");
-  const dataVolume = (pg.volumes ?? []).map((v) => (typeof v === "string" ? v.split(":") : [v.source, v.target]))
+  const dataVolume = (pg.volumes ?? [])
+    .map((v) => (typeof v === "string" ? v.split(":") : [v.source, v.target]))
     .find(([, target]) => target === "/var/lib/postgresql/data");
   t.ok(dataVolume, "a volume on /var/lib/postgresql/data");
   t.ok(dataVolume && compose.volumes && dataVolume[0]! in compose.volumes, `the data volume ${dataVolume?.[0]} is a declared named volume`);
@@ -152,7 +166,10 @@ t.test("edge: node edge/main.ts on port 8080, reaching the engine by service nam
   t.equal(engineUrl.port, env(engine).ENGINE_PORT, "on the engine's port");
   t.equal(e.CASHIER_EDGE_TOKEN, env(engine).CASHIER_EDGE_TOKEN, "the same edge token the engine accepts");
   t.ok("CASHIER_PUBLIC_URL" in e, "CASHIER_PUBLIC_URL is passed");
-  t.ok((edge.ports ?? []).some((p) => (typeof p === "string" ? p.replace(/^"|"$/g, "") === "8080:8080" : p.target === 8080 && String(p.published) === "8080")), "publishes 8080:8080");
+  t.ok(
+    (edge.ports ?? []).some((p) => (typeof p === "string" ? p.replace(/^"|"$/g, "") === "8080:8080" : p.target === 8080 && String(p.published) === "8080")),
+    "publishes 8080:8080",
+  );
   t.equal(dependsOn(edge).engine, "service_healthy", "starts once the engine is healthy");
   t.match(healthcheck(edge), /http:\/\/127\.0\.0\.1:8080\/healthz/, "healthcheck GETs /healthz");
 });
@@ -189,7 +206,10 @@ t.test("the Dockerfile: Node 24, production dependencies, non-root, and every fi
   );
   for (const file of ["package.json", "package-lock.json"]) t.ok(copied.has(file) || copied.has("."), `COPY ${file}`);
   const ignored = existsSync(join(root, ".dockerignore"))
-    ? read(".dockerignore").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"))
+    ? read(".dockerignore")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#"))
     : [];
 
   for (const name of ["engine", "edge"]) {

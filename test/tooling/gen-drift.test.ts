@@ -79,9 +79,7 @@ t.test("gen/ is exactly what buf generate makes from proto/", async (t) => {
     const extra = committed.filter((f) => !fresh.includes(f));
     t.same(missing, [], `no generated file missing from ${out}/ (run npm run generate)`);
     t.same(extra, [], `no file in ${out}/ that buf generate does not make (stale or hand-written)`);
-    const drifted = fresh.filter(
-      (f) => committed.includes(f) && !readFileSync(join(tmp, out, f)).equals(readFileSync(join(root, out, f))),
-    );
+    const drifted = fresh.filter((f) => committed.includes(f) && !readFileSync(join(tmp, out, f)).equals(readFileSync(join(root, out, f))));
     t.same(drifted, [], `every file in ${out}/ is byte-identical to a fresh buf generate (run npm run generate)`);
   }
 });

@@ -19,7 +19,13 @@ t.test("prints each callback with its signature's verdict, from secrets it loade
   writeFileSync(merchantsFile, JSON.stringify(MERCHANTS));
   const child = spawn(process.execPath, ["test/support/platform-stub-main.ts"], {
     cwd: new URL("../..", import.meta.url).pathname,
-    env: { ...process.env, PLATFORM_STUB_PORT: "0", CASHIER_MERCHANTS_FILE: merchantsFile, CASHIER_DATA_DIR: dir, PLATFORM_STUB_SECRETS: "m-extra:extra-secret-123" },
+    env: {
+      ...process.env,
+      PLATFORM_STUB_PORT: "0",
+      CASHIER_MERCHANTS_FILE: merchantsFile,
+      CASHIER_DATA_DIR: dir,
+      PLATFORM_STUB_SECRETS: "m-extra:extra-secret-123",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -30,7 +36,16 @@ t.test("prints each callback with its signature's verdict, from secrets it loade
   t.ok(url, `it starts and says where (${out.split("\n")[0]})`);
   t.match(out, /merchants: .*m-test.*m-extra/, "secrets from the merchants file and PLATFORM_STUB_SECRETS");
 
-  const note = { status: 0, description: "Approved", trace_id: 7, transaction_status: "approved", merchant_id: "m-test", order_id: "o-1", amount: 1050, currency: "USD" };
+  const note = {
+    status: 0,
+    description: "Approved",
+    trace_id: 7,
+    transaction_status: "approved",
+    merchant_id: "m-test",
+    order_id: "o-1",
+    amount: 1050,
+    currency: "USD",
+  };
   const post = (body: unknown) => fetch(`${url}/notify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   t.equal((await post(sign(note, SECRET))).status, 200);
   t.equal((await post(sign(note, "not-the-secret"))).status, 401);

@@ -39,18 +39,43 @@ async function post(path: string, raw: string, headers: Record<string, string> =
 }
 
 const validationBody = () => ({
-  transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1042, order_id: "ord-1001",
-  frontend: "test-usd", pin: "cust-42", amount: 1050, currency: "USD", payment_method: "CreditCard", created_by: "api",
-  auth_token: "Zq3".padEnd(43, "x"), merchant_id: "m-test", version: "1.0", timestamp: "1795000000",
+  transaction_type: "sale",
+  transaction_status: "pending",
+  transaction_id: null,
+  trace_id: 1042,
+  order_id: "ord-1001",
+  frontend: "test-usd",
+  pin: "cust-42",
+  amount: 1050,
+  currency: "USD",
+  payment_method: "CreditCard",
+  created_by: "api",
+  auth_token: "Zq3".padEnd(43, "x"),
+  merchant_id: "m-test",
+  version: "1.0",
+  timestamp: "1795000000",
 });
 const notificationBody = () => ({
-  status: 0, description: "Approved", redirect_url: null, trace_id: 1043, transaction_id: "sim-b-a1795000003000-9f2c4e",
-  transaction_status: "approved", error_code: null, error_details: null, payment_processor: "sim-b", version: "1.0",
-  order_id: "ord-1001", transaction_type: "sale", amount: 1050, currency: "USD",
+  status: 0,
+  description: "Approved",
+  redirect_url: null,
+  trace_id: 1043,
+  transaction_id: "sim-b-a1795000003000-9f2c4e",
+  transaction_status: "approved",
+  error_code: null,
+  error_details: null,
+  payment_processor: "sim-b",
+  version: "1.0",
+  order_id: "ord-1001",
+  transaction_type: "sale",
+  amount: 1050,
+  currency: "USD",
 });
-const updatePayoutRaw = () => '{"PIN":"cust-42","SiteID":7,"FrontEndName":"test-usd","TraceID":1050,"ExtPayoutID":"po-77",' +
+const updatePayoutRaw = () =>
+  '{"PIN":"cust-42","SiteID":7,"FrontEndName":"test-usd","TraceID":1050,"ExtPayoutID":"po-77",' +
   '"Status":"Y","PP":"sim-a","TransactionID":"sim-a-a1","UpdatedBy":"system","Amount":25.00,"Currency":"USD","Fee":0.00}';
-const rfdRaw = () => '{"PIN":"cust-42","SiteID":7,"FrontEndName":"test-usd","Currency":"USD","TraceID":1044,"Amount":10.50,' +
+const rfdRaw = () =>
+  '{"PIN":"cust-42","SiteID":7,"FrontEndName":"test-usd","Currency":"USD","TraceID":1044,"Amount":10.50,' +
   '"errorCode":"05","errorDesc":"Do not honour","CardNumber":"400000******0002"}';
 
 const sendValidation = (body: Body = signBody(validationBody()), headers: Record<string, string> = { "x-cashier-merchant-id": "m-test" }) =>
@@ -64,23 +89,44 @@ const sendRfd = (raw = rfdRaw(), signature = headerSignature(raw)) =>
 
 t.test("the canonical string and HMAC reproduce the CONTRACT section 2 test vector", async (t) => {
   const body = {
-    merchant_id: "m-demo", frontend: "demo-usd", order_id: "ord-1001", transaction_type: "sale", amount: 1050,
-    currency: "USD", card_number: "4111111111111111", cvv: "123", card_exp: "12/2030", pin: "cust-42",
-    email: "jane@example.com", first_name: "Jane", last_name: "Doe", country: "GB", state: null, zip: "SW1A1AA",
-    return_url: "https://merchant.example/return", timestamp: 1795000000, version: "1.0",
+    merchant_id: "m-demo",
+    frontend: "demo-usd",
+    order_id: "ord-1001",
+    transaction_type: "sale",
+    amount: 1050,
+    currency: "USD",
+    card_number: "4111111111111111",
+    cvv: "123",
+    card_exp: "12/2030",
+    pin: "cust-42",
+    email: "jane@example.com",
+    first_name: "Jane",
+    last_name: "Doe",
+    country: "GB",
+    state: null,
+    zip: "SW1A1AA",
+    return_url: "https://merchant.example/return",
+    timestamp: 1795000000,
+    version: "1.0",
   };
   const canonical = canonicalString(body);
-  t.equal(canonical, "amount=1050&card_exp=12/2030&card_number=4111111111111111&country=GB&currency=USD&cvv=123&" +
-    "email=jane@example.com&first_name=Jane&frontend=demo-usd&last_name=Doe&merchant_id=m-demo&order_id=ord-1001&" +
-    "pin=cust-42&return_url=https://merchant.example/return&timestamp=1795000000&transaction_type=sale&version=1.0&zip=SW1A1AA");
-  t.equal(hmac("demo-secret-change-me", canonical),
-    "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635");
+  t.equal(
+    canonical,
+    "amount=1050&card_exp=12/2030&card_number=4111111111111111&country=GB&currency=USD&cvv=123&" +
+      "email=jane@example.com&first_name=Jane&frontend=demo-usd&last_name=Doe&merchant_id=m-demo&order_id=ord-1001&" +
+      "pin=cust-42&return_url=https://merchant.example/return&timestamp=1795000000&transaction_type=sale&version=1.0&zip=SW1A1AA",
+  );
+  t.equal(hmac("demo-secret-change-me", canonical), "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635");
 
   const vstub = await startPlatformStub({ secrets: { "m-demo": "demo-secret-change-me" } });
   t.teardown(() => vstub.close());
   const res = await fetch(`${vstub.url}/notify`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...body, signature: "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635".toUpperCase() }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      ...body,
+      signature: "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635".toUpperCase(),
+    }),
   });
   t.equal(res.status, 200, "the vector's signature (upper case) is accepted by the server");
   t.equal(vstub.received()[0].signatureValid, true);
@@ -173,9 +219,18 @@ t.test("wrong signatures are recorded invalid and answered 401 status 4", async 
   t.equal(f.http, 401);
   t.same(f.body, { Status: 4, Description: "signature invalid" });
   const calls = stub.received();
-  t.same(calls.map((c) => c.signatureValid), [false, false, false, false]);
-  t.same(calls.map((c) => c.signatureError), Array(4).fill("signature does not match"));
-  t.same(calls.map((c) => c.reply.httpStatus), [401, 401, 401, 401]);
+  t.same(
+    calls.map((c) => c.signatureValid),
+    [false, false, false, false],
+  );
+  t.same(
+    calls.map((c) => c.signatureError),
+    Array(4).fill("signature does not match"),
+  );
+  t.same(
+    calls.map((c) => c.reply.httpStatus),
+    [401, 401, 401, 401],
+  );
 });
 
 t.test("other signature faults are named", async (t) => {
@@ -190,8 +245,14 @@ t.test("other signature faults are named", async (t) => {
   await post("/RecordFailedDeposit", rfdRaw(), { "x-cashier-signature": headerSignature(rfdRaw()) });
   const errors = stub.received().map((c) => c.signatureError);
   t.match(errors, [
-    /no signature member/, /does not match/, /not a JSON object/, /unknown merchant m-nobody/, /no X-Cashier-Signature header/,
-    /3600 s from the clock/, /no t=/, /no X-Cashier-Merchant-Id/,
+    /no signature member/,
+    /does not match/,
+    /not a JSON object/,
+    /unknown merchant m-nobody/,
+    /no X-Cashier-Signature header/,
+    /3600 s from the clock/,
+    /no t=/,
+    /no X-Cashier-Merchant-Id/,
   ]);
   t.equal(stub.received()[2].body, undefined, "an unparsable body is recorded as undefined");
   t.equal(stub.received()[2].rawBody, "not json");
@@ -202,11 +263,19 @@ t.test("scripts are used in order, then the default", async (t) => {
   stub.script("notification", { description: "third" });
   const replies = [];
   for (let i = 0; i < 4; i++) replies.push(await sendNotification());
-  t.same(replies.map((r) => r.http), [503, 200, 200, 200]);
-  t.same(replies.map((r) => r.body), [
-    { status: 1, description: "try later" }, { status: -1, description: "received" },
-    { status: 0, description: "third" }, { status: 0, description: "received" },
-  ]);
+  t.same(
+    replies.map((r) => r.http),
+    [503, 200, 200, 200],
+  );
+  t.same(
+    replies.map((r) => r.body),
+    [
+      { status: 1, description: "try later" },
+      { status: -1, description: "received" },
+      { status: 0, description: "third" },
+      { status: 0, description: "received" },
+    ],
+  );
   stub.script("record_failed_deposit", { status: -5, description: "db down" });
   t.same((await sendRfd()).body, { Status: -5, Description: "db down" });
   t.same((await sendRfd()).body, { Status: 0, Description: "recorded" });
@@ -221,8 +290,7 @@ t.test("a script on an invalid request overrides the 401 member by member", asyn
 });
 
 t.test("scripted Validation replies: rejection, bad and missing signature, extra members", async (t) => {
-  stub.script("validation", { status: 3, description: "customer blocked" }, { badSignature: true }, { omitSignature: true },
-    { members: { reference: "r-1" } });
+  stub.script("validation", { status: 3, description: "customer blocked" }, { badSignature: true }, { omitSignature: true }, { members: { reference: "r-1" } });
   const rejected = await sendValidation();
   t.equal(rejected.body.status, 3);
   t.equal(rejected.body.description, "customer blocked");
@@ -254,8 +322,13 @@ t.test("hang accepts the call, never answers, and close() releases it", async (t
   const hstub = await startPlatformStub({ secrets: { "m-test": SECRET } });
   hstub.script("validation", { hang: true });
   const pending = fetch(`${hstub.url}/api/validation`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(signBody(validationBody())),
-  }).then(() => "answered", () => "connection closed");
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(signBody(validationBody())),
+  }).then(
+    () => "answered",
+    () => "connection closed",
+  );
   const [call] = await hstub.waitFor("validation", undefined, { timeoutMs: 2000 });
   t.equal(call.reply.hang, true);
   t.equal(call.reply.httpStatus, null);
@@ -277,13 +350,21 @@ t.test("waitFor counts matches, takes a predicate, and times out naming what arr
   t.ok(calls.every((c) => (c.body as any).transaction_status === "approved"));
   t.equal((await stub.waitFor("notification", { count: 3 })).length, 3, "already received calls count; options as 2nd argument");
 
-  const err = await stub.waitFor("update_payout", undefined, { timeoutMs: 200 }).then(() => null, (e: Error) => e);
+  const err = await stub.waitFor("update_payout", undefined, { timeoutMs: 200 }).then(
+    () => null,
+    (e: Error) => e,
+  );
   t.ok(err);
   t.match(err!.message, /timed out after 200 ms waiting for 1 update_payout call\(s\); 0 matched/);
   t.match(err!.message, /Received 3 call\(s\)/);
   t.match(err!.message, /notification \/notify merchant=m-test event=[0-9a-f-]{36} signature ok body=\{"status":0/);
   stub.clear();
-  const none = await stub.waitFor("validation", () => false, { timeoutMs: 50 }).then(() => null, (e: Error) => e);
+  const none = await stub
+    .waitFor("validation", () => false, { timeoutMs: 50 })
+    .then(
+      () => null,
+      (e: Error) => e,
+    );
   t.match(none!.message, /matching the predicate; 0 matched\. Received no calls at all\./);
 });
 
@@ -303,7 +384,12 @@ t.test("the return page, /events and unknown routes", async (t) => {
   t.equal(events[0].kind, "record_failed_deposit");
   t.equal(events[0].signatureValid, true);
 
-  for (const [method, path] of [["GET", "/nope"], ["POST", "/nope"], ["GET", "/api/validation"], ["POST", "/events"]]) {
+  for (const [method, path] of [
+    ["GET", "/nope"],
+    ["POST", "/nope"],
+    ["GET", "/api/validation"],
+    ["POST", "/events"],
+  ]) {
     const r = await fetch(`${stub.url}${path}`, { method });
     t.equal(r.status, 404, `${method} ${path}`);
     t.match(await r.json(), { error: "not found", path });

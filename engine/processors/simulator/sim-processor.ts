@@ -74,7 +74,12 @@ export class SimProcessor implements Processor {
 
   async refund(req: RefundRequest): Promise<ProcessorOutcome> {
     if (!req.saleTransactionId.startsWith(`${this.name}-`)) {
-      return this.#keep(req.traceId, { kind: "declined", transactionId: this.#id("d"), code: "12", message: "Invalid transaction: sale unknown to this processor" });
+      return this.#keep(req.traceId, {
+        kind: "declined",
+        transactionId: this.#id("d"),
+        code: "12",
+        message: "Invalid transaction: sale unknown to this processor",
+      });
     }
     return this.#keep(req.traceId, { kind: "approved", transactionId: this.#id("a") });
   }

@@ -20,7 +20,12 @@ t.test("the open page shows the order, the amount in major units and the masked 
 });
 
 t.test("amounts follow the currency's exponent", async (t) => {
-  const rows: [bigint, string, string][] = [[1050n, "USD", "10.50 USD"], [1000n, "JPY", "1000 JPY"], [5000n, "BHD", "5.000 BHD"], [5n, "EUR", "0.05 EUR"]];
+  const rows: [bigint, string, string][] = [
+    [1050n, "USD", "10.50 USD"],
+    [1000n, "JPY", "1000 JPY"],
+    [5000n, "BHD", "5.000 BHD"],
+    [5n, "EUR", "0.05 EUR"],
+  ];
   for (const [minor, currency, shown] of rows) {
     t.match(openPage({ orderId: "o", amountMinor: minor, currency, maskedCard: "" }).html, `>${shown}<`, shown);
   }
@@ -41,7 +46,10 @@ t.test("finished and expired pages link back only to an http(s) return_url", asy
 
 t.test("headers: nothing external, the form may go only here and to the merchant", async (t) => {
   const h = pageHeaders("https://shop.example:8443/back?x=1");
-  t.equal(h["Content-Security-Policy"], "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://shop.example:8443; frame-ancestors 'none'; base-uri 'none'");
+  t.equal(
+    h["Content-Security-Policy"],
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://shop.example:8443; frame-ancestors 'none'; base-uri 'none'",
+  );
   t.equal(h["Cache-Control"], "no-store");
   t.equal(h["X-Frame-Options"], "DENY");
   t.equal(h["Referrer-Policy"], "no-referrer");

@@ -54,12 +54,8 @@ t.test("wireAmountToMinor", async (t) => {
   }
 });
 
-
-t.test(
-  "codes that are not money (XXX, XTS, XAU, XDR) pass through like unknown codes, so the engine names the currency",
-  async (t) => {
-    for (const code of ["XXX", "XTS", "XAU", "XDR"]) {
-      t.same(wireAmountToMinor(1050, code), { ok: true, minor: 1050n }, code);
-    }
-  },
-);
+t.test("codes that are not money (XXX, XTS, XAU, XDR) pass through like unknown codes, so the engine names the currency", async (t) => {
+  for (const code of ["XXX", "XTS", "XAU", "XDR"]) {
+    t.same(wireAmountToMinor(1050, code), { ok: true, minor: 1050n }, code);
+  }
+});

@@ -9,7 +9,9 @@ import t from "tap";
 import { callerProblems } from "../../../engine/app/authenticate.ts";
 
 const vector = {
-  merchant_id: "m-demo", timestamp: 1795000000, order_id: "ord-1001",
+  merchant_id: "m-demo",
+  timestamp: 1795000000,
+  order_id: "ord-1001",
   signature: "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635",
 };
 

@@ -25,10 +25,25 @@ const sign = (secret: string, obj: Record<string, unknown>) => signatureOf(obj, 
 
 t.test("our own signer reproduces the CONTRACT section 2 test vector", async (t) => {
   const body = {
-    amount: 1050, card_exp: "12/2030", card_number: "4111111111111111", country: "GB", currency: "USD", cvv: "123",
-    email: "jane@example.com", first_name: "Jane", frontend: "demo-usd", last_name: "Doe", merchant_id: "m-demo",
-    order_id: "ord-1001", pin: "cust-42", return_url: "https://merchant.example/return", state: null,
-    timestamp: 1795000000, transaction_type: "sale", version: "1.0", zip: "SW1A1AA",
+    amount: 1050,
+    card_exp: "12/2030",
+    card_number: "4111111111111111",
+    country: "GB",
+    currency: "USD",
+    cvv: "123",
+    email: "jane@example.com",
+    first_name: "Jane",
+    frontend: "demo-usd",
+    last_name: "Doe",
+    merchant_id: "m-demo",
+    order_id: "ord-1001",
+    pin: "cust-42",
+    return_url: "https://merchant.example/return",
+    state: null,
+    timestamp: 1795000000,
+    transaction_type: "sale",
+    version: "1.0",
+    zip: "SW1A1AA",
   };
   t.equal(sign(SECRET, body), "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635");
 });
@@ -161,7 +176,7 @@ t.test("updatePayoutBody: exact text, member order of seed 2.5", async (t) => {
       '{"PIN":"cust-42","SiteID":7,"FrontEndName":"demo-usd","TraceID":1050,"ExtPayoutID":"po-77","Status":"Y","PP":"sim-a","TransactionID":"sim-a-a1795000000000-51c0de","UpdatedBy":"system","Amount":25.00,"Currency":"USD","Fee":0.00}',
     ],
     [
-      "SiteID omitted when null; TransactionID \"\" before the processor gave one",
+      'SiteID omitted when null; TransactionID "" before the processor gave one',
       payout({ status: "pending", payoutLetter: "A", transactionId: null }),
       null,
       "system",
@@ -220,14 +235,26 @@ t.test("recordFailedDepositBody: exact text, member order of seed 2.6", async (t
       '{"PIN":"cust-42","FrontEndName":"demo-usd","Currency":"USD","TraceID":1044,"PP":"CreditCard","PaymentMethod":"VISA","Amount":10.50,"TransactionID":"sim-a-d1795000000000-aa01ff","errorCode":"51","errorDesc":"Insufficient funds","CardNumber":"400000******9995","CardExp":"12/2030","CardType":"VISA","PSPCurrency":"USD","PSPAmount":10.50,"IPAddress":"203.0.113.7","CreatedBy":"api","EditedBy":"system"}',
     ],
     [
-      "E: errorCode 9001, TransactionID \"\"",
+      'E: errorCode 9001, TransactionID ""',
       declinedE(),
       7,
       '{"PIN":"cust-42","SiteID":7,"FrontEndName":"demo-usd","Currency":"USD","TraceID":1044,"PP":"CreditCard","PaymentMethod":"VISA","Amount":10.50,"TransactionID":"","errorCode":"9001","errorDesc":"Processor unavailable","CardNumber":"400000******0119","CardExp":"12/2030","CardType":"VISA","PSPCurrency":"USD","PSPAmount":10.50,"IPAddress":"203.0.113.7","CreatedBy":"api","EditedBy":"system"}',
     ],
     [
       "JPY 1000 -> 1000, a Mastercard, cascade's last attempt on sim-b with code 91",
-      declinedN({ traceId: 1045, attempt: 2, processor: "sim-b", amountMinor: 1000, currency: "JPY", errorCode: 91, errorDetails: "91 Issuer unavailable, try another route", processorCode: "91", cardBrand: "MASTERCARD", cardMasked: "400000******0341", transactionId: "sim-b-d1" }),
+      declinedN({
+        traceId: 1045,
+        attempt: 2,
+        processor: "sim-b",
+        amountMinor: 1000,
+        currency: "JPY",
+        errorCode: 91,
+        errorDetails: "91 Issuer unavailable, try another route",
+        processorCode: "91",
+        cardBrand: "MASTERCARD",
+        cardMasked: "400000******0341",
+        transactionId: "sim-b-d1",
+      }),
       7,
       '{"PIN":"cust-42","SiteID":7,"FrontEndName":"demo-usd","Currency":"JPY","TraceID":1045,"PP":"CreditCard","PaymentMethod":"MASTERCARD","Amount":1000,"TransactionID":"sim-b-d1","errorCode":"91","errorDesc":"Issuer unavailable, try another route","CardNumber":"400000******0341","CardExp":"12/2030","CardType":"MASTERCARD","PSPCurrency":"JPY","PSPAmount":1000,"IPAddress":"203.0.113.7","CreatedBy":"api","EditedBy":"system"}',
     ],
@@ -256,8 +283,18 @@ t.test("recordFailedDepositBody: exact text, member order of seed 2.6", async (t
 
 t.test("recordFailedDepositBody: errorCode/errorDesc from other error shapes", async (t) => {
   const rows: [name: string, a: Attempt, code: string, desc: string][] = [
-    ["3-D Secure failed (9004), no processor code", declinedN({ errorCode: 9004, errorDetails: "3-D Secure authentication failed", processorCode: null }), "9004", "3-D Secure authentication failed"],
-    ["challenge expired (9005)", declinedN({ errorCode: 9005, errorDetails: "3-D Secure challenge expired", processorCode: null }), "9005", "3-D Secure challenge expired"],
+    [
+      "3-D Secure failed (9004), no processor code",
+      declinedN({ errorCode: 9004, errorDetails: "3-D Secure authentication failed", processorCode: null }),
+      "9004",
+      "3-D Secure authentication failed",
+    ],
+    [
+      "challenge expired (9005)",
+      declinedN({ errorCode: 9005, errorDetails: "3-D Secure challenge expired", processorCode: null }),
+      "9005",
+      "3-D Secure challenge expired",
+    ],
     ["processor code without the code prefix in details", declinedN({ errorDetails: "Do not honour", processorCode: "05" }), "05", "Do not honour"],
     ["escaped description", declinedN({ errorDetails: '05 Card "blocked"\nby issuer', processorCode: "05" }), "05", 'Card "blocked"\nby issuer'],
   ];
@@ -271,8 +308,21 @@ t.test("recordFailedDepositBody: errorCode/errorDesc from other error shapes", a
 // ---- The deposit status notification ----
 
 const NOTIFICATION_ORDER = [
-  "status", "description", "redirect_url", "trace_id", "transaction_id", "transaction_status", "error_code",
-  "error_details", "payment_processor", "version", "order_id", "transaction_type", "amount", "currency", "signature",
+  "status",
+  "description",
+  "redirect_url",
+  "trace_id",
+  "transaction_id",
+  "transaction_status",
+  "error_code",
+  "error_details",
+  "payment_processor",
+  "version",
+  "order_id",
+  "transaction_type",
+  "amount",
+  "currency",
+  "signature",
 ];
 
 t.test("notificationBody: the README example", async (t) => {
@@ -282,9 +332,20 @@ t.test("notificationBody: the README example", async (t) => {
   t.same(Object.keys(body), NOTIFICATION_ORDER, "members in the README's order, signature last");
   const { signature, ...rest } = body;
   t.same(rest, {
-    status: 0, description: "Approved", redirect_url: null, trace_id: 1043, transaction_id: "sim-b-a1795000003000-9f2c4e",
-    transaction_status: "approved", error_code: null, error_details: null, payment_processor: "sim-b", version: "1.0",
-    order_id: "ord-1001", transaction_type: "sale", amount: 1050, currency: "USD",
+    status: 0,
+    description: "Approved",
+    redirect_url: null,
+    trace_id: 1043,
+    transaction_id: "sim-b-a1795000003000-9f2c4e",
+    transaction_status: "approved",
+    error_code: null,
+    error_details: null,
+    payment_processor: "sim-b",
+    version: "1.0",
+    order_id: "ord-1001",
+    transaction_type: "sale",
+    amount: 1050,
+    currency: "USD",
   });
   t.match(signature, /^[0-9a-f]{96}$/, "96 lowercase hex");
   t.equal(signature, sign(SECRET, body), "signature over the canonical string, with our own HMAC");
@@ -309,7 +370,7 @@ t.test("notificationBody: amount in the wire unit, the other members per case", 
       { transaction_status: "declined", error_code: 5, error_details: "05 Do not honour", transaction_id: "sim-a-d1795000000000-aa01ff", redirect_url: null },
     ],
     [
-      "declined E: transaction_id \"\", 9001",
+      'declined E: transaction_id "", 9001',
       declinedE(),
       { transaction_status: "declined", error_code: 9001, error_details: "Processor unavailable", transaction_id: "" },
     ],
@@ -318,10 +379,26 @@ t.test("notificationBody: amount in the wire unit, the other members per case", 
       attempt({ status: "pending_async", transactionId: "sim-a-c1", redirectUrl: "https://cashier.example/3ds/1044/abc" }),
       { transaction_status: "pending_async", redirect_url: "https://cashier.example/3ds/1044/abc" },
     ],
-    ["declined_retry (cascade)", declinedN({ status: "declined_retry", depositState: null, errorCode: 91, errorDetails: "91 Issuer unavailable, try another route", processorCode: "91" }), { transaction_status: "declined_retry", error_code: 91 }],
-    ["payout decision: pending (A)", payout({ status: "pending", payoutLetter: "A", transactionId: null }), { transaction_type: "payout", transaction_status: "pending", order_id: "po-77", amount: 2500, transaction_id: "" }],
-    ["payout rejected (J)", payout({ status: "declined", payoutLetter: "J", transactionId: null, errorCode: 9007, errorDetails: "rejected by operator" }), { transaction_type: "payout", transaction_status: "declined", error_code: 9007 }],
-    ["refund approved", attempt({ type: "refund", orderId: "rf-1", amountMinor: 500, referenceTraceId: 1001 }), { transaction_type: "refund", order_id: "rf-1", amount: 500 }],
+    [
+      "declined_retry (cascade)",
+      declinedN({ status: "declined_retry", depositState: null, errorCode: 91, errorDetails: "91 Issuer unavailable, try another route", processorCode: "91" }),
+      { transaction_status: "declined_retry", error_code: 91 },
+    ],
+    [
+      "payout decision: pending (A)",
+      payout({ status: "pending", payoutLetter: "A", transactionId: null }),
+      { transaction_type: "payout", transaction_status: "pending", order_id: "po-77", amount: 2500, transaction_id: "" },
+    ],
+    [
+      "payout rejected (J)",
+      payout({ status: "declined", payoutLetter: "J", transactionId: null, errorCode: 9007, errorDetails: "rejected by operator" }),
+      { transaction_type: "payout", transaction_status: "declined", error_code: 9007 },
+    ],
+    [
+      "refund approved",
+      attempt({ type: "refund", orderId: "rf-1", amountMinor: 500, referenceTraceId: 1001 }),
+      { transaction_type: "refund", order_id: "rf-1", amount: 500 },
+    ],
   ];
   for (const [name, a, want] of rows) {
     const body = JSON.parse(notificationBody(a, KEY)) as Record<string, unknown>;
@@ -339,8 +416,22 @@ t.test("notificationBody: amount in the wire unit, the other members per case", 
 // ---- Validation ----
 
 const VALIDATION_MEMBERS = [
-  "transaction_type", "transaction_status", "transaction_id", "trace_id", "order_id", "frontend", "pin", "amount",
-  "currency", "payment_method", "created_by", "auth_token", "merchant_id", "version", "timestamp", "signature",
+  "transaction_type",
+  "transaction_status",
+  "transaction_id",
+  "trace_id",
+  "order_id",
+  "frontend",
+  "pin",
+  "amount",
+  "currency",
+  "payment_method",
+  "created_by",
+  "auth_token",
+  "merchant_id",
+  "version",
+  "timestamp",
+  "signature",
 ];
 const TOKEN = "Zq3xY0aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789_";
 
@@ -349,23 +440,87 @@ t.test("validationRequestBody: members, types and signature", async (t) => {
     [
       "a sale (the README example)",
       attempt({ traceId: 1042, status: "pending", transactionId: null }),
-      { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1042, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 1050, currency: "USD", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
+      {
+        transaction_type: "sale",
+        transaction_status: "pending",
+        transaction_id: null,
+        trace_id: 1042,
+        order_id: "ord-1001",
+        frontend: "demo-usd",
+        pin: "cust-42",
+        amount: 1050,
+        currency: "USD",
+        payment_method: "CreditCard",
+        created_by: "api",
+        auth_token: TOKEN,
+        merchant_id: "m-demo",
+        version: "1.0",
+        timestamp: "1795000000",
+      },
     ],
     [
       "a payout: requested",
       payout({ traceId: 1051, status: "requested", payoutLetter: null, transactionId: null }),
-      { transaction_type: "payout", transaction_status: "requested", transaction_id: null, trace_id: 1051, order_id: "po-77", frontend: "demo-usd", pin: "cust-42", amount: 2500, currency: "USD", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
+      {
+        transaction_type: "payout",
+        transaction_status: "requested",
+        transaction_id: null,
+        trace_id: 1051,
+        order_id: "po-77",
+        frontend: "demo-usd",
+        pin: "cust-42",
+        amount: 2500,
+        currency: "USD",
+        payment_method: "CreditCard",
+        created_by: "api",
+        auth_token: TOKEN,
+        merchant_id: "m-demo",
+        version: "1.0",
+        timestamp: "1795000000",
+      },
     ],
     [
       "JPY 1000 minor -> 1000",
       attempt({ status: "pending", transactionId: null, amountMinor: 1000, currency: "JPY" }),
-      { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1044, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 1000, currency: "JPY", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
+      {
+        transaction_type: "sale",
+        transaction_status: "pending",
+        transaction_id: null,
+        trace_id: 1044,
+        order_id: "ord-1001",
+        frontend: "demo-usd",
+        pin: "cust-42",
+        amount: 1000,
+        currency: "JPY",
+        payment_method: "CreditCard",
+        created_by: "api",
+        auth_token: TOKEN,
+        merchant_id: "m-demo",
+        version: "1.0",
+        timestamp: "1795000000",
+      },
     ],
     [
       // Seed 2.3 and 8: for Validation only JPY, CLP, KRW and VND go unconverted; BHD 5.000 is 500 cents.
       "BHD 5000 minor -> 500 (cents, Validation's own rule)",
       attempt({ status: "pending", transactionId: null, amountMinor: 5000, currency: "BHD" }),
-      { transaction_type: "sale", transaction_status: "pending", transaction_id: null, trace_id: 1044, order_id: "ord-1001", frontend: "demo-usd", pin: "cust-42", amount: 500, currency: "BHD", payment_method: "CreditCard", created_by: "api", auth_token: TOKEN, merchant_id: "m-demo", version: "1.0", timestamp: "1795000000" },
+      {
+        transaction_type: "sale",
+        transaction_status: "pending",
+        transaction_id: null,
+        trace_id: 1044,
+        order_id: "ord-1001",
+        frontend: "demo-usd",
+        pin: "cust-42",
+        amount: 500,
+        currency: "BHD",
+        payment_method: "CreditCard",
+        created_by: "api",
+        auth_token: TOKEN,
+        merchant_id: "m-demo",
+        version: "1.0",
+        timestamp: "1795000000",
+      },
     ],
   ];
   for (const [name, a, want] of rows) {
@@ -424,7 +579,11 @@ t.test("readValidationReply: unusable replies, with a reason naming the cause", 
     ["empty signature", ok(JSON.stringify({ ...good, signature: "" })), /not signed|signature/],
     ["numeric signature", ok(JSON.stringify({ ...good, signature: 12 })), /not signed|signature/],
     ["wrong secret", ok(signed(good, "other-secret")), /signature is wrong/],
-    ["signature of other members", ok(JSON.stringify({ status: 0, description: "ok", signature: sign(SECRET, { status: 1, description: "ok" }) })), /signature is wrong/],
+    [
+      "signature of other members",
+      ok(JSON.stringify({ status: 0, description: "ok", signature: sign(SECRET, { status: 1, description: "ok" }) })),
+      /signature is wrong/,
+    ],
     ["timestamp added after signing", ok(JSON.stringify({ ...good, timestamp: "1795000001", signature: sign(SECRET, good) })), /signature is wrong/],
     ["truncated signature", ok(JSON.stringify({ ...good, signature: sign(SECRET, good).slice(0, 64) })), /signature is wrong/],
     // Signed over the scalar members, as a lenient platform might: still unusable (CONTRACT 2: an object member makes the body invalid).
@@ -442,7 +601,11 @@ t.test("readValidationReply: unusable replies, with a reason naming the cause", 
     ["HTTP 404", ok(signed(good), 404), /HTTP 404/],
     ["HTTP 302", ok(signed(good), 302), /HTTP 302/],
     ["transport error", { httpStatus: 0, body: "", error: "no reply within 5000 ms", refusedAddress: false, durationMs: 5000 }, /no reply within 5000 ms/],
-    ["refused address", { httpStatus: 0, body: "", error: "address refused: 127.0.0.1 is not allowed", refusedAddress: true, durationMs: 0 }, /address refused/],
+    [
+      "refused address",
+      { httpStatus: 0, body: "", error: "address refused: 127.0.0.1 is not allowed", refusedAddress: true, durationMs: 0 },
+      /address refused/,
+    ],
   ];
   for (const [name, r, reason] of rows) {
     const v = readValidationReply(r, KEY);
@@ -453,14 +616,8 @@ t.test("readValidationReply: unusable replies, with a reason naming the cause", 
 
 // ---- X-Cashier-Signature ----
 
-t.test("signatureHeader: t=<n>,v1=<hex HMAC-SHA384 of \"<t>.<body>\">", async (t) => {
-  const bodies = [
-    updatePayoutBody(payout(), 7, "system"),
-    recordFailedDepositBody(declinedN(), 7),
-    "{}",
-    '{"PIN":"Zoë €"}',
-    "",
-  ];
+t.test('signatureHeader: t=<n>,v1=<hex HMAC-SHA384 of "<t>.<body>">', async (t) => {
+  const bodies = [updatePayoutBody(payout(), 7, "system"), recordFailedDepositBody(declinedN(), 7), "{}", '{"PIN":"Zoë €"}', ""];
   for (const body of bodies) {
     for (const now of [1795000000, 1, 2000000000]) {
       const header = signatureHeader(KEY, body, now);
@@ -481,8 +638,14 @@ t.test("notificationBody: redirect_url only while the customer must act (CONTRAC
   t.equal(open.redirect_url, page, "pending_async: the challenge page");
   const rows: [name: string, a: Attempt][] = [
     ["3-D Secure passed: approved", attempt({ status: "approved", transactionId: "sim-a-c1", redirectUrl: page })],
-    ["3-D Secure failed: declined 9004", declinedN({ transactionId: "sim-a-c1", redirectUrl: page, errorCode: 9004, errorDetails: "3-D Secure authentication failed", processorCode: null })],
-    ["3-D Secure expired: declined 9005", declinedN({ transactionId: "sim-a-c1", redirectUrl: page, errorCode: 9005, errorDetails: "3-D Secure challenge expired", processorCode: null })],
+    [
+      "3-D Secure failed: declined 9004",
+      declinedN({ transactionId: "sim-a-c1", redirectUrl: page, errorCode: 9004, errorDetails: "3-D Secure authentication failed", processorCode: null }),
+    ],
+    [
+      "3-D Secure expired: declined 9005",
+      declinedN({ transactionId: "sim-a-c1", redirectUrl: page, errorCode: 9005, errorDetails: "3-D Secure challenge expired", processorCode: null }),
+    ],
   ];
   for (const [name, a] of rows) {
     const body = JSON.parse(notificationBody(a, KEY)) as Record<string, unknown>;

@@ -29,29 +29,95 @@ const all = (e: Expect): Record<Kind, Expect> => ({ notification: e, update_payo
 
 const ROWS: Row[] = [
   // Delivered on status 0 (capital Status for RecordFailedDeposit).
-  { name: "200 {status:0}", r: reply(200, '{"status":0}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /Status/ },
-  { name: "200 {status:0,description}", r: reply(200, '{"status":0,"description":"ok"}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" } },
-  { name: "204 {status:0} (any 2xx)", r: reply(204, '{"status":0}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" } },
+  {
+    name: "200 {status:0}",
+    r: reply(200, '{"status":0}'),
+    want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" },
+    reason: /Status/,
+  },
+  {
+    name: "200 {status:0,description}",
+    r: reply(200, '{"status":0,"description":"ok"}'),
+    want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" },
+  },
+  {
+    name: "204 {status:0} (any 2xx)",
+    r: reply(204, '{"status":0}'),
+    want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" },
+  },
   { name: "299 {status:0}", r: reply(299, '{"status":0}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" } },
-  { name: "200 {Status:0,Description}", r: reply(200, '{"Status":0,"Description":"ok"}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "delivered" }, reason: /status/ },
+  {
+    name: "200 {Status:0,Description}",
+    r: reply(200, '{"Status":0,"Description":"ok"}'),
+    want: { notification: "retry", update_payout: "retry", record_failed_deposit: "delivered" },
+    reason: /status/,
+  },
   { name: "200 both cases, status 0", r: reply(200, '{"status":0,"Status":0}'), want: all("delivered") },
-  { name: "200 {status:0} with lower case only is not enough for RFD even with Status missing", r: reply(200, '{"status":0,"description":"ok","Description":"ok"}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" } },
-  { name: "200 {Status:-1,status:0}: RFD reads Status", r: reply(200, '{"Status":-1,"status":0}'), want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /-1/ },
-  { name: "200 {Status:0,status:-1}", r: reply(200, '{"Status":0,"status":-1}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "delivered" }, reason: /-1/ },
+  {
+    name: "200 {status:0} with lower case only is not enough for RFD even with Status missing",
+    r: reply(200, '{"status":0,"description":"ok","Description":"ok"}'),
+    want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" },
+  },
+  {
+    name: "200 {Status:-1,status:0}: RFD reads Status",
+    r: reply(200, '{"Status":-1,"status":0}'),
+    want: { notification: "delivered", update_payout: "delivered", record_failed_deposit: "retry" },
+    reason: /-1/,
+  },
+  {
+    name: "200 {Status:0,status:-1}",
+    r: reply(200, '{"Status":0,"status":-1}'),
+    want: { notification: "retry", update_payout: "retry", record_failed_deposit: "delivered" },
+    reason: /-1/,
+  },
   // A notification needs HTTP 2xx as well; the other two read the body, except after 5xx, 408 or 429,
   // whose body is a server's error page, not the platform's answer.
-  { name: "500 {status:0}", r: reply(500, '{"status":0}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "retry" }, reason: /500/ },
+  {
+    name: "500 {status:0}",
+    r: reply(500, '{"status":0}'),
+    want: { notification: "retry", update_payout: "retry", record_failed_deposit: "retry" },
+    reason: /500/,
+  },
   { name: "500 {status:500} (an error page's own status)", r: reply(500, '{"status":500,"Status":500}'), want: all("retry"), reason: /500/ },
   { name: "503 {Status:0}", r: reply(503, '{"status":0,"Status":0}'), want: all("retry"), reason: /503/ },
   { name: "429 {Status:0}", r: reply(429, '{"status":0,"Status":0}'), want: all("retry"), reason: /429/ },
   { name: "408 {Status:0}", r: reply(408, '{"status":0,"Status":0}'), want: all("retry"), reason: /408/ },
-  { name: "404 {status:0,Status:0}", r: reply(404, '{"status":0,"Status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "delivered" }, reason: /404/ },
-  { name: "199 {status:0}", r: reply(199, '{"status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /199/ },
-  { name: "300 {status:0}", r: reply(300, '{"status":0}'), want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" }, reason: /300/ },
+  {
+    name: "404 {status:0,Status:0}",
+    r: reply(404, '{"status":0,"Status":0}'),
+    want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "delivered" },
+    reason: /404/,
+  },
+  {
+    name: "199 {status:0}",
+    r: reply(199, '{"status":0}'),
+    want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" },
+    reason: /199/,
+  },
+  {
+    name: "300 {status:0}",
+    r: reply(300, '{"status":0}'),
+    want: { notification: "retry", update_payout: "delivered", record_failed_deposit: "retry" },
+    reason: /300/,
+  },
   // Positive: the platform's refusal for UpdatePayout/RFD, retried for a notification.
-  { name: "200 {status:1}", r: reply(200, '{"status":1,"description":"no"}'), want: { notification: "retry", update_payout: "refused", record_failed_deposit: "retry" }, reason: { notification: /status 1/, record_failed_deposit: /Status/ } },
-  { name: "200 {status:7,Status:7}", r: reply(200, '{"status":7,"Status":7}'), want: { notification: "retry", update_payout: "refused", record_failed_deposit: "refused" }, reason: /7/ },
-  { name: "200 {Status:3}", r: reply(200, '{"Status":3,"Description":"unknown user"}'), want: { notification: "retry", update_payout: "retry", record_failed_deposit: "refused" } },
+  {
+    name: "200 {status:1}",
+    r: reply(200, '{"status":1,"description":"no"}'),
+    want: { notification: "retry", update_payout: "refused", record_failed_deposit: "retry" },
+    reason: { notification: /status 1/, record_failed_deposit: /Status/ },
+  },
+  {
+    name: "200 {status:7,Status:7}",
+    r: reply(200, '{"status":7,"Status":7}'),
+    want: { notification: "retry", update_payout: "refused", record_failed_deposit: "refused" },
+    reason: /7/,
+  },
+  {
+    name: "200 {Status:3}",
+    r: reply(200, '{"Status":3,"Description":"unknown user"}'),
+    want: { notification: "retry", update_payout: "retry", record_failed_deposit: "refused" },
+  },
   // Negative: retried by all.
   { name: "200 {status:-1,Status:-1}", r: reply(200, '{"status":-1,"Status":-1}'), want: all("retry"), reason: /-1/ },
   { name: "200 {status:-2,Status:-2}", r: reply(200, '{"status":-2,"Status":-2,"description":"db down"}'), want: all("retry"), reason: /-2/ },
@@ -77,7 +143,12 @@ const ROWS: Row[] = [
   // No reply at all.
   { name: "timeout", r: noReply("no reply within 10000 ms"), want: all("retry"), reason: /no reply within 10000 ms/ },
   { name: "connection refused", r: noReply("no reply: connect ECONNREFUSED 203.0.113.9:443"), want: all("retry"), reason: /ECONNREFUSED/ },
-  { name: "redirect (the sender's error, body ignored)", r: { httpStatus: 302, body: '{"status":0,"Status":0}', error: "HTTP 302: redirects are not followed", refusedAddress: false, durationMs: 5 }, want: all("retry"), reason: /redirect/ },
+  {
+    name: "redirect (the sender's error, body ignored)",
+    r: { httpStatus: 302, body: '{"status":0,"Status":0}', error: "HTTP 302: redirects are not followed", refusedAddress: false, durationMs: 5 },
+    want: all("retry"),
+    reason: /redirect/,
+  },
 ];
 
 t.test("judgeReply: every kind against every reply (attempt 1)", async (t) => {
@@ -125,14 +196,22 @@ t.test("judgeReply: a refused address fails at once, whatever the attempt", asyn
 t.test("judgeReply: notification and UpdatePayout follow retrySeconds, then fail", async (t) => {
   const bad = reply(503, '{"status":-1}');
   for (const kind of ["notification", "update_payout"] as const) {
-    for (const [attempt, delay] of [[1, 10], [2, 30], [3, 60]] as const) {
+    for (const [attempt, delay] of [
+      [1, 10],
+      [2, 30],
+      [3, 60],
+    ] as const) {
       const v = judgeReply(kind, bad, attempt, POLICY);
       t.equal(v.outcome, "retry", `${kind} attempt ${attempt} retries`);
       t.equal(v.retryInSeconds, delay, `${kind} attempt ${attempt} waits retrySeconds[${attempt - 1}] = ${delay}`);
     }
     for (const attempt of [4, 5, 100]) {
       const v = judgeReply(kind, bad, attempt, POLICY);
-      t.same({ outcome: v.outcome, state: v.state, retryInSeconds: v.retryInSeconds }, { outcome: "failed", state: "failed", retryInSeconds: null }, `${kind} attempt ${attempt}: given up`);
+      t.same(
+        { outcome: v.outcome, state: v.state, retryInSeconds: v.retryInSeconds },
+        { outcome: "failed", state: "failed", retryInSeconds: null },
+        `${kind} attempt ${attempt}: given up`,
+      );
       t.not(v.error, "", `${kind} attempt ${attempt}: the last reason kept`);
     }
     // An empty schedule: the first failure is the last.
@@ -151,7 +230,11 @@ t.test("judgeReply: the default schedule attempt by attempt", async (t) => {
     readme.forEach((delay, i) => {
       t.equal(judgeReply(kind, noReply("no reply within 10000 ms"), i + 1, policy).retryInSeconds, delay, `${kind} attempt ${i + 1} waits ${delay} s`);
     });
-    t.equal(judgeReply(kind, noReply("no reply within 10000 ms"), readme.length + 1, policy).state, "failed", `${kind} attempt ${readme.length + 1} is the last`);
+    t.equal(
+      judgeReply(kind, noReply("no reply within 10000 ms"), readme.length + 1, policy).state,
+      "failed",
+      `${kind} attempt ${readme.length + 1} is the last`,
+    );
   }
 });
 
@@ -160,7 +243,10 @@ t.test("DEFAULT_RETRY_SECONDS: first retry within 30 s, growing, at least 24 h",
   t.ok(DEFAULT_RETRY_SECONDS[0] <= 30, `first delay ${DEFAULT_RETRY_SECONDS[0]} <= 30`);
   t.ok(DEFAULT_RETRY_SECONDS[0] > 0, "first delay positive");
   for (let i = 1; i < DEFAULT_RETRY_SECONDS.length; i++) {
-    t.ok(DEFAULT_RETRY_SECONDS[i] >= DEFAULT_RETRY_SECONDS[i - 1], `delay ${i + 1} (${DEFAULT_RETRY_SECONDS[i]}) >= delay ${i} (${DEFAULT_RETRY_SECONDS[i - 1]})`);
+    t.ok(
+      DEFAULT_RETRY_SECONDS[i] >= DEFAULT_RETRY_SECONDS[i - 1],
+      `delay ${i + 1} (${DEFAULT_RETRY_SECONDS[i]}) >= delay ${i} (${DEFAULT_RETRY_SECONDS[i - 1]})`,
+    );
   }
   const total = DEFAULT_RETRY_SECONDS.reduce((a, b) => a + b, 0);
   t.ok(total >= 24 * 3600, `total ${total} s >= 24 h`);
@@ -174,10 +260,18 @@ t.test("judgeReply: RecordFailedDeposit every rfdResendSeconds until rfdMaxAttem
   const unusable = reply(200, '{"Status":-1,"Description":"try later"}');
   for (let attempt = 1; attempt < POLICY.rfdMaxAttempts; attempt++) {
     const v = judgeReply("record_failed_deposit", unusable, attempt, POLICY);
-    t.same({ outcome: v.outcome, state: v.state, retryInSeconds: v.retryInSeconds }, { outcome: "retry", state: "pending", retryInSeconds: 300 }, `attempt ${attempt} resent after 300 s`);
+    t.same(
+      { outcome: v.outcome, state: v.state, retryInSeconds: v.retryInSeconds },
+      { outcome: "retry", state: "pending", retryInSeconds: 300 },
+      `attempt ${attempt} resent after 300 s`,
+    );
   }
   const last = judgeReply("record_failed_deposit", unusable, POLICY.rfdMaxAttempts, POLICY);
-  t.same({ outcome: last.outcome, state: last.state, retryInSeconds: last.retryInSeconds }, { outcome: "failed", state: "failed", retryInSeconds: null }, `attempt ${POLICY.rfdMaxAttempts} (rfdMaxAttempts) fails`);
+  t.same(
+    { outcome: last.outcome, state: last.state, retryInSeconds: last.retryInSeconds },
+    { outcome: "failed", state: "failed", retryInSeconds: null },
+    `attempt ${POLICY.rfdMaxAttempts} (rfdMaxAttempts) fails`,
+  );
   t.match(last.error, /-1/, "the last reason is kept");
   // The growing schedule plays no part.
   t.equal(judgeReply("record_failed_deposit", unusable, 2, { ...POLICY, retrySeconds: [] }).retryInSeconds, 300, "retrySeconds ignored");

@@ -8,10 +8,34 @@ import { currencyExponent, formatMajor, isCurrency, wireAmount, wireRepresentabl
 
 t.test("currencyExponent: ISO 4217 digits; undefined for unknown and non-money codes", async (t) => {
   const rows: [string, number | undefined][] = [
-    ["USD", 2], ["EUR", 2], ["GBP", 2], ["JPY", 0], ["KRW", 0], ["CLP", 0], ["VND", 0], ["ISK", 0], ["UGX", 0],
-    ["BHD", 3], ["KWD", 3], ["JOD", 3], ["OMR", 3], ["TND", 3], ["IQD", 3], ["LYD", 3], ["CLF", 4], ["UYW", 4],
-    ["usd", undefined], ["US", undefined], ["USDX", undefined], ["", undefined], ["XYZ", undefined],
-    ["XXX", undefined], ["XTS", undefined], ["XAU", undefined], ["XAG", undefined], ["XDR", undefined],
+    ["USD", 2],
+    ["EUR", 2],
+    ["GBP", 2],
+    ["JPY", 0],
+    ["KRW", 0],
+    ["CLP", 0],
+    ["VND", 0],
+    ["ISK", 0],
+    ["UGX", 0],
+    ["BHD", 3],
+    ["KWD", 3],
+    ["JOD", 3],
+    ["OMR", 3],
+    ["TND", 3],
+    ["IQD", 3],
+    ["LYD", 3],
+    ["CLF", 4],
+    ["UYW", 4],
+    ["usd", undefined],
+    ["US", undefined],
+    ["USDX", undefined],
+    ["", undefined],
+    ["XYZ", undefined],
+    ["XXX", undefined],
+    ["XTS", undefined],
+    ["XAU", undefined],
+    ["XAG", undefined],
+    ["XDR", undefined],
   ];
   for (const [code, exp] of rows) {
     t.equal(currencyExponent(code), exp, `${JSON.stringify(code)} -> ${exp}`);
@@ -64,8 +88,15 @@ t.test("formatMajor never goes through a float", async (t) => {
 
 t.test("minor units back to the wire's unit, and which amounts the wire can express", async (t) => {
   const rows: [number, string, number | null][] = [
-    [1050, "USD", 1050], [1000, "JPY", 1000], [5000, "BHD", 5], [5500, "BHD", null], [12345, "KRW", 12345],
-    [700, "ISK", 70000], [1, "EUR", 1], [2000, "TND", 2], [2001, "TND", null],
+    [1050, "USD", 1050],
+    [1000, "JPY", 1000],
+    [5000, "BHD", 5],
+    [5500, "BHD", null],
+    [12345, "KRW", 12345],
+    [700, "ISK", 70000],
+    [1, "EUR", 1],
+    [2000, "TND", 2],
+    [2001, "TND", null],
   ];
   for (const [minor, currency, wire] of rows) {
     t.equal(wireRepresentable(minor, currency), wire !== null, `${minor} ${currency} ${wire === null ? "cannot" : "can"} be written on the wire`);

@@ -47,8 +47,7 @@ function parse(key: string): State {
   return letter ? { status: status as TransactionStatus, letter: letter as PayoutLetter } : { status: status as TransactionStatus };
 }
 
-const allowed = (type: TransactionType, from: string, to: string) =>
-  CONTRACT[type].some(([f, tos]) => f === from && tos.includes(to));
+const allowed = (type: TransactionType, from: string, to: string) => CONTRACT[type].some(([f, tos]) => f === from && tos.includes(to));
 
 t.test("statesOf names exactly the contract's states", async (t) => {
   for (const type of TYPES) t.same(new Set(statesOf(type)), new Set(EXPECTED_STATES[type]), type);

@@ -67,7 +67,11 @@ function runTable(t: Test, rows: Row[]) {
     if (row.field === null) {
       t.same(got, [], `${row.name}: accepted`);
     } else {
-      t.same(got.map((v) => v.field), [row.field], `${row.name}: refused on ${row.field} only`);
+      t.same(
+        got.map((v) => v.field),
+        [row.field],
+        `${row.name}: refused on ${row.field} only`,
+      );
       if (row.says && got[0]) t.match(got[0].description, row.says, `${row.name}: says ${row.says}`);
       if (got[0]) t.ok(got[0].description.length > 0, `${row.name}: has a description`);
     }
@@ -140,7 +144,12 @@ t.test("card_exp: MM/YYYY and not in the past (now = 2026-06-15)", async (t) => 
     { name: "missing", mut: (i) => void (i.card.expiry = ""), field: "card_exp", says: /required/ },
     // Boundaries around a year change, with their own "now".
     { name: "12/2025 on the last second of 2025", mut: (i) => void (i.card.expiry = "12/2025"), field: null, ctx: { now: new Date("2025-12-31T23:59:59Z") } },
-    { name: "12/2025 on the first second of 2026", mut: (i) => void (i.card.expiry = "12/2025"), field: "card_exp", ctx: { now: new Date("2026-01-01T00:00:00Z") } },
+    {
+      name: "12/2025 on the first second of 2026",
+      mut: (i) => void (i.card.expiry = "12/2025"),
+      field: "card_exp",
+      ctx: { now: new Date("2026-01-01T00:00:00Z") },
+    },
     { name: "01/2026 on the first second of 2026", mut: (i) => void (i.card.expiry = "01/2026"), field: null, ctx: { now: new Date("2026-01-01T00:00:00Z") } },
   ]);
 });
@@ -273,11 +282,13 @@ t.test("country: ISO 3166-1 alpha-2, upper case", async (t) => {
 });
 
 t.test("state: two letters required for US, CA, AU; blank otherwise", async (t) => {
-  const at = (country: string, state: string, zip = "12345"): Mut => (i) => {
-    i.customer.country = country;
-    i.customer.state = state;
-    i.customer.zip = zip;
-  };
+  const at =
+    (country: string, state: string, zip = "12345"): Mut =>
+    (i) => {
+      i.customer.country = country;
+      i.customer.state = state;
+      i.customer.zip = zip;
+    };
   runTable(t, [
     { name: "US NY", mut: at("US", "NY", "10001"), field: null },
     { name: "CA ON", mut: at("CA", "ON", "K1A0B1"), field: null },
@@ -298,11 +309,13 @@ t.test("state: two letters required for US, CA, AU; blank otherwise", async (t) 
 });
 
 t.test("zip: required for US and CA, at most 12 letters or digits", async (t) => {
-  const at = (country: string, zip: string): Mut => (i) => {
-    i.customer.country = country;
-    i.customer.state = ["US", "CA", "AU"].includes(country) ? "ON" : "";
-    i.customer.zip = zip;
-  };
+  const at =
+    (country: string, zip: string): Mut =>
+    (i) => {
+      i.customer.country = country;
+      i.customer.state = ["US", "CA", "AU"].includes(country) ? "ON" : "";
+      i.customer.zip = zip;
+    };
   runTable(t, [
     { name: "US 10001", mut: at("US", "10001"), field: null },
     { name: "CA K1A0B1", mut: at("CA", "K1A0B1"), field: null },
@@ -404,7 +417,7 @@ t.test("e-mail, requester_ip and error_code", async (t) => {
 });
 
 t.test("URLs: return_url required, both http(s) and at most 256", async (t) => {
-  const url256 = "https://merchant.example/" + "p".repeat(256 - 25);
+  const url256 = `https://merchant.example/${"p".repeat(256 - 25)}`;
   t.equal(url256.length, 256);
   runTable(t, [
     { name: "https return_url", mut: (i) => void (i.returnUrl = "https://merchant.example/return"), field: null },
@@ -416,13 +429,13 @@ t.test("URLs: return_url required, both http(s) and at most 256", async (t) => {
     { name: "return_url ftp", mut: (i) => void (i.returnUrl = "ftp://merchant.example/return"), field: "return_url", says: /http/ },
     { name: "return_url javascript:", mut: (i) => void (i.returnUrl = "javascript:alert(1)"), field: "return_url" },
     { name: "return_url 256", mut: (i) => void (i.returnUrl = url256), field: null },
-    { name: "return_url 257", mut: (i) => void (i.returnUrl = url256 + "p"), field: "return_url", says: /256/ },
+    { name: "return_url 257", mut: (i) => void (i.returnUrl = `${url256}p`), field: "return_url", says: /256/ },
     { name: "notification_url absent", mut: (i) => void (i.notificationUrl = ""), field: null },
     { name: "notification_url https", mut: (i) => void (i.notificationUrl = "https://merchant.example/hook"), field: null },
     { name: "notification_url mailto:", mut: (i) => void (i.notificationUrl = "mailto:ops@merchant.example"), field: "notification_url" },
     { name: "notification_url not a URL", mut: (i) => void (i.notificationUrl = "hook"), field: "notification_url" },
     { name: "notification_url 256", mut: (i) => void (i.notificationUrl = url256), field: null },
-    { name: "notification_url 257", mut: (i) => void (i.notificationUrl = url256 + "p"), field: "notification_url" },
+    { name: "notification_url 257", mut: (i) => void (i.notificationUrl = `${url256}p`), field: "notification_url" },
   ]);
 });
 
@@ -442,15 +455,13 @@ t.test("lengths of seed 2.1 varchar fields", async (t) => {
     runTable(t, [
       { name: `${field} at ${max}`, mut: (i) => set(i, "a".repeat(max)), field: null },
       { name: `${field} at ${max + 1}`, mut: (i) => set(i, "a".repeat(max + 1)), field, says: new RegExp(`${max}`) },
-      required
-        ? { name: `${field} empty`, mut: (i) => set(i, ""), field, says: /required/ }
-        : { name: `${field} empty`, mut: (i) => set(i, ""), field: null },
+      required ? { name: `${field} empty`, mut: (i) => set(i, ""), field, says: /required/ } : { name: `${field} empty`, mut: (i) => set(i, ""), field: null },
       required
         ? { name: `${field} blank`, mut: (i) => set(i, "   "), field, says: /required/ }
         : { name: `${field} 1 character`, mut: (i) => set(i, "a"), field: null },
     ]);
   }
-  const email = (n: number) => "j".repeat(n - "@example.com".length) + "@example.com";
+  const email = (n: number) => `${"j".repeat(n - "@example.com".length)}@example.com`;
   runTable(t, [
     { name: "email at 50", mut: (i) => void (i.customer.email = email(50)), field: null },
     { name: "email at 51", mut: (i) => void (i.customer.email = email(51)), field: "email", says: /50/ },
@@ -477,27 +488,72 @@ t.test("every violation comes back at once, one per field, in the rule order", a
   i.orderId = "";
   const got = check(i);
   const expected = new Set([
-    "card_number", "card_exp", "cvv", "dob", "phone", "country", "state", "zip", "email", "first_name",
-    "last_name", "currency", "amount", "version", "return_url", "order_id",
+    "card_number",
+    "card_exp",
+    "cvv",
+    "dob",
+    "phone",
+    "country",
+    "state",
+    "zip",
+    "email",
+    "first_name",
+    "last_name",
+    "currency",
+    "amount",
+    "version",
+    "return_url",
+    "order_id",
   ]);
   const fields = got.map((v) => v.field);
   t.same(new Set(fields), expected, "every faulty field named");
   t.equal(fields.length, expected.size, "one violation per field");
-  t.same(fields, VALIDATED_FIELDS.filter((f) => expected.has(f)), "in the table's field order");
+  t.same(
+    fields,
+    VALIDATED_FIELDS.filter((f) => expected.has(f)),
+    "in the table's field order",
+  );
   for (const v of got) t.ok(v.description.length > 0, `${v.field} described`);
 });
 
 t.test("an empty request names every required field and never throws", async (t) => {
   const i: ProcessInput = {
-    merchantId: "", orderId: "", type: undefined, amountMinor: 0, currency: "",
+    merchantId: "",
+    orderId: "",
+    type: undefined,
+    amountMinor: 0,
+    currency: "",
     card: { number: "", cvv: "", expiry: "" },
     customer: { pin: "", email: "", firstName: "", lastName: "", dob: "", phone: "", address: "", city: "", country: "", state: "", zip: "", requesterIp: "" },
-    frontend: "", returnUrl: "", notificationUrl: "", referenceId: "", timestamp: 0, version: "", errorCode: 0, errorDetails: "",
+    frontend: "",
+    returnUrl: "",
+    notificationUrl: "",
+    referenceId: "",
+    timestamp: 0,
+    version: "",
+    errorCode: 0,
+    errorDetails: "",
   };
   let got: ReturnType<typeof validateProcess> = [];
   t.doesNotThrow(() => void (got = check(i, { frontend: undefined })));
   t.same(
     new Set(got.map((v) => v.field)),
-    new Set(["merchant_id", "order_id", "transaction_type", "amount", "currency", "card_number", "card_exp", "pin", "email", "country", "first_name", "last_name", "frontend", "return_url", "version"]),
+    new Set([
+      "merchant_id",
+      "order_id",
+      "transaction_type",
+      "amount",
+      "currency",
+      "card_number",
+      "card_exp",
+      "pin",
+      "email",
+      "country",
+      "first_name",
+      "last_name",
+      "frontend",
+      "return_url",
+      "version",
+    ]),
   );
 });

@@ -12,11 +12,11 @@ t.test("parseMasterKey accepts hex and base64 of 32 bytes", async (t) => {
   const rows: [name: string, text: string][] = [
     ["lower-case hex", RAW.toString("hex")],
     ["upper-case hex", RAW.toString("hex").toUpperCase()],
-    ["hex with a trailing newline (the dev key file)", RAW.toString("hex") + "\n"],
+    ["hex with a trailing newline (the dev key file)", `${RAW.toString("hex")}\n`],
     ["hex with surrounding spaces", `  ${RAW.toString("hex")}  `],
     ["base64", RAW.toString("base64")],
     ["base64url", RAW.toString("base64url")],
-    ["base64 with a trailing newline", RAW.toString("base64") + "\n"],
+    ["base64 with a trailing newline", `${RAW.toString("base64")}\n`],
   ];
   for (const [name, text] of rows) t.same(parseMasterKey(text), RAW, name);
   const random = randomBytes(32);
@@ -29,13 +29,13 @@ t.test("parseMasterKey refuses anything else with a MasterKeyError", async (t) =
     ["empty", ""],
     ["whitespace", "   "],
     ["63 hex characters", RAW.toString("hex").slice(0, 63)],
-    ["65 hex characters", RAW.toString("hex") + "0"],
+    ["65 hex characters", `${RAW.toString("hex")}0`],
     ["62 hex characters (31 bytes)", RAW.toString("hex").slice(0, 62)],
     ["base64 of 31 bytes", RAW.subarray(0, 31).toString("base64")],
     ["base64 of 33 bytes", Buffer.concat([RAW, Buffer.from([1])]).toString("base64")],
     ["base64 of 16 bytes", RAW.subarray(0, 16).toString("base64")],
     ["a passphrase", "correct horse battery staple"],
-    ["hex with a non-hex character", RAW.toString("hex").slice(0, 63) + "g"],
+    ["hex with a non-hex character", `${RAW.toString("hex").slice(0, 63)}g`],
   ];
   for (const [name, text] of rows) {
     let thrown: unknown;
@@ -66,7 +66,13 @@ t.test("deriveKeys: distinct 32-byte keys per purpose, stable per master", async
   t.notOk(RAW.toString("hex").includes(k.keyId), "key id is not a slice of the key");
 
   const again = deriveKeys(Buffer.from(RAW));
-  t.ok(again.encryption.equals(k.encryption) && again.cardFingerprint.equals(k.cardFingerprint) && again.orderFingerprint.equals(k.orderFingerprint) && again.tokenHash.equals(k.tokenHash), "same master, same keys");
+  t.ok(
+    again.encryption.equals(k.encryption) &&
+      again.cardFingerprint.equals(k.cardFingerprint) &&
+      again.orderFingerprint.equals(k.orderFingerprint) &&
+      again.tokenHash.equals(k.tokenHash),
+    "same master, same keys",
+  );
   t.equal(again.keyId, k.keyId);
 
   const other = deriveKeys(randomBytes(32));

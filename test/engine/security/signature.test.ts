@@ -61,18 +61,18 @@ t.test("verifyHmac refuses without throwing", async (t) => {
   const rows: [name: string, sig: unknown][] = [
     ["empty", ""],
     ["one character short", VECTOR_SIGNATURE.slice(0, 95)],
-    ["one character long", VECTOR_SIGNATURE + "0"],
-    ["two characters long", VECTOR_SIGNATURE + "00"],
+    ["one character long", `${VECTOR_SIGNATURE}0`],
+    ["two characters long", `${VECTOR_SIGNATURE}00`],
     ["half length", VECTOR_SIGNATURE.slice(0, 48)],
     ["last digit changed", VECTOR_SIGNATURE.slice(0, 95) + (VECTOR_SIGNATURE.endsWith("0") ? "1" : "0")],
     ["non-hex of the right length", "g".repeat(96)],
-    ["a non-hex character at the end", VECTOR_SIGNATURE.slice(0, 95) + "z"],
-    ["leading space", " " + VECTOR_SIGNATURE.slice(1)],
-    ["trailing newline", VECTOR_SIGNATURE + "\n"],
+    ["a non-hex character at the end", `${VECTOR_SIGNATURE.slice(0, 95)}z`],
+    ["leading space", ` ${VECTOR_SIGNATURE.slice(1)}`],
+    ["trailing newline", `${VECTOR_SIGNATURE}\n`],
     ["surrounded by spaces", ` ${VECTOR_SIGNATURE} `],
     ["base64 of the MAC", Buffer.from(VECTOR_SIGNATURE, "hex").toString("base64")],
     ["sha256-sized", "ab".repeat(32)],
-    ["0x prefix", "0x" + VECTOR_SIGNATURE.slice(2)],
+    ["0x prefix", `0x${VECTOR_SIGNATURE.slice(2)}`],
     ["all zeros", "0".repeat(96)],
     ["multi-byte characters", "é".repeat(96)],
   ];
@@ -83,7 +83,7 @@ t.test("verifyHmac refuses without throwing", async (t) => {
   }
   t.equal(verifyHmac("wrong-secret", VECTOR_CANONICAL, VECTOR_SIGNATURE), false, "wrong secret");
   t.equal(verifyHmac(SECRET, VECTOR_CANONICAL.replace("1050", "1051"), VECTOR_SIGNATURE), false, "changed amount");
-  t.equal(verifyHmac(SECRET, VECTOR_CANONICAL + "&x=1", VECTOR_SIGNATURE), false, "an added member");
+  t.equal(verifyHmac(SECRET, `${VECTOR_CANONICAL}&x=1`, VECTOR_SIGNATURE), false, "an added member");
 });
 
 t.test("canonicalString", async (t) => {
