@@ -1,13 +1,13 @@
 /**
  * The published catalogues agree: the reason table the engine and edge use,
- * the proto's ErrorReason and ErrorCode enums, and the README's tables.
+ * the proto's ErrorReason and ErrorCode enums, and the integration guide's tables (docs/integration.md).
  */
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { ErrorCode, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { ERROR_CODES, REASONS } from "../../engine/domain/errors.ts";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../../docs/integration.md", import.meta.url), "utf8");
 const proto = readFileSync(new URL("../../proto/cashier/engine/v1/errors.proto", import.meta.url), "utf8");
 
 t.test("every reason is in the proto with its wire status and HTTP status, and in the README", async (t) => {
