@@ -74,14 +74,27 @@ export class PgCallbackStore implements CallbackLog {
          next_attempt_at = case when ? then now() + (? * interval '1 second') else next_attempt_at end
        where id = ? and claim = ?`,
       [
-        c.id, r.durationMs, r.durationMs, r.httpStatus, cut(r.body), verdict.outcome, verdict.error,
-        verdict.state, verdict.retryInSeconds !== null, verdict.retryInSeconds ?? 0, c.id, c.claim,
+        c.id,
+        r.durationMs,
+        r.durationMs,
+        r.httpStatus,
+        cut(r.body),
+        verdict.outcome,
+        verdict.error,
+        verdict.state,
+        verdict.retryInSeconds !== null,
+        verdict.retryInSeconds ?? 0,
+        c.id,
+        c.claim,
       ],
     );
   }
 
   /** A Validation call, made synchronously, kept like any callback with its one attempt. */
-  async recordValidation(v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string }, r: SendResult): Promise<void> {
+  async recordValidation(
+    v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },
+    r: SendResult,
+  ): Promise<void> {
     await this.#exec(
       `with c as (insert into callback (event_id, kind, merchant_id, trace_id, url, body, state, attempts)
                   values (?, 'validation', ?, ?, ?, ?, ?, 1) returning id)
@@ -108,7 +121,7 @@ export class PgCallbackStore implements CallbackLog {
       `select c.*, coalesce((select json_agg(json_build_object('at', a.at, 'duration_ms', a.duration_ms, 'http_status', a.http_status,
                 'response_body', a.response_body, 'outcome', a.outcome, 'error', a.error) order by a.id)
               from callback_attempt a where a.callback_id = c.id), '[]') as attempt_list
-       from callback c ${where.length ? "where " + where.join(" and ") : ""}
+       from callback c ${where.length ? `where ${where.join(" and ")}` : ""}
        order by c.id desc limit ?`,
       params,
     );

@@ -36,7 +36,11 @@ function tail(): { add(m: unknown): void; text(): string } {
       for (const l of String(m).split("\n")) if (l.trim()) lines.push(l.trim());
       lines.splice(0, Math.max(0, lines.length - 8));
     },
-    text: () => lines.filter((l) => /FATAL|ERROR|PANIC|could not|failed/i.test(l)).slice(-3).join(" | ") || lines.slice(-3).join(" | "),
+    text: () =>
+      lines
+        .filter((l) => /FATAL|ERROR|PANIC|could not|failed/i.test(l))
+        .slice(-3)
+        .join(" | ") || lines.slice(-3).join(" | "),
   };
 }
 

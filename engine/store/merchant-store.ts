@@ -15,15 +15,20 @@ import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 
-
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 
 const MAX_CACHED = 10_000;
 const UNKNOWN_TTL_MS = 1000;
 
-
-
-type MerchantRow = { siteId?: number | null; platformUrl?: string | null; validationUrl?: string | null; updatePayoutUrl?: string | null; updatePayoutStatuses: string; payoutApproval: string; processors: string[] };
+type MerchantRow = {
+  siteId?: number | null;
+  platformUrl?: string | null;
+  validationUrl?: string | null;
+  updatePayoutUrl?: string | null;
+  updatePayoutStatuses: string;
+  payoutApproval: string;
+  processors: string[];
+};
 
 /** The row's settings as the rest of the engine sees them. */
 function settingsOf(m: MerchantRow) {
@@ -194,7 +199,11 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   /** Adds ("create") or changes ("update") one frontend; the outcome says which failed. */
-  async putFrontend(merchantId: string, f: { name: string; baseCurrency: string; currencies: string[] }, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
+  async putFrontend(
+    merchantId: string,
+    f: { name: string; baseCurrency: string; currencies: string[] },
+    mode: "create" | "update",
+  ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
     const em = this.#orm.em.fork();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
     const fe = await em.findOne(FrontendEntity, { merchantId, name: f.name });

@@ -117,8 +117,22 @@ export class PgOrderStore implements OrderStore {
 
   #orderParams(d: OrderDraft): unknown[] {
     return [
-      d.merchantId, d.orderId, d.type, d.fingerprint, d.amountMinor, d.currency, d.frontend, d.pin, JSON.stringify(d.customer),
-      d.cardMasked, d.cardBrand, d.cardExpiry, d.cardFingerprint, d.returnUrl, d.notificationUrl, d.referenceTraceId,
+      d.merchantId,
+      d.orderId,
+      d.type,
+      d.fingerprint,
+      d.amountMinor,
+      d.currency,
+      d.frontend,
+      d.pin,
+      JSON.stringify(d.customer),
+      d.cardMasked,
+      d.cardBrand,
+      d.cardExpiry,
+      d.cardFingerprint,
+      d.returnUrl,
+      d.notificationUrl,
+      d.referenceTraceId,
     ];
   }
 
@@ -190,13 +204,30 @@ export class PgOrderStore implements OrderStore {
     const to = d.to ?? from;
     const changed = d.to !== undefined;
     const rows = await this.#run("apply", [
-      to.status, to.letter ?? null, d.depositState, d.transactionId, d.errorCode, d.errorDetails, d.redirectUrl ?? null,
-      d.processorCode ?? null, x.nextCheckAt, x.challengeExpiresAt ?? null, x.submitted ?? null,
-      traceId, from.status, from.letter ?? null,
-      from.status, d.cause, changed,
-      JSON.stringify(x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body, if_replied: c.ifReplied ?? false }))),
-      x.card ? x.card.sealed : null, x.card !== undefined,
-      x.cascadeProcessor ?? null, x.cascadeProcessor ?? null,
+      to.status,
+      to.letter ?? null,
+      d.depositState,
+      d.transactionId,
+      d.errorCode,
+      d.errorDetails,
+      d.redirectUrl ?? null,
+      d.processorCode ?? null,
+      x.nextCheckAt,
+      x.challengeExpiresAt ?? null,
+      x.submitted ?? null,
+      traceId,
+      from.status,
+      from.letter ?? null,
+      from.status,
+      d.cause,
+      changed,
+      JSON.stringify(
+        x.callbacks.map((c) => ({ event_id: c.eventId, kind: c.kind, merchant_id: c.merchantId, url: c.url, body: c.body, if_replied: c.ifReplied ?? false })),
+      ),
+      x.card ? x.card.sealed : null,
+      x.card !== undefined,
+      x.cascadeProcessor ?? null,
+      x.cascadeProcessor ?? null,
       this.#origin,
     ]);
     // The statement's join sees the order row as it was before its own update.
@@ -249,7 +280,7 @@ export class PgOrderStore implements OrderStore {
     params.push(q.limit);
     const rows = await this.#em().execute<Row[]>(
       `select ${ATTEMPT_COLUMNS} from transaction t join payment_order o on o.id = t.order_ref
-       ${where.length ? "where " + where.join(" and ") : ""}
+       ${where.length ? `where ${where.join(" and ")}` : ""}
        order by t.trace_id desc limit ?`,
       params,
     );

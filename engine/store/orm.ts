@@ -39,7 +39,15 @@ export async function openOrm(url: string, log: (msg: string) => void, opts: { p
     extensions: [Migrator],
     pool: { min: 1, max: opts.poolSize ?? 20 },
     driverOptions: opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, tableName: "mikro_orm_migrations", silent: true, snapshot: false, snapshotOnMigrate: false },
+    migrations: {
+      migrationsList: MIGRATIONS,
+      transactional: true,
+      allOrNothing: true,
+      tableName: "mikro_orm_migrations",
+      silent: true,
+      snapshot: false,
+      snapshotOnMigrate: false,
+    },
     logger: log,
     discovery: { warnWhenNoEntities: false },
     debug: false,
@@ -63,7 +71,9 @@ const STARTUP_LOCK = 7_207_369_001;
  * merchant one after the other, never at the same moment.
  */
 export async function withStartupLock<T>(orm: MikroORM, fn: () => Promise<T>): Promise<T> {
-  const pool = (await orm.em.getConnection().getNativeClient()) as { connect(): Promise<{ query(sql: string, values?: unknown[]): Promise<unknown>; release(): void }> };
+  const pool = (await orm.em.getConnection().getNativeClient()) as {
+    connect(): Promise<{ query(sql: string, values?: unknown[]): Promise<unknown>; release(): void }>;
+  };
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK]);

@@ -64,15 +64,17 @@ t.test("every `npm run` a doc mentions is a script of package.json", async (t) =
   }
 });
 
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(join(root, p)).isDirectory() ? sourcesUnder(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
 /** Environment variables the engine and the edge read: `env.X`, `env["X"]` and the names config.ts passes to its readers. */
 function variablesTheCodeReads(): Set<string> {
   const names = new Set<string>();
-  const files = ["engine", "edge"].flatMap(function walk(dir: string): string[] {
-    return readdirSync(join(root, dir)).flatMap((n) => {
-      const p = join(dir, n);
-      return statSync(join(root, p)).isDirectory() ? walk(p) : p.endsWith(".ts") ? [p] : [];
-    });
-  });
+  const files = ["engine", "edge"].flatMap(sourcesUnder);
   for (const f of files) {
     const src = read(f);
     for (const [, n] of src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)) names.add(n);

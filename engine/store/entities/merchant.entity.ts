@@ -17,6 +17,9 @@ export const MerchantEntity = defineEntity({
     payoutApproval: p.text(),
     processors: p.json<string[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
