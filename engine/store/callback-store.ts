@@ -1,21 +1,24 @@
 /**
  * The callback outbox on Postgres. Queued callbacks are inserted by the
- * statement that changes a transaction (order-store.ts), not here, so the
+ * statement that changes a transaction (hot-statements.ts), not here, so the
  * change and what it owes commit together; only a Validation call, made while
- * the customer waits, is recorded here after the fact. Workers claim due rows with FOR UPDATE SKIP
- * LOCKED and push next_attempt_at past the call's timeout (a lease): several
- * engines on one database never send one callback at the same moment, and a
- * crashed engine's claim simply falls due again. Per transaction and kind,
- * callbacks go out in the order they were owed (A before P before Y): a later
- * one waits while an earlier one is still pending. Every attempt is kept.
+ * the customer waits, is recorded here after the fact. Workers claim due rows
+ * with FOR UPDATE SKIP LOCKED and push next_attempt_at past the call's timeout
+ * (a lease): several engines on one database never send one callback at the
+ * same moment, and a crashed engine's claim simply falls due again. Per
+ * transaction and kind, callbacks go out in the order they were owed (A before
+ * P before Y): a later one waits while an earlier one is still pending. Every
+ * attempt is kept. Typed queries and the entity manager: a delivery costs a
+ * network call, beside which a statement's planning does not count.
  */
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback } from "../app/ports.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
-import type { Row } from "./mappers.ts";
-import { notifyWorkSql } from "./work-notice.ts";
+import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
+import { type CallbackAttemptRow, callbackViewOf } from "./mappers.ts";
+import { notifyWork } from "./notify-work.ts";
+import { msFromNow, typedDb } from "./typed-db.ts";
 
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
@@ -32,34 +35,60 @@ export class PgCallbackStore implements CallbackLog {
     this.#origin = origin;
   }
 
-  #exec(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.#orm.em.fork().execute<Row[]>(sql, params);
+  #db() {
+    return typedDb(this.#orm.em.fork());
   }
 
   /** Claims up to `limit` due callbacks for `leaseMs`. */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedCallback[]> {
     const claim = randomUUID();
-    const rows = await this.#exec(
-      `update callback c set claim = ?, attempts = c.attempts + 1, updated_at = now(),
-         next_attempt_at = now() + (? * interval '1 millisecond')
-       where c.id in (select d.id from callback d where d.state = 'pending' and d.next_attempt_at <= now()
-                        and not exists (select 1 from callback e where e.trace_id = d.trace_id and e.kind = d.kind
-                                        and e.state = 'pending' and e.id < d.id)
-                      order by d.next_attempt_at limit ? for update skip locked)
-       returning c.id, c.event_id, c.kind, c.merchant_id, c.trace_id, c.url, c.body, c.attempts`,
-      [claim, leaseMs, limit],
+    const rows = await this.#db()
+      .updateTable("callback")
+      .set((eb) => ({ claim, attempts: eb("callback.attempts", "+", 1), updated_at: eb.fn<Date>("now"), next_attempt_at: msFromNow(eb, leaseMs) }))
+      .where("callback.id", "in", (eb) =>
+        eb
+          .selectFrom("callback as d")
+          .select("d.id")
+          .where("d.state", "=", "pending")
+          .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom("callback as e")
+                  .select("e.id")
+                  .whereRef("e.trace_id", "=", "d.trace_id")
+                  .whereRef("e.kind", "=", "d.kind")
+                  .where("e.state", "=", "pending")
+                  .whereRef("e.id", "<", "d.id"),
+              ),
+            ),
+          )
+          .orderBy("d.next_attempt_at")
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(["id", "event_id", "kind", "merchant_id", "trace_id", "url", "body", "attempts"])
+      .execute();
+    return rows.flatMap((r) =>
+      // Validation calls are recorded delivered or refused, never pending: never claimed.
+      r.kind === "validation"
+        ? []
+        : [
+            {
+              id: r.id,
+              eventId: r.event_id,
+              kind: r.kind,
+              merchantId: r.merchant_id,
+              traceId: r.trace_id,
+              url: r.url,
+              body: r.body,
+              attempt: r.attempts,
+              claim,
+            },
+          ],
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      eventId: String(r.event_id),
-      kind: r.kind as ClaimedCallback["kind"],
-      merchantId: String(r.merchant_id),
-      traceId: Number(r.trace_id),
-      url: String(r.url),
-      body: String(r.body),
-      attempt: Number(r.attempts),
-      claim,
-    }));
   }
 
   /**
@@ -67,27 +96,29 @@ export class PgCallbackStore implements CallbackLog {
    * A lost claim (the lease ran out and another worker took it) keeps only the attempt.
    */
   async recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void> {
-    await this.#exec(
-      `with a as (insert into callback_attempt (callback_id, at, duration_ms, http_status, response_body, outcome, error)
-                  values (?, now() - (? * interval '1 millisecond'), ?, ?, ?, ?, ?))
-       update callback set state = ?, claim = null, updated_at = now(),
-         next_attempt_at = case when ? then now() + (? * interval '1 second') else next_attempt_at end
-       where id = ? and claim = ?`,
-      [
-        c.id,
-        r.durationMs,
-        r.durationMs,
-        r.httpStatus,
-        cut(r.body),
-        verdict.outcome,
-        verdict.error,
-        verdict.state,
-        verdict.retryInSeconds !== null,
-        verdict.retryInSeconds ?? 0,
-        c.id,
-        c.claim,
-      ],
-    );
+    const retryIn = verdict.retryInSeconds;
+    await this.#db()
+      .with("a", (db) =>
+        db.insertInto("callback_attempt").values((eb) => ({
+          callback_id: c.id,
+          at: msFromNow(eb, -r.durationMs),
+          duration_ms: r.durationMs,
+          http_status: r.httpStatus,
+          response_body: cut(r.body),
+          outcome: verdict.outcome,
+          error: verdict.error,
+        })),
+      )
+      .updateTable("callback")
+      .set((eb) => ({
+        state: verdict.state,
+        claim: null,
+        updated_at: eb.fn<Date>("now"),
+        ...(retryIn === null ? {} : { next_attempt_at: msFromNow(eb, retryIn * 1000) }),
+      }))
+      .where("id", "=", c.id)
+      .where("claim", "=", c.claim)
+      .execute();
   }
 
   /** A Validation call, made synchronously, kept like any callback with its one attempt. */
@@ -95,37 +126,55 @@ export class PgCallbackStore implements CallbackLog {
     v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },
     r: SendResult,
   ): Promise<void> {
-    await this.#exec(
-      `with c as (insert into callback (event_id, kind, merchant_id, trace_id, url, body, state, attempts)
-                  values (?, 'validation', ?, ?, ?, ?, ?, 1) returning id)
-       insert into callback_attempt (callback_id, at, duration_ms, http_status, response_body, outcome, error)
-       select id, now() - (? * interval '1 millisecond'), ?, ?, ?, ?, ? from c`,
-      [v.eventId, v.merchantId, v.traceId, v.url, v.body, v.state, r.durationMs, r.durationMs, r.httpStatus, cut(r.body), v.outcome, v.error],
-    );
+    await this.#db()
+      .with("c", (db) =>
+        db
+          .insertInto("callback")
+          .values({
+            event_id: v.eventId,
+            kind: "validation",
+            merchant_id: v.merchantId,
+            trace_id: v.traceId,
+            url: v.url,
+            body: v.body,
+            state: v.state,
+            attempts: 1,
+          })
+          .returning("id"),
+      )
+      .insertInto("callback_attempt")
+      .values((eb) => ({
+        callback_id: eb.selectFrom("c").select("c.id"),
+        at: msFromNow(eb, -r.durationMs),
+        duration_ms: r.durationMs,
+        http_status: r.httpStatus,
+        response_body: cut(r.body),
+        outcome: v.outcome,
+        error: v.error,
+      }))
+      .execute();
   }
 
+  /** Newest first, each with every attempt at it (one more query for all the page's attempts). */
   async list(f: CallbackFilter): Promise<CallbackView[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, v: unknown) => {
-      where.push(sql);
-      params.push(v);
-    };
-    if (f.merchantId) add("c.merchant_id = ?", f.merchantId);
-    if (f.kind) add("c.kind = ?", f.kind);
-    if (f.state) add("c.state = ?", f.state);
-    if (f.traceId) add("c.trace_id = ?", f.traceId);
-    if (f.beforeId) add("c.id < ?", f.beforeId);
-    params.push(f.limit);
-    const rows = await this.#exec(
-      `select c.*, coalesce((select json_agg(json_build_object('at', a.at, 'duration_ms', a.duration_ms, 'http_status', a.http_status,
-                'response_body', a.response_body, 'outcome', a.outcome, 'error', a.error) order by a.id)
-              from callback_attempt a where a.callback_id = c.id), '[]') as attempt_list
-       from callback c ${where.length ? `where ${where.join(" and ")}` : ""}
-       order by c.id desc limit ?`,
-      params,
+    const db = this.#db();
+    const callbacks = await db
+      .selectFrom("callback")
+      .selectAll()
+      .$if(!!f.merchantId, (q) => q.where("merchant_id", "=", f.merchantId!))
+      .$if(!!f.kind, (q) => q.where("kind", "=", f.kind!))
+      .$if(!!f.state, (q) => q.where("state", "=", f.state!))
+      .$if(!!f.traceId, (q) => q.where("trace_id", "=", f.traceId!))
+      .$if(!!f.beforeId, (q) => q.where("id", "<", f.beforeId!))
+      .orderBy("id", "desc")
+      .limit(f.limit)
+      .execute();
+    if (callbacks.length === 0) return [];
+    const sent = await this.#attempts(
+      db,
+      callbacks.map((c) => c.id),
     );
-    return rows.map(viewOf);
+    return callbacks.map((c) => callbackViewOf(c, sent.get(c.id) ?? []));
   }
 
   /** Every callback a transaction owed, oldest first. */
@@ -133,9 +182,23 @@ export class PgCallbackStore implements CallbackLog {
     return (await this.list({ traceId, limit: 1000 })).reverse();
   }
 
+  /**
+   * One callback with its attempts: both read at once. A redelivery reads it
+   * back right after waking the workers, and should see it before they have
+   * delivered it again.
+   */
   async get(id: number): Promise<CallbackView | undefined> {
-    const [row] = await this.list({ beforeId: id + 1, limit: 1 });
-    return row && row.id === id ? row : undefined;
+    const db = this.#db();
+    const [c, sent] = await Promise.all([db.selectFrom("callback").selectAll().where("id", "=", id).executeTakeFirst(), this.#attempts(db, [id])]);
+    return c ? callbackViewOf(c, sent.get(id) ?? []) : undefined;
+  }
+
+  /** The attempts at these callbacks, by callback, each in the order made. */
+  async #attempts(db: ReturnType<typeof typedDb>, ids: number[]): Promise<Map<number, CallbackAttemptRow[]>> {
+    const rows = await db.selectFrom("callback_attempt").selectAll().where("callback_id", "in", ids).orderBy("id").execute();
+    const byCallback = new Map<number, CallbackAttemptRow[]>();
+    for (const a of rows) byCallback.set(a.callback_id, [...(byCallback.get(a.callback_id) ?? []), a]);
+    return byCallback;
   }
 
   /**
@@ -143,44 +206,34 @@ export class PgCallbackStore implements CallbackLog {
    * of attempts (the stored attempts stay). Not while an attempt is in flight
    * (claimed, lease running): that would send it twice at once. Validation
    * calls are not queued. Made due, it wakes the other engines' delivery
-   * workers at commit, in the same statement (work-notice.ts).
+   * workers at commit, in the same statement (notify-work.ts).
    */
   async redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
-    const rows = await this.#exec(
-      `with r as (update callback set state = 'pending', attempts = 0, claim = null, next_attempt_at = now(), updated_at = now()
-                  where id = ? and kind <> 'validation' and not (claim is not null and next_attempt_at > now()) returning id),
-            wk as (select ${notifyWorkSql("'callback'", "?::text")} from r)
-       select id, (select count(*) from wk) as woken from r`,
-      [id, this.#origin],
-    );
-    if (rows.length > 0) return "ok";
-    const [exists] = await this.#exec(`select kind from callback where id = ?`, [id]);
+    const db = this.#db();
+    const done = await db
+      .with("r", (db) =>
+        db
+          .updateTable("callback")
+          .set((eb) => ({ state: "pending", attempts: 0, claim: null, next_attempt_at: eb.fn<Date>("now"), updated_at: eb.fn<Date>("now") }))
+          .where("id", "=", id)
+          .where("kind", "<>", "validation")
+          .where((eb) => eb.not(eb.and([eb("claim", "is not", null), eb("next_attempt_at", ">", eb.fn<Date>("now"))])))
+          .returning("id"),
+      )
+      .with("wk", (db) => db.selectFrom("r").select((eb) => notifyWork(eb, "callback", this.#origin).as("sent")))
+      // Selecting from wk is what runs it: a plain CTE nobody reads is never evaluated.
+      .selectFrom("r")
+      .select((eb) => [
+        "r.id",
+        eb
+          .selectFrom("wk")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .as("woken"),
+      ])
+      .executeTakeFirst();
+    if (done) return "ok";
+    const exists = await db.selectFrom("callback").select("kind").where("id", "=", id).executeTakeFirst();
     if (!exists) return "not-found";
     return exists.kind === "validation" ? "not-queued" : "in-flight";
   }
-}
-
-function viewOf(r: Row): CallbackView {
-  const attempts = (typeof r.attempt_list === "string" ? JSON.parse(r.attempt_list) : r.attempt_list) as Row[];
-  return {
-    id: Number(r.id),
-    eventId: String(r.event_id),
-    kind: r.kind as CallbackKind,
-    state: r.state as CallbackState,
-    merchantId: String(r.merchant_id),
-    traceId: Number(r.trace_id),
-    url: String(r.url),
-    body: String(r.body),
-    attemptCount: Number(r.attempts),
-    nextAttemptAt: new Date(String(r.next_attempt_at instanceof Date ? r.next_attempt_at.toISOString() : r.next_attempt_at)),
-    createdAt: new Date(String(r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at)),
-    attempts: attempts.map((a) => ({
-      at: new Date(String(a.at)),
-      durationMs: Number(a.duration_ms),
-      httpStatus: Number(a.http_status),
-      responseBody: String(a.response_body),
-      outcome: String(a.outcome),
-      error: String(a.error),
-    })),
-  };
 }

@@ -3,12 +3,17 @@
  * a conditional update that exactly one caller wins: due attempts (SKIP LOCKED,
  * with a lease), the sweep for attempts whose engine died mid-way, a cascade
  * attempt's submission, a challenge's completion; and the flag a repeated
- * request sets when it has told the platform a non-final state.
+ * request sets when it has told the platform a non-final state. Leases and due
+ * times are on the database's clock, the one every engine shares. Typed
+ * queries: none of these runs per request at the rate of Process.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { FollowUpStore } from "../app/ports.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { ATTEMPT_COLUMNS, attemptFromRow, type Row } from "./mappers.ts";
+import { attemptExtras, attemptRefs } from "./attempt-select.ts";
+import { TransactionEntity } from "./entities/transaction.entity.ts";
+import { attemptFromRow } from "./mappers.ts";
+import { msFromNow, secondsAgo, typedDb } from "./typed-db.ts";
 
 export class PgFollowUpStore implements FollowUpStore {
   readonly #orm: MikroORM;
@@ -17,20 +22,28 @@ export class PgFollowUpStore implements FollowUpStore {
     this.#orm = orm;
   }
 
-  #em() {
-    return this.#orm.em.fork();
+  #db() {
+    return typedDb(this.#orm.em.fork());
   }
 
   /** Attempts whose next check is due, claimed for `leaseMs` (SKIP LOCKED: one engine each). */
   async claimDue(limit: number, leaseMs: number): Promise<number[]> {
-    const rows = await this.#em().execute<Row[]>(
-      `update transaction set next_check_at = now() + (? * interval '1 millisecond')
-       where trace_id in (select trace_id from transaction where next_check_at <= now()
-                          order by next_check_at limit ? for update skip locked)
-       returning trace_id`,
-      [leaseMs, limit],
-    );
-    return rows.map((r) => Number(r.trace_id));
+    const rows = await this.#db()
+      .updateTable("transaction")
+      .set((eb) => ({ next_check_at: msFromNow(eb, leaseMs) }))
+      .where("trace_id", "in", (eb) =>
+        eb
+          .selectFrom("transaction")
+          .select("trace_id")
+          .where("next_check_at", "<=", eb.fn<Date>("now"))
+          .orderBy("next_check_at")
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning("trace_id")
+      .execute();
+    return rows.map((r) => r.trace_id);
   }
 
   /**
@@ -39,20 +52,32 @@ export class PgFollowUpStore implements FollowUpStore {
    * mid-way. One engine sweeps at a time (the watermark row is locked, others skip).
    */
   async sweepStuck(graceSeconds: number): Promise<number> {
-    const [row] = await this.#em().execute<Row[]>(
-      `with w as (select scanned_to from recovery_watermark where id = 1 for update skip locked),
-            upto as (select now() - (? * interval '1 second') as t),
-            stuck as (update transaction t set next_check_at = now()
-                      from w, upto
-                      where t.created_at > w.scanned_to and t.created_at <= upto.t
-                        and t.status in ('pending', 'requested') and t.next_check_at is null
-                      returning t.trace_id),
-            moved as (update recovery_watermark set scanned_to = (select t from upto)
-                      where id = 1 and exists (select 1 from w) and (select t from upto) > (select scanned_to from w))
-       select count(*)::int as n from stuck`,
-      [graceSeconds],
-    );
-    return Number(row?.n ?? 0);
+    const row = await this.#db()
+      .with("w", (db) => db.selectFrom("recovery_watermark").select("scanned_to").where("id", "=", 1).forUpdate().skipLocked())
+      .with("upto", (db) => db.selectNoFrom((eb) => secondsAgo(eb, graceSeconds).as("t")))
+      .with("stuck", (db) =>
+        db
+          .updateTable("transaction")
+          .set((eb) => ({ next_check_at: eb.fn<Date>("now") }))
+          .from(["w", "upto"])
+          .whereRef("transaction.created_at", ">", "w.scanned_to")
+          .whereRef("transaction.created_at", "<=", "upto.t")
+          .where("transaction.status", "in", ["pending", "requested"])
+          .where("transaction.next_check_at", "is", null)
+          .returning("transaction.trace_id"),
+      )
+      .with("moved", (db) =>
+        db
+          .updateTable("recovery_watermark")
+          .set((eb) => ({ scanned_to: eb.selectFrom("upto").select("upto.t") }))
+          .where("id", "=", 1)
+          .where((eb) => eb.exists(eb.selectFrom("w").select("w.scanned_to")))
+          .where((eb) => eb(eb.selectFrom("upto").select("upto.t"), ">", eb.selectFrom("w").select("w.scanned_to"))),
+      )
+      .selectFrom("stuck")
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"))
+      .executeTakeFirst();
+    return row?.n ?? 0;
   }
 
   /**
@@ -62,12 +87,16 @@ export class PgFollowUpStore implements FollowUpStore {
    * after the flag, notified.
    */
   async markReplied(traceId: number): Promise<Attempt | undefined> {
-    const rows = await this.#em().execute<Row[]>(
-      `update transaction t set replied = true from payment_order o
-       where o.id = t.order_ref and t.trace_id = ? returning ${ATTEMPT_COLUMNS}`,
-      [traceId],
-    );
-    return rows[0] ? attemptFromRow(rows[0]) : undefined;
+    const row = await this.#db()
+      .updateTable("transaction")
+      .set({ replied: true })
+      .from("payment_order as o")
+      .whereRef("o.id", "=", "transaction.order_ref")
+      .where("transaction.trace_id", "=", traceId)
+      .returning(attemptRefs("transaction"))
+      .returning(attemptExtras)
+      .executeTakeFirst();
+    return row ? attemptFromRow(row) : undefined;
   }
 
   /**
@@ -75,27 +104,32 @@ export class PgFollowUpStore implements FollowUpStore {
    * caller, and only while it has not expired.
    */
   async claimChallenge(traceId: number, ms: number): Promise<boolean> {
-    const rows = await this.#em().execute<Row[]>(
-      `update transaction set completing_until = now() + (? * interval '1 millisecond')
-       where trace_id = ? and status = 'pending_async' and challenge_expires_at > now()
-         and (completing_until is null or completing_until < now()) returning trace_id`,
-      [ms, traceId],
-    );
-    return rows.length > 0;
+    const row = await this.#db()
+      .updateTable("transaction")
+      .set((eb) => ({ completing_until: msFromNow(eb, ms) }))
+      .where("trace_id", "=", traceId)
+      .where("status", "=", "pending_async")
+      .where("challenge_expires_at", ">", (eb) => eb.fn<Date>("now"))
+      .where((eb) => eb.or([eb("completing_until", "is", null), eb("completing_until", "<", eb.fn<Date>("now"))]))
+      .returning("trace_id")
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Claims a cascade attempt's submission: true for exactly one caller. */
   async claimSubmit(traceId: number, leaseMs: number): Promise<boolean> {
-    const rows = await this.#em().execute<Row[]>(
-      `update transaction set submitted = true, next_check_at = now() + (? * interval '1 millisecond')
-       where trace_id = ? and submitted = false returning trace_id`,
-      [leaseMs, traceId],
-    );
-    return rows.length > 0;
+    const row = await this.#db()
+      .updateTable("transaction")
+      .set((eb) => ({ submitted: true, next_check_at: msFromNow(eb, leaseMs) }))
+      .where("trace_id", "=", traceId)
+      .where("submitted", "=", false)
+      .returning("trace_id")
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Nothing more to look at on this attempt. */
   async clearCheck(traceId: number): Promise<void> {
-    await this.#em().execute(`update transaction set next_check_at = null where trace_id = ?`, [traceId]);
+    await this.#orm.em.fork().nativeUpdate(TransactionEntity, { traceId }, { nextCheckAt: null });
   }
 }

@@ -1,63 +1,106 @@
-/** Rows and entities -> domain values. Nothing from the ORM leaves the store. */
-import type { Attempt, DepositState, PayoutLetter, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
+/**
+ * Rows and entities -> domain values. Nothing from the ORM leaves the store.
+ * Every input is typed by the entities (an entity, a typed query's row, or a
+ * hand-written statement's row declared as the same type), so nothing here
+ * casts: enumerated columns are already the domain's unions.
+ */
+import type { InferEntity } from "@mikro-orm/core";
+import type { Selectable } from "kysely";
+import type { CallbackView, MerchantSettingsView } from "../app/ports.ts";
+import type { Attempt, FrontendView, StatusChange } from "../domain/transaction.ts";
+import type { AttemptRow } from "./attempt-select.ts";
+import type { FrontendEntity } from "./entities/frontend.entity.ts";
+import type { MerchantEntity } from "./entities/merchant.entity.ts";
+import type { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
+import type { CashierDb } from "./typed-db.ts";
 
-/** The columns every attempt query selects, joined with its order. */
-export const ATTEMPT_COLUMNS = `
-  t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state, t.transaction_id,
-  t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at,
-  t.processor_code, t.submitted, t.challenge_expires_at, t.completing_until, t.replied, o.notification_url, o.return_url, o.customer->>'requester_ip' as requester_ip,
-  o.order_id, o.merchant_id, o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry,
-  o.pin, o.frontend, o.reference_trace_id, (o.card_sealed is not null) as card_held`;
-
-export type Row = Record<string, unknown>;
-
-const dateOf = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-export function attemptFromRow(r: Row): Attempt {
+/** An attempt row (attempt-select.ts) as the rest of the engine sees it. */
+export function attemptFromRow(r: AttemptRow): Attempt {
   return {
-    traceId: Number(r.trace_id),
-    orderRef: Number(r.order_ref),
-    orderId: String(r.order_id),
-    merchantId: String(r.merchant_id),
-    type: r.type as TransactionType,
-    attempt: Number(r.attempt),
-    status: r.status as TransactionStatus,
-    payoutLetter: (r.payout_letter as PayoutLetter | null) ?? null,
-    depositState: (r.deposit_state as DepositState | null) ?? null,
-    amountMinor: Number(r.amount_minor),
-    currency: String(r.currency),
-    processor: String(r.processor),
-    transactionId: (r.transaction_id as string | null) ?? null,
-    errorCode: numOrNull(r.error_code),
-    errorDetails: (r.error_details as string | null) ?? null,
-    redirectUrl: (r.redirect_url as string | null) ?? null,
-    cardMasked: String(r.card_masked),
-    cardBrand: String(r.card_brand),
-    cardExpiry: String(r.card_expiry),
-    pin: String(r.pin),
-    frontend: String(r.frontend),
-    referenceTraceId: numOrNull(r.reference_trace_id),
+    traceId: r.trace_id,
+    orderRef: r.order_ref,
+    orderId: r.order_id,
+    merchantId: r.merchant_id,
+    type: r.type,
+    attempt: r.attempt,
+    status: r.status,
+    payoutLetter: r.payout_letter,
+    depositState: r.deposit_state,
+    amountMinor: r.amount_minor,
+    currency: r.currency,
+    processor: r.processor,
+    transactionId: r.transaction_id,
+    errorCode: r.error_code,
+    errorDetails: r.error_details,
+    redirectUrl: r.redirect_url,
+    cardMasked: r.card_masked,
+    cardBrand: r.card_brand,
+    cardExpiry: r.card_expiry,
+    pin: r.pin,
+    frontend: r.frontend,
+    referenceTraceId: r.reference_trace_id,
     cardHeld: r.card_held === true,
-    notificationUrl: (r.notification_url as string | null) || null,
-    returnUrl: String(r.return_url ?? ""),
-    requesterIp: String(r.requester_ip ?? ""),
-    processorCode: (r.processor_code as string | null) ?? null,
-    submitted: r.submitted !== false,
-    challengeExpiresAt: r.challenge_expires_at ? dateOf(r.challenge_expires_at) : null,
-    completingUntil: r.completing_until ? dateOf(r.completing_until) : null,
-    replied: r.replied === true,
-    createdAt: dateOf(r.created_at),
-    updatedAt: dateOf(r.updated_at),
+    notificationUrl: r.notification_url || null,
+    returnUrl: r.return_url,
+    requesterIp: r.requester_ip ?? "",
+    processorCode: r.processor_code,
+    submitted: r.submitted,
+    challengeExpiresAt: r.challenge_expires_at,
+    completingUntil: r.completing_until,
+    replied: r.replied,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
-export function changeFromEntity(e: { fromStatus?: string | null; toStatus: string; payoutLetter?: string | null; cause: string; at: Date }): StatusChange {
+/** One history row. */
+export function changeFromEntity(e: InferEntity<typeof TransactionEventEntity>): StatusChange {
+  return { fromStatus: e.fromStatus ?? null, toStatus: e.toStatus, payoutLetter: e.payoutLetter ?? null, cause: e.cause, at: e.at };
+}
+
+/** A callback row and one of its attempts, as the typed queries read them. */
+export type CallbackRow = Selectable<CashierDb["callback"]>;
+export type CallbackAttemptRow = Selectable<CashierDb["callback_attempt"]>;
+
+/** A callback with its attempts (in the order made), as operators see it. */
+export function callbackViewOf(c: CallbackRow, sent: CallbackAttemptRow[]): CallbackView {
   return {
-    fromStatus: (e.fromStatus as TransactionStatus | null) ?? null,
-    toStatus: e.toStatus as TransactionStatus,
-    payoutLetter: (e.payoutLetter as PayoutLetter | null) ?? null,
-    cause: e.cause,
-    at: e.at,
+    id: c.id,
+    eventId: c.event_id,
+    kind: c.kind,
+    state: c.state,
+    merchantId: c.merchant_id,
+    traceId: c.trace_id,
+    url: c.url,
+    body: c.body,
+    attemptCount: c.attempts,
+    nextAttemptAt: c.next_attempt_at,
+    createdAt: c.created_at,
+    attempts: sent.map((a) => ({
+      at: a.at,
+      durationMs: a.duration_ms,
+      httpStatus: a.http_status,
+      responseBody: a.response_body,
+      outcome: a.outcome,
+      error: a.error,
+    })),
   };
+}
+
+/** A merchant's settings and frontends (loaded, in id order) as every part of the engine reads them. */
+export function settingsOf(m: InferEntity<typeof MerchantEntity>, frontends: InferEntity<typeof FrontendEntity>[]): MerchantSettingsView {
+  return {
+    siteId: m.siteId ?? null,
+    platformUrl: m.platformUrl ?? null,
+    validationUrl: m.validationUrl ?? null,
+    updatePayoutUrl: m.updatePayoutUrl ?? null,
+    updatePayoutStatuses: m.updatePayoutStatuses,
+    payoutApproval: m.payoutApproval,
+    processors: m.processors,
+    frontends: frontends.map(frontendOf),
+  };
+}
+
+function frontendOf(f: InferEntity<typeof FrontendEntity>): FrontendView {
+  return { name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies };
 }

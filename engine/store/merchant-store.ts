@@ -14,34 +14,12 @@ import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
+import { settingsOf } from "./mappers.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 
 const MAX_CACHED = 10_000;
 const UNKNOWN_TTL_MS = 1000;
-
-type MerchantRow = {
-  siteId?: number | null;
-  platformUrl?: string | null;
-  validationUrl?: string | null;
-  updatePayoutUrl?: string | null;
-  updatePayoutStatuses: string;
-  payoutApproval: string;
-  processors: string[];
-};
-
-/** The row's settings as the rest of the engine sees them. */
-function settingsOf(m: MerchantRow) {
-  return {
-    siteId: m.siteId ?? null,
-    platformUrl: m.platformUrl ?? null,
-    validationUrl: m.validationUrl ?? null,
-    updatePayoutUrl: m.updatePayoutUrl ?? null,
-    updatePayoutStatuses: m.updatePayoutStatuses,
-    payoutApproval: (m.payoutApproval === "manual" ? "manual" : "auto") as "auto" | "manual",
-    processors: m.processors,
-  };
-}
 
 /** Settings -> the row's columns, with the CONTRACT's defaults. */
 function columnsOf(s: MerchantSettings) {
@@ -93,17 +71,16 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   async #load(merchantId: string): Promise<Merchant | undefined> {
-    const em = this.#orm.em.fork();
-    const m = await em.findOne(MerchantEntity, { id: merchantId });
+    const m = await this.#orm.em
+      .fork()
+      .findOne(MerchantEntity, { id: merchantId }, { populate: ["frontends"], populateOrderBy: { frontends: { id: "asc" } }, strategy: "select-in" });
     if (!m) return undefined;
-    const frontends = await em.find(FrontendEntity, { merchantId }, { orderBy: { id: "asc" } });
     return {
       id: m.id,
       signingKey: hmacKey(open(this.#key, m.secretSealed, aad(m.id))),
       previousKey: m.previousSecretSealed ? hmacKey(open(this.#key, m.previousSecretSealed, aad(m.id))) : null,
       previousKeyExpiresAt: m.previousSecretExpiresAt ?? null,
-      ...settingsOf(m),
-      frontends: frontends.map((f) => ({ name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies })),
+      ...settingsOf(m, m.frontends.getItems()),
     };
   }
 
@@ -114,13 +91,11 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       const existing = opts.onlyNew ? null : await em.findOne(MerchantEntity, { id: spec.merchantId });
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });
-      // Frontends reference the merchant by column, not by relation: write it first.
-      await em.flush();
       for (const f of spec.frontends) {
         const currencies = f.currencies && f.currencies.length > 0 ? f.currencies : [f.baseCurrency];
-        const fe = await em.findOne(FrontendEntity, { merchantId: spec.merchantId, name: f.name });
+        const fe = await em.findOne(FrontendEntity, { merchant: spec.merchantId, name: f.name });
         if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies });
-        else em.create(FrontendEntity, { merchantId: spec.merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies });
+        else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies });
       }
     });
     this.#cache.delete(spec.merchantId);
@@ -137,16 +112,18 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     return this.#views(afterId ? { id: { $gt: afterId } } : {}, limit);
   }
 
-  async #views(where: Record<string, unknown>, limit: number): Promise<MerchantView[]> {
-    const em = this.#orm.em.fork();
-    const ms = await em.find(MerchantEntity, where, { orderBy: { id: "asc" }, limit });
-    if (ms.length === 0) return [];
-    const fronts = await em.find(FrontendEntity, { merchantId: { $in: ms.map((m) => m.id) } }, { orderBy: { id: "asc" } });
+  async #views(where: { id: string | { $gt: string } } | Record<string, never>, limit: number): Promise<MerchantView[]> {
+    const ms = await this.#orm.em.fork().find(MerchantEntity, where, {
+      orderBy: { id: "asc" },
+      limit,
+      populate: ["frontends"],
+      populateOrderBy: { frontends: { id: "asc" } },
+      strategy: "select-in",
+    });
     const now = new Date();
     return ms.map((m) => ({
       merchantId: m.id,
-      ...settingsOf(m),
-      frontends: fronts.filter((f) => f.merchantId === m.id).map((f) => ({ name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies })),
+      ...settingsOf(m, m.frontends.getItems()),
       createdAt: m.createdAt,
       updatedAt: m.updatedAt,
       previousSecretExpiresAt: m.previousSecretExpiresAt && m.previousSecretExpiresAt > now ? m.previousSecretExpiresAt : null,
@@ -206,11 +183,11 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
     const em = this.#orm.em.fork();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
-    const fe = await em.findOne(FrontendEntity, { merchantId, name: f.name });
+    const fe = await em.findOne(FrontendEntity, { merchant: merchantId, name: f.name });
     if (mode === "create" && fe) return "exists";
     if (mode === "update" && !fe) return "no-frontend";
     if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies: f.currencies });
-    else em.create(FrontendEntity, { merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies });
+    else em.create(FrontendEntity, { merchant: merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies });
     await em.flush();
     this.#cache.delete(merchantId);
     return "ok";

@@ -1,19 +1,16 @@
 /**
- * MikroORM on Postgres: the entities, the committed migrations (run at start
- * under an advisory lock, never schema.update()), and the pool.
+ * MikroORM on Postgres: the entities (one per table, entities/all-entities.ts),
+ * the committed migrations (run at start under an advisory lock, never
+ * schema.update()), and the pool.
  */
 import { MikroORM } from "@mikro-orm/postgresql";
 import { Migrator } from "@mikro-orm/migrations";
-import { MerchantEntity } from "./entities/merchant.entity.ts";
-import { FrontendEntity } from "./entities/frontend.entity.ts";
-import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
+import { ENTITIES } from "./entities/all-entities.ts";
 import { Migration001Initial } from "./migrations/001-initial.ts";
 import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
 
-/** The tables read through the unit of work; orders and attempts are read and written by SQL (order-store.ts). */
-const ENTITIES = [MerchantEntity, FrontendEntity, TransactionEventEntity];
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
   { name: "002-callbacks", class: Migration002Callbacks },
@@ -35,7 +32,7 @@ export const QUERY_TIMEOUT_MS = 10_000;
 export async function openOrm(url: string, log: (msg: string) => void, opts: { poolSize?: number; bounded?: boolean } = {}): Promise<MikroORM> {
   const orm = await MikroORM.init({
     clientUrl: url,
-    entities: ENTITIES,
+    entities: [...ENTITIES],
     extensions: [Migrator],
     pool: { min: 1, max: opts.poolSize ?? 20 },
     driverOptions: opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },

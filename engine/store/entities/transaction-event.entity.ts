@@ -1,16 +1,22 @@
 /** One recorded status change: from, to, why and when. Append-only. */
 import { defineEntity, p } from "@mikro-orm/core";
+import { PAYOUT_LETTERS, TRANSACTION_STATUSES } from "./column-values.ts";
+import { TransactionEntity } from "./transaction.entity.ts";
 
+/** Table transaction_event (001): a transaction's history, in id order. */
 export const TransactionEventEntity = defineEntity({
   name: "TransactionEvent",
   tableName: "transaction_event",
   properties: {
     id: p.bigint("number").primary().autoincrement(),
-    traceId: p.integer(),
-    fromStatus: p.text().nullable(),
-    toStatus: p.text(),
-    payoutLetter: p.string().length(1).nullable(),
+    transaction: () => p.manyToOne(TransactionEntity).fieldName("trace_id"),
+    fromStatus: p.enum(TRANSACTION_STATUSES).nullable(),
+    toStatus: p.enum(TRANSACTION_STATUSES),
+    payoutLetter: p.enum(PAYOUT_LETTERS).columnType("char(1)").nullable(),
     cause: p.text(),
-    at: p.datetime().onCreate(() => new Date()),
+    at: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
   },
 });

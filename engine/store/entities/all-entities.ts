@@ -1,0 +1,28 @@
+/**
+ * Every table's entity, in one list: the ORM discovers these, the typed Kysely
+ * database is inferred from them (kysely.ts), and a test checks that together
+ * they cover the migrated schema column for column.
+ */
+import { AllowedTransitionEntity } from "./allowed-transition.entity.ts";
+import { CallbackAttemptEntity } from "./callback-attempt.entity.ts";
+import { CallbackEntity } from "./callback.entity.ts";
+import { CashierSessionEntity } from "./cashier-session.entity.ts";
+import { FrontendEntity } from "./frontend.entity.ts";
+import { MerchantEntity } from "./merchant.entity.ts";
+import { PaymentOrderEntity } from "./payment-order.entity.ts";
+import { RecoveryWatermarkEntity } from "./recovery-watermark.entity.ts";
+import { TransactionEventEntity } from "./transaction-event.entity.ts";
+import { TransactionEntity } from "./transaction.entity.ts";
+
+export const ENTITIES = [
+  MerchantEntity,
+  FrontendEntity,
+  PaymentOrderEntity,
+  TransactionEntity,
+  TransactionEventEntity,
+  CashierSessionEntity,
+  CallbackEntity,
+  CallbackAttemptEntity,
+  AllowedTransitionEntity,
+  RecoveryWatermarkEntity,
+] as const;

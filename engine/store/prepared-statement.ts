@@ -1,0 +1,80 @@
+/**
+ * Hand-written SQL for the few statements the hot path cannot afford to have
+ * built and planned on every call (docs/decisions/0003-raw-sql-on-hot-path.md):
+ * each runs as a named prepared statement on the ORM's own pg pool, so Postgres
+ * parses and plans it once per connection.
+ *
+ * Its parameters are one typed object, not a positional list: the SQL text
+ * names them (`${p.traceId}`), and this module numbers them ($1, $2, ...) once,
+ * in the order of the key list the statement declares. That list must name
+ * every parameter of the type (the compiler checks it) and the text must use
+ * every one (checked when the module loads). A parameter used twice is one
+ * value, sent once.
+ *
+ * Rows come back typed as the entities type them: bigint as a number and
+ * timestamptz as a Date, like the typed queries (typed-db.ts), not as the
+ * strings the ORM's pool otherwise hands over.
+ */
+import type { MikroORM } from "@mikro-orm/postgresql";
+import pg from "pg";
+
+/** What a parameter may be: pg sends each as text Postgres casts to the column's type. */
+export type SqlValue = string | number | boolean | Date | null;
+
+type Params = Record<string, SqlValue>;
+
+export interface PreparedStatement<P extends Params, R> {
+  readonly name: string;
+  readonly text: string;
+  /** Runs on the ORM's pool (outside any ORM transaction): one round trip. */
+  run(orm: MikroORM, params: P): Promise<R[]>;
+}
+
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const ROW_TYPES = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8) return (s: string) => Number(s);
+    if (oid === TIMESTAMPTZ) return (s: string) => new Date(s);
+    return pg.types.getTypeParser(oid, format === "binary" ? "binary" : "text");
+  },
+};
+
+type NativePool = { query(q: { name: string; text: string; values: SqlValue[]; types: typeof ROW_TYPES }): Promise<{ rows: unknown[] }> };
+const pools = new WeakMap<MikroORM, Promise<NativePool>>();
+
+function poolOf(orm: MikroORM): Promise<NativePool> {
+  let pool = pools.get(orm);
+  if (!pool) {
+    pool = orm.em.getConnection().getNativeClient() as Promise<NativePool>;
+    pools.set(orm, pool);
+  }
+  return pool;
+}
+
+/**
+ * A named statement over the parameter object `P`, returning rows of type `R`.
+ * `keys` lists every parameter once (its order is the $n order); `write` gets
+ * each parameter's placeholder by name and returns the SQL.
+ */
+export function preparedStatement<P extends Params, R>(
+  name: string,
+  keys: { readonly [K in keyof P]-?: true },
+  write: (p: { readonly [K in keyof P]-?: string }) => string,
+): PreparedStatement<P, R> {
+  const order = Object.keys(keys) as (keyof P & string)[];
+  const placeholders = Object.fromEntries(order.map((k, i) => [k, `$${i + 1}`])) as { [K in keyof P]-?: string };
+  const text = write(placeholders);
+  for (const [i, k] of order.entries()) {
+    if (!new RegExp(`\\$${i + 1}(?!\\d)`).test(text)) throw new Error(`statement ${name}: parameter ${k} is declared but not used`);
+  }
+  return {
+    name,
+    text,
+    async run(orm, params) {
+      const pool = await poolOf(orm);
+      const result = await pool.query({ name, text, values: order.map((k) => params[k]), types: ROW_TYPES });
+      return result.rows as R[];
+    },
+  };
+}

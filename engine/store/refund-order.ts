@@ -1,0 +1,75 @@
+/**
+ * A refund's order and first attempt, in one database transaction with the
+ * check that it fits what remains refundable of its sale. Refunds of one sale
+ * serialise on the sale's attempt row, taken first (FOR NO KEY UPDATE, so the
+ * new order's foreign key share lock is no conflict); what is approved or
+ * still pending counts against the sale. Not the hot path: typed queries.
+ */
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { OrderDraft } from "../app/ports.ts";
+import { DomainFailure, domainError } from "../domain/errors.ts";
+import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
+import { typedDb } from "./typed-db.ts";
+
+/** The new refund's attempt; undefined when (merchant_id, order_id) exists already. Throws REFUND_EXCEEDS_REMAINING. */
+export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId: number): Promise<AttemptRow | undefined> {
+  return em.transactional(async (tx) => {
+    const db = typedDb(tx);
+    const sale = await db
+      .selectFrom("transaction as t")
+      .innerJoin("payment_order as o", "o.id", "t.order_ref")
+      .select("o.amount_minor")
+      .where("t.trace_id", "=", saleTraceId)
+      .forNoKeyUpdate("t")
+      .executeTakeFirstOrThrow();
+    const order = await db
+      .insertInto("payment_order")
+      .values({
+        merchant_id: d.merchantId,
+        order_id: d.orderId,
+        type: d.type,
+        fingerprint: d.fingerprint,
+        amount_minor: d.amountMinor,
+        currency: d.currency,
+        frontend: d.frontend,
+        pin: d.pin,
+        customer: d.customer,
+        card_masked: d.cardMasked,
+        card_brand: d.cardBrand,
+        card_expiry: d.cardExpiry,
+        card_fingerprint: d.cardFingerprint,
+        return_url: d.returnUrl,
+        notification_url: d.notificationUrl,
+        reference_trace_id: saleTraceId,
+      })
+      .onConflict((oc) => oc.constraint("payment_order_merchant_order_unique").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!order) return undefined;
+    const { used } = await db
+      .selectFrom("payment_order as o")
+      .innerJoin("transaction as t", "t.order_ref", "o.id")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("o.amount_minor"), eb.lit(0)).as("used"))
+      .where("o.reference_trace_id", "=", saleTraceId)
+      .where("t.status", "in", ["pending", "approved"])
+      .executeTakeFirstOrThrow();
+    const remaining = sale.amount_minor - Number(used);
+    if (d.amountMinor > remaining) {
+      throw new DomainFailure(
+        domainError("REFUND_EXCEEDS_REMAINING", `amount: ${d.amountMinor} exceeds what remains refundable of the sale (${remaining})`, [
+          { field: "amount", description: `exceeds the sale's refundable remainder of ${remaining}` },
+        ]),
+      );
+    }
+    const { trace_id } = await db
+      .insertInto("transaction")
+      .values({ order_ref: order.id, attempt: 1, processor: d.processor, status: d.initial.status, payout_letter: d.initial.letter ?? null })
+      .returning("trace_id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("transaction_event")
+      .values({ trace_id, from_status: null, to_status: d.initial.status, payout_letter: d.initial.letter ?? null, cause: "created" })
+      .execute();
+    return selectAttempts(db).where("t.trace_id", "=", trace_id).executeTakeFirstOrThrow();
+  });
+}
