@@ -13,7 +13,8 @@ import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
 import { domainError } from "../domain/errors.ts";
-import { addService, composeInterceptors, type Interceptor } from "./grpc-adapter.ts";
+import { addService } from "./grpc-adapter.ts";
+import { mappingErrors, type Interceptor } from "./interceptors.ts";
 import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
 import { addReflection } from "./reflection.ts";
@@ -21,8 +22,9 @@ import { addReflection } from "./reflection.ts";
 /**
  * EngineService requires a bearer token (a service token or the edge's);
  * AdminService a service token; health and reflection are open, so probes and
- * grpcurl's discovery need none. `observe` (metrics) runs after
- * authentication on every call, refused ones included.
+ * grpcurl's discovery need none. Interceptors, outermost first: `observe`
+ * (metrics, so refused calls count too), errors mapped to gRPC statuses, the
+ * bearer token, then the request's decoding (the adapter's own).
  */
 export function buildGrpcServer(
   deps: ProcessDeps & MerchantAdminDeps,
@@ -39,19 +41,10 @@ export function buildGrpcServer(
   const classify = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
   // Bytes that are no message are the caller's fault, with the reason a malformed JSON body has at the edge.
   const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
-  addService(server, EngineService, engineService(deps), {
-    interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe),
-    onInternal,
-    classify,
-    malformed,
-  });
+  const outer = [...(opts.observe ? [opts.observe] : []), mappingErrors({ onInternal, classify })];
+  addService(server, EngineService, engineService(deps), { interceptors: [...outer, bearerAuth(tokens.engine)], malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, adminService(deps), {
-    interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe),
-    onInternal,
-    classify,
-    malformed,
-  });
+  addService(server, AdminService, adminService(deps), { interceptors: [...outer, bearerAuth(tokens.admin)], malformed });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };
