@@ -67,12 +67,17 @@ interface Row {
 async function startTarget() {
   const child = spawn(process.execPath, [new URL("./servers-target.ts", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout });
-  const queue: ((line: string) => void)[] = [];
-  lines.on("line", (line) => queue.shift()?.(line));
+  const queue: { resolve: (line: string) => void; reject: (err: Error) => void }[] = [];
+  let exited: Error | undefined;
+  lines.on("line", (line) => queue.shift()?.resolve(line));
+  child.once("exit", (code) => {
+    exited = new Error(`the target exited (${code})`);
+    for (const waiting of queue.splice(0)) waiting.reject(exited);
+  });
   const next = () =>
     new Promise<string>((resolve, reject) => {
-      queue.push(resolve);
-      child.once("exit", (code) => reject(new Error(`the target exited (${code})`)));
+      if (exited) reject(exited);
+      else queue.push({ resolve, reject });
     });
   const ready = JSON.parse(await next()) as { grpcJs: number; connect: number; token: string };
   return {
@@ -84,6 +89,7 @@ async function startTarget() {
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        if (exited) return resolve();
         child.once("exit", () => resolve());
         child.stdin.end("stop\n");
       }),
