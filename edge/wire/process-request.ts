@@ -98,9 +98,10 @@ const n = (body: Body, f: string): bigint => (Number.isSafeInteger(body[f]) ? Bi
 
 export function decodeProcessRequest(body: Body): DecodeResult {
   const violations = wireTypeViolations(body);
+  const typed = violations.length === 0;
   const currency = s(body, "currency");
   let amountMinor = 0n;
-  if (violations.length === 0 && typeof body.amount === "number") {
+  if (typed && typeof body.amount === "number") {
     const converted = wireAmountToMinor(body.amount, currency);
     if (converted.ok) amountMinor = converted.minor;
     else violations.push({ field: "amount", kind: WireViolationKind.AMOUNT_NOT_WHOLE });
@@ -135,7 +136,9 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     version: s(body, "version"),
     errorCode: n(body, "error_code"),
     errorDetails: s(body, "error_details"),
-    wireSignature: { canonical: canonicalString(body as Record<string, Scalar>), signature: s(body, "signature") },
+    // A body with an object or array member has no canonical string (CONTRACT section 2; String() of one
+    // nested 30,000 deep would not even return): it is refused for its members before any signature is checked.
+    wireSignature: { canonical: typed ? canonicalString(body as Record<string, Scalar>) : "", signature: s(body, "signature") },
     wireViolations: violations,
   };
   return { ok: violations.length === 0, request: create(ProcessRequestSchema, init), violations };

@@ -156,3 +156,15 @@ t.test("a missing timestamp stays absent for the engine, not 0", async (t) => {
   const given = decodeProcessRequest(vectorBody());
   t.equal(given.ok && given.request.timestamp, 1795000000n);
 });
+
+t.test("a body with an object member is sent with no canonical string: it has none, and it is refused first", async (t) => {
+  const deep = JSON.parse(`{"a":${"[".repeat(30_000)}${"]".repeat(30_000)},"merchant_id":"m-demo"}`);
+  const r = decodeProcessRequest(deep);
+  t.equal(r.ok, false);
+  t.equal(r.request.wireSignature?.canonical, "");
+  t.same(
+    r.request.wireViolations.map((v) => v.field),
+    ["a"],
+  );
+  t.equal(r.request.merchantId, "m-demo", "the merchant still named, so the refusal can be signed");
+});
