@@ -30,7 +30,8 @@ import { attemptToProto } from "./proto-mappers.ts";
  */
 async function refusalKey(deps: ProcessDeps, e: DomainError, merchantId: string): Promise<HmacKey | undefined> {
   if (e.reason === "UNKNOWN_MERCHANT" || merchantId === "" || CONTROL_CHARACTERS.test(merchantId)) return undefined;
-  return (await deps.merchants.get(merchantId))?.signingKey;
+  // A refusal stays the caller's 4xx when the merchant cannot be looked up (its database gone): unsigned, never a 503.
+  return (await deps.merchants.get(merchantId).catch(() => undefined))?.signingKey;
 }
 
 /** `e` in the seed's member names: the gRPC error, with the signed reply in its details. */
