@@ -75,13 +75,21 @@ const FOCUSED = `(() => {
   return { element: describe(el), text: (el.innerText || el.getAttribute("aria-label") || "").trim(), visible: outline || shadow };
 })()`;
 
-/** Presses Tab from the top of the page until the focus leaves it or comes back round; each stop, in order. */
+/** Presses Tab from the top of the page (wherever the focus was) until the focus leaves it or comes back round; each stop, in order. */
 export async function keyboardWalk(page: Page, max = 50): Promise<FocusStop[]> {
-  await page.evaluate("document.activeElement && document.activeElement.blur()");
+  // Start from the top: focus a throw-away, unfocusable-by-Tab marker before everything, then Tab away from it.
+  await page.evaluate(`(() => {
+    const start = document.createElement("span");
+    start.tabIndex = -1;
+    start.id = "__walk-start";
+    document.body.prepend(start);
+    start.focus();
+  })()`);
   const stops: FocusStop[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < max; i++) {
     await page.keyboard.press("Tab");
+    if (i === 0) await page.evaluate("document.getElementById('__walk-start').remove()");
     const stop = (await page.evaluate(FOCUSED)) as FocusStop | null;
     if (!stop) break;
     const key = `${stop.element}|${stop.text}`;
