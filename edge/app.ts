@@ -14,6 +14,7 @@ import { unmatched } from "./middleware/unmatched.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
 import { challengeRoutes } from "./pages/challenge.ts";
+import { assetRoutes } from "./pages/kit/assets.ts";
 
 export interface EdgeLogger {
   error(obj: object, msg: string): void;
@@ -33,6 +34,7 @@ export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engin
   const router = new Router();
   processRoutes(router, engine);
   challengeRoutes(router, engine, log);
+  assetRoutes(router);
   router.get("/healthz", (ctx) => {
     ctx.body = { status: 0, description: "ok" };
   });

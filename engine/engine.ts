@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { bootstrapMerchants } from "./app/bootstrap-merchants.ts";
+import { bootstrapMerchants, demoFrontendSettings } from "./app/bootstrap-merchants.ts";
 import type { ProcessDeps } from "./app/ports.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { SimProcessor } from "./processors/simulator/sim-processor.ts";
@@ -88,7 +88,13 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   try {
     await withStartupLock(startup, async () => {
       await migrate(startup, (m) => log.info({ component: "orm" }, m));
-      await bootstrapMerchants(merchants, config.merchantsFile, config.dataDir, (msg, extra) => log.info(extra ?? {}, msg));
+      await bootstrapMerchants(
+        merchants,
+        config.merchantsFile,
+        config.dataDir,
+        (msg, extra) => log.info(extra ?? {}, msg),
+        demoFrontendSettings(config.edgePort, config.publicUrl),
+      );
     });
   } finally {
     await startup.close();

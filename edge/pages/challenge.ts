@@ -12,7 +12,9 @@ import type { EdgeLogger } from "../app.ts";
 import type { EngineClient } from "../engine-client.ts";
 import { refusalOf } from "../middleware/errors.ts";
 import { readForm } from "../middleware/form-body.ts";
-import { expiredPage, finishedPage, notFoundPage, openPage, pageHeaders, refusalPage, refusedPage, type Page } from "./challenge-html.ts";
+import { MAX_FORM_BYTES } from "../middleware/form-body.ts";
+import { expiredPage, finishedPage, kitFor, notFoundPage, openPage, pageHeaders, refusalPage, refusedPage, type Page, type PageKit } from "./challenge-html.ts";
+import { chooseLocale } from "./kit/locale.ts";
 
 const MAX_TRACE_ID = 2 ** 31 - 1;
 
@@ -29,27 +31,36 @@ function targetOf(params: Record<string, string | undefined>): Target | undefine
   return { traceId: Number(traceId), mac };
 }
 
+/** The customer's language (a challenge has no session: the browser's, else English) and a fresh nonce. */
+function kitOf(ctx: Context): PageKit {
+  return kitFor(chooseLocale({ acceptLanguage: ctx.get("accept-language") }));
+}
+
 function send(ctx: Context, page: Page, returnUrl = ""): void {
   ctx.status = page.http;
-  ctx.set(pageHeaders(returnUrl));
+  ctx.set(pageHeaders(returnUrl, page.nonce, ctx.secure));
+  ctx.set("Vary", "Accept-Language");
   ctx.body = page.html;
 }
 
-function pageOf(challenge: GetChallengeResponse): Page {
+function pageOf(challenge: GetChallengeResponse, kit: PageKit): Page {
   switch (challenge.state) {
     case ChallengeState.OPEN:
-      return openPage({
-        orderId: challenge.orderId,
-        amountMinor: challenge.amount?.amountMinor ?? 0n,
-        currency: challenge.amount?.currency ?? "",
-        maskedCard: challenge.card?.maskedNumber ?? "",
-      });
+      return openPage(
+        {
+          orderId: challenge.orderId,
+          amountMinor: challenge.amount?.amountMinor ?? 0n,
+          currency: challenge.amount?.currency ?? "",
+          maskedCard: challenge.card?.maskedNumber ?? "",
+        },
+        kit,
+      );
     case ChallengeState.FINISHED:
-      return finishedPage(challenge.returnUrl);
+      return finishedPage(challenge.returnUrl, kit);
     case ChallengeState.EXPIRED:
-      return expiredPage(challenge.returnUrl);
+      return expiredPage(challenge.returnUrl, kit);
     default:
-      return refusalPage("INTERNAL");
+      return refusalPage("INTERNAL", kit);
   }
 }
 
@@ -60,7 +71,7 @@ function location(url: string): string {
 
 export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeLogger): void {
   const refuse = (ctx: Context, err: unknown) => {
-    const page = refusalPage(refusalOf(err).reason);
+    const page = refusalPage(refusalOf(err).reason, kitOf(ctx));
     if (page.http >= 500) log.error({ err, path: "/3ds" }, "challenge page failed");
     send(ctx, page);
   };
@@ -68,7 +79,7 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
   const show = async (ctx: Context, target: Target) => {
     try {
       const challenge = await engine.getChallenge(target);
-      send(ctx, pageOf(challenge), challenge.returnUrl);
+      send(ctx, pageOf(challenge, kitOf(ctx)), challenge.returnUrl);
     } catch (err) {
       refuse(ctx, err);
     }
@@ -76,7 +87,7 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
 
   router.get("/3ds/:traceId/:mac", async (ctx) => {
     const target = targetOf(ctx.params);
-    if (!target) return send(ctx, notFoundPage());
+    if (!target) return send(ctx, notFoundPage(kitOf(ctx)));
     await show(ctx, target);
   });
 
@@ -84,18 +95,24 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
     const target = targetOf(ctx.params);
     if (!target) {
       ctx.req.resume();
-      return send(ctx, notFoundPage());
+      return send(ctx, notFoundPage(kitOf(ctx)));
     }
     const read = await readForm(ctx);
-    if (!read.ok) return send(ctx, refusedPage(read.http, read.text));
+    if (!read.ok) {
+      const refused =
+        read.http === 413
+          ? refusedPage(413, "kit.refused.formSize", { bytes: MAX_FORM_BYTES }, kitOf(ctx))
+          : refusedPage(415, "kit.refused.formType", {}, kitOf(ctx));
+      return send(ctx, refused);
+    }
     const results = read.form.getAll("result");
     const result = results.length === 1 ? results[0] : undefined;
     if (result !== "approve" && result !== "fail") {
-      return send(ctx, refusedPage(400, "The field result must be approve or fail."));
+      return send(ctx, refusedPage(400, "challenge.refused.result", {}, kitOf(ctx)));
     }
     try {
       const done = await engine.completeChallenge({ ...target, passed: result === "approve" });
-      if (!done.returnUrl) return send(ctx, finishedPage(""));
+      if (!done.returnUrl) return send(ctx, finishedPage("", kitOf(ctx)));
       ctx.status = 303;
       ctx.set({ Location: location(done.returnUrl), "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
       ctx.body = "";

@@ -9,6 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "./ports.ts";
+import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings } from "../domain/frontend-settings.ts";
 
 export interface MerchantSink {
   upsert(spec: MerchantSpec): Promise<void>;
@@ -17,11 +18,30 @@ export interface MerchantSink {
 
 export const DEMO = { merchantId: "m-demo", frontend: "demo-usd" };
 
+/**
+ * The demo frontend's hosted Cashier: it may be framed by pages of the service's
+ * own host (a merchant page tried out locally), offers four amounts and
+ * bounds what is paid in and out, so every part of the deposit page shows.
+ */
+export function demoFrontendSettings(edgePort: number, publicUrl: string | undefined): FrontendSettings {
+  const origins = edgePort > 0 ? [`http://localhost:${edgePort}`, `http://127.0.0.1:${edgePort}`] : [];
+  const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
+  if (publicOrigin && !origins.includes(publicOrigin)) origins.push(publicOrigin);
+  const limits = { depositMin: 500, depositMax: 500_000, withdrawalMin: 1000, withdrawalMax: 500_000 };
+  return {
+    ...DEFAULT_FRONTEND_SETTINGS,
+    allowedOrigins: origins,
+    depositPresets: [1000, 2500, 5000, 10_000],
+    limits: { USD: limits, EUR: limits, JPY: limits },
+  };
+}
+
 export async function bootstrapMerchants(
   sink: MerchantSink,
   merchantsFile: string | undefined,
   dataDir: string,
   log: (msg: string, extra?: Record<string, unknown>) => void,
+  demoSettings: FrontendSettings = DEFAULT_FRONTEND_SETTINGS,
 ): Promise<void> {
   if (merchantsFile) {
     const specs = parseMerchantsFile(await readFile(merchantsFile, "utf8"));
@@ -34,7 +54,7 @@ export async function bootstrapMerchants(
   await sink.upsert({
     merchantId: DEMO.merchantId,
     secret,
-    frontends: [{ name: DEMO.frontend, baseCurrency: "USD", currencies: ["USD", "EUR", "JPY"] }],
+    frontends: [{ name: DEMO.frontend, baseCurrency: "USD", currencies: ["USD", "EUR", "JPY"], settings: demoSettings }],
   });
   const file = join(dataDir, "demo-merchant.json");
   await writeFile(file, `${JSON.stringify({ merchant_id: DEMO.merchantId, secret, frontend: DEMO.frontend }, null, 2)}\n`, { mode: 0o600 });

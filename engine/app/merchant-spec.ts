@@ -7,18 +7,11 @@
 import { isCurrency } from "../domain/money.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
-import type { MerchantSpec } from "./ports.ts";
+import type { FrontendSpec, MerchantSpec } from "./ports.ts";
+import { parseFrontendSettings } from "./frontend-settings-spec.ts";
+import { MerchantsFileError } from "./merchant-errors.ts";
 
-/** A bad entry: the field at fault (a path such as merchants[0].frontends[1].base_currency) and what is wrong. */
-export class MerchantsFileError extends Error {
-  readonly field: string;
-  readonly problem: string;
-  constructor(field: string, problem: string) {
-    super(field ? `${field} ${problem}` : problem);
-    this.field = field;
-    this.problem = problem;
-  }
-}
+export { MerchantsFileError };
 
 const KNOWN_PROCESSORS = new Set<string>(SIMULATED_PROCESSORS);
 
@@ -58,8 +51,8 @@ export function parseMerchantsFile(text: string): MerchantSpec[] {
   return list.map((raw, i) => parseMerchantEntry(raw, `merchants[${i}]`));
 }
 
-/** A frontend entry: name, ISO 4217 base currency, accepted currencies (default [base]). */
-export function parseFrontend(fr: unknown, fw: string): { name: string; baseCurrency: string; currencies: string[] } {
+/** A frontend entry: name, ISO 4217 base currency, accepted currencies (default [base]), the hosted Cashier's settings. */
+export function parseFrontend(fr: unknown, fw: string): Required<FrontendSpec> {
   if (typeof fr !== "object" || fr === null) throw new MerchantsFileError(`${fw}`, `must be an object`);
   const f = fr as Record<string, unknown>;
   const name = str(f, "name", fw, true)!;
@@ -70,7 +63,8 @@ export function parseFrontend(fr: unknown, fw: string): { name: string; baseCurr
   if (!Array.isArray(currencies) || !currencies.every((c) => typeof c === "string" && isCurrency(c))) {
     throw new MerchantsFileError(`${fw}.currencies`, `must be a list of ISO 4217 codes`);
   }
-  return { name, baseCurrency: base, currencies: currencies.length > 0 ? (currencies as string[]) : [base] };
+  const accepted = currencies.length > 0 ? (currencies as string[]) : [base];
+  return { name, baseCurrency: base, currencies: accepted, settings: parseFrontendSettings(f, fw, accepted) };
 }
 
 /** One merchant entry of the file's format. */

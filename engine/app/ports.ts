@@ -7,6 +7,7 @@ import type { Attempt, FrontendView, StatusChange, TransactionStatus, Transactio
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
+import type { FrontendSettings } from "../domain/frontend-settings.ts";
 import type { Keys } from "../security/keys.ts";
 import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
@@ -23,7 +24,12 @@ export interface MerchantSettingsView {
   updatePayoutStatuses: string;
   payoutApproval: "auto" | "manual";
   processors: string[];
-  frontends: FrontendView[];
+  frontends: FrontendWithSettings[];
+}
+
+/** A frontend with what shapes its hosted Cashier (CONTRACT 9). */
+export interface FrontendWithSettings extends FrontendView {
+  settings: FrontendSettings;
 }
 
 export interface Merchant extends MerchantSettingsView {
@@ -219,7 +225,15 @@ export interface MerchantSpec {
   updatePayoutStatuses?: string;
   payoutApproval?: "auto" | "manual";
   processors?: string[];
-  frontends: { name: string; baseCurrency: string; currencies?: string[] }[];
+  frontends: FrontendSpec[];
+}
+
+/** A frontend as written to the store; absent settings take CONTRACT 9's defaults. */
+export interface FrontendSpec {
+  name: string;
+  baseCurrency: string;
+  currencies?: string[];
+  settings?: FrontendSettings;
 }
 
 /** A merchant as operators see it: everything but its secrets. */
@@ -239,11 +253,7 @@ export interface MerchantAdminStore {
   create(spec: MerchantSpec): Promise<boolean>;
   update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
-  putFrontend(
-    merchantId: string,
-    f: { name: string; baseCurrency: string; currencies: string[] },
-    mode: "create" | "update",
-  ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
 }
 
 /** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */

@@ -17,7 +17,8 @@ import {
   UpdateMerchantResponseSchema,
   type AdminService,
 } from "../../gen/cashier/admin/v1/admin_service_pb.js";
-import { FrontendSchema, MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
+import { MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
+import { FRONTEND_FIELDS, type FrontendField, frontendEntryOf, frontendToProto, mergeFrontend, setInFrontend } from "./frontend-mappers.ts";
 import { MerchantsFileError, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
 import { domainError } from "../domain/errors.ts";
 import type { MerchantAdminStore, MerchantSettings, MerchantView } from "../app/ports.ts";
@@ -56,7 +57,7 @@ function merchantToProto(v: MerchantView): Merchant {
     updatePayoutStatuses: v.updatePayoutStatuses,
     payoutApproval: v.payoutApproval === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO,
     processors: v.processors,
-    frontends: v.frontends.map((f) => create(FrontendSchema, f)),
+    frontends: v.frontends.map(frontendToProto),
     createTime: timestampFromDate(v.createdAt),
     updateTime: timestampFromDate(v.updatedAt),
     previousSecretExpireTime: v.previousSecretExpiresAt ? timestampFromDate(v.previousSecretExpiresAt) : undefined,
@@ -76,7 +77,7 @@ function entryOf(m: Merchant, secret: string, frontends: Frontend[]): Record<str
     update_payout_statuses: text(m.updatePayoutStatuses),
     payout_approval: m.payoutApproval === PayoutApproval.MANUAL ? "manual" : m.payoutApproval === PayoutApproval.AUTO ? "auto" : undefined,
     processors: m.processors.length > 0 ? m.processors : undefined,
-    frontends: frontends.map((f) => ({ name: f.name, base_currency: f.baseCurrency, currencies: f.currencies.length > 0 ? f.currencies : undefined })),
+    frontends: frontends.map((f, j) => frontendEntryOf(f, `merchant.frontends[${j}]`)),
   };
 }
 
@@ -209,16 +210,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
     async createFrontend(req) {
       checkId(req.merchantId);
       if (!req.frontend) throw invalidArgument("frontend", "is required");
-      const f = parsed(() =>
-        parseFrontend(
-          {
-            name: req.frontend!.name || undefined,
-            base_currency: req.frontend!.baseCurrency || undefined,
-            currencies: req.frontend!.currencies.length ? req.frontend!.currencies : undefined,
-          },
-          "frontend",
-        ),
-      );
+      const f = parsed(() => parseFrontend(frontendEntryOf(req.frontend!, "frontend"), "frontend"));
       const outcome = await store.putFrontend(req.merchantId, f, "create");
       if (outcome === "no-merchant") throw notFound(req.merchantId);
       if (outcome === "exists") throw toRpcError(domainError("ALREADY_EXISTS", `frontend ${f.name} already exists for ${req.merchantId}`));
@@ -231,14 +223,15 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       const existing = (await current(req.merchantId)).frontends.find((f) => f.name === req.frontend!.name);
       if (!existing) throw toRpcError(domainError("NOT_FOUND", `no frontend ${req.frontend.name} for ${req.merchantId}`));
       const paths = req.updateMask?.paths ?? [];
-      const unknown = paths.find((p) => p !== "base_currency" && p !== "currencies");
-      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated (use base_currency, currencies)`);
-      const chosen = new Set(paths.length > 0 ? paths : ["base_currency", "currencies"]);
-      const base = chosen.has("base_currency") ? req.frontend.baseCurrency : existing.baseCurrency;
-      const currencies = chosen.has("currencies") ? req.frontend.currencies : existing.currencies;
-      const f = parsed(() =>
-        parseFrontend({ name: existing.name, base_currency: base || undefined, currencies: currencies.length ? currencies : undefined }, "frontend"),
+      const unknown = paths.find((p) => !(FRONTEND_FIELDS as readonly string[]).includes(p));
+      if (unknown) throw invalidArgument("update_mask", `${unknown} cannot be updated (use ${FRONTEND_FIELDS.join(", ")})`);
+      // AIP-134: no mask changes base_currency, currencies and whatever else the request sets.
+      const given = req.frontend;
+      const chosen = new Set<FrontendField>(
+        paths.length > 0 ? (paths as FrontendField[]) : FRONTEND_FIELDS.filter((f) => f === "base_currency" || f === "currencies" || setInFrontend(given, f)),
       );
+      const merged = mergeFrontend(existing, given, chosen);
+      const f = parsed(() => parseFrontend(frontendEntryOf(merged, "frontend"), "frontend"));
       await store.putFrontend(req.merchantId, f, "update");
       return create(UpdateFrontendResponseSchema, { merchant: await current(req.merchantId) });
     },

@@ -6,8 +6,8 @@
  */
 import type { InferEntity } from "@mikro-orm/core";
 import type { Selectable } from "kysely";
-import type { CallbackView, MerchantSettingsView } from "../app/ports.ts";
-import type { Attempt, FrontendView, StatusChange } from "../domain/transaction.ts";
+import type { CallbackView, FrontendWithSettings, MerchantSettingsView } from "../app/ports.ts";
+import type { Attempt, StatusChange } from "../domain/transaction.ts";
 import type { AttemptRow } from "./attempt-select.ts";
 import type { FrontendEntity } from "./entities/frontend.entity.ts";
 import type { MerchantEntity } from "./entities/merchant.entity.ts";
@@ -101,6 +101,19 @@ export function settingsOf(m: InferEntity<typeof MerchantEntity>, frontends: Inf
   };
 }
 
-function frontendOf(f: InferEntity<typeof FrontendEntity>): FrontendView {
-  return { name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies };
+function frontendOf(f: InferEntity<typeof FrontendEntity>): FrontendWithSettings {
+  return {
+    name: f.name,
+    baseCurrency: f.baseCurrency,
+    currencies: f.currencies,
+    settings: {
+      allowedOrigins: f.allowedOrigins,
+      depositPresets: f.depositPresets,
+      limits: f.limits,
+      defaultLocale: f.defaultLocale,
+      saveCards: f.saveCards,
+      closedLoopWithdrawals: f.closedLoopWithdrawals,
+      playerCancelWithdrawal: f.playerCancelWithdrawal,
+    },
+  };
 }

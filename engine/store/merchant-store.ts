@@ -8,7 +8,8 @@
  */
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
+import { DEFAULT_FRONTEND_SETTINGS } from "../domain/frontend-settings.ts";
+import type { FrontendSpec, Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
@@ -30,6 +31,22 @@ function columnsOf(s: MerchantSettings) {
     updatePayoutStatuses: s.updatePayoutStatuses ?? "CAPYJ",
     payoutApproval: s.payoutApproval ?? "auto",
     processors: s.processors ?? [...SIMULATED_PROCESSORS],
+  };
+}
+
+/** A frontend's columns, with the CONTRACT's defaults for what the spec leaves out. */
+function frontendColumnsOf(f: FrontendSpec) {
+  const settings = f.settings ?? DEFAULT_FRONTEND_SETTINGS;
+  return {
+    baseCurrency: f.baseCurrency,
+    currencies: f.currencies && f.currencies.length > 0 ? f.currencies : [f.baseCurrency],
+    allowedOrigins: [...settings.allowedOrigins],
+    depositPresets: [...settings.depositPresets],
+    limits: { ...settings.limits },
+    defaultLocale: settings.defaultLocale,
+    saveCards: settings.saveCards,
+    closedLoopWithdrawals: settings.closedLoopWithdrawals,
+    playerCancelWithdrawal: settings.playerCancelWithdrawal,
   };
 }
 
@@ -71,10 +88,10 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });
       for (const f of spec.frontends) {
-        const currencies = f.currencies && f.currencies.length > 0 ? f.currencies : [f.baseCurrency];
+        const columns = frontendColumnsOf(f);
         const fe = await em.findOne(FrontendEntity, { merchant: spec.merchantId, name: f.name });
-        if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies });
-        else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies });
+        if (fe) em.assign(fe, columns);
+        else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, ...columns });
       }
     });
     this.#cache.invalidate(spec.merchantId);
@@ -155,18 +172,15 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   /** Adds ("create") or changes ("update") one frontend; the outcome says which failed. */
-  async putFrontend(
-    merchantId: string,
-    f: { name: string; baseCurrency: string; currencies: string[] },
-    mode: "create" | "update",
-  ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
+  async putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
     const em = this.#orm.em.fork();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
     const fe = await em.findOne(FrontendEntity, { merchant: merchantId, name: f.name });
     if (mode === "create" && fe) return "exists";
     if (mode === "update" && !fe) return "no-frontend";
-    if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies: f.currencies });
-    else em.create(FrontendEntity, { merchant: merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies });
+    const columns = frontendColumnsOf(f);
+    if (fe) em.assign(fe, columns);
+    else em.create(FrontendEntity, { merchant: merchantId, name: f.name, ...columns });
     await em.flush();
     this.#cache.invalidate(merchantId);
     return "ok";

@@ -11,6 +11,7 @@ import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
 import { Migration005FairDelivery } from "./migrations/005-fair-delivery.ts";
+import { Migration006FrontendSettings } from "./migrations/006-frontend-settings.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -18,6 +19,7 @@ const MIGRATIONS = [
   { name: "003-secret-rotation", class: Migration003SecretRotation },
   { name: "004-recovery", class: Migration004Recovery },
   { name: "005-fair-delivery", class: Migration005FairDelivery },
+  { name: "006-frontend-settings", class: Migration006FrontendSettings },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

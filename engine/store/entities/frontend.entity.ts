@@ -1,8 +1,9 @@
-/** A Cashier front end (site) of a merchant, tied to one base currency. */
+/** A Cashier front end (site) of a merchant, tied to one base currency, with its hosted Cashier's settings. */
 import { defineEntity, p } from "@mikro-orm/core";
+import type { CurrencyLimits } from "../../domain/frontend-settings.ts";
 import { MerchantEntity } from "./merchant.entity.ts";
 
-/** Table frontend (001): unique per (merchant_id, name), removed with its merchant. */
+/** Table frontend (001, settings 005): unique per (merchant_id, name), removed with its merchant. */
 export const FrontendEntity = defineEntity({
   name: "Frontend",
   tableName: "frontend",
@@ -12,5 +13,12 @@ export const FrontendEntity = defineEntity({
     name: p.text(),
     baseCurrency: p.character().length(3),
     currencies: p.json<string[]>(),
+    allowedOrigins: p.json<string[]>().defaultRaw(`'[]'`),
+    depositPresets: p.json<number[]>().defaultRaw(`'[]'`),
+    limits: p.json<Record<string, CurrencyLimits>>().defaultRaw(`'{}'`),
+    defaultLocale: p.text().default("en"),
+    saveCards: p.boolean().default(true),
+    closedLoopWithdrawals: p.boolean().default(true),
+    playerCancelWithdrawal: p.boolean().default(false),
   },
 });

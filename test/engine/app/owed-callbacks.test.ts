@@ -4,6 +4,7 @@
  * UpdatePayout for a payout letter the merchant asked for, RecordFailedDeposit
  * for a sale ending N or E. Attempts and merchants are built by hand.
  */
+import { DEFAULT_FRONTEND_SETTINGS } from "../../../engine/domain/frontend-settings.ts";
 import t from "tap";
 import type { Attempt } from "../../../engine/domain/transaction.ts";
 import type { Merchant, OutboxEntry } from "../../../engine/app/ports.ts";
@@ -66,7 +67,7 @@ function merchant(over: Partial<Merchant> = {}): Merchant {
     updatePayoutStatuses: "CAPYJ",
     payoutApproval: "auto",
     processors: ["sim-a", "sim-b"],
-    frontends: [{ name: "demo-usd", baseCurrency: "USD", currencies: ["USD"] }],
+    frontends: [{ name: "demo-usd", baseCurrency: "USD", currencies: ["USD"], settings: DEFAULT_FRONTEND_SETTINGS }],
     ...over,
   };
 }

@@ -13,6 +13,7 @@ import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
 import { testDatabase } from "../../support/processes.ts";
 import { until } from "../../support/until.ts";
+import { DEFAULT_FRONTEND_SETTINGS } from "../../../engine/domain/frontend-settings.ts";
 
 /** A cache over a loader that answers from `rows` and counts its reads per id. */
 function world(opts: { ttlMs?: number; max?: number } = {}) {
@@ -141,7 +142,10 @@ t.test("PgMerchantStore: changes made here show on the next request; changes mad
   t.ok(await store.update("m-cache", { payoutApproval: "auto" }, new Set(["payoutApproval"])));
   t.equal((await store.get("m-cache"))!.payoutApproval, "auto", "settings: at once");
 
-  t.equal(await store.putFrontend("m-cache", { name: "mobile", baseCurrency: "USD", currencies: ["USD"] }, "create"), "ok");
+  t.equal(
+    await store.putFrontend("m-cache", { name: "mobile", baseCurrency: "USD", currencies: ["USD"], settings: DEFAULT_FRONTEND_SETTINGS }, "create"),
+    "ok",
+  );
   t.same(
     (await store.get("m-cache"))!.frontends.map((f) => f.name),
     ["web", "mobile"],

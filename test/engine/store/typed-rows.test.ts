@@ -7,6 +7,7 @@
  * path of the stores is run here on a real Postgres and each value's run-time
  * type checked.
  */
+import { DEFAULT_FRONTEND_SETTINGS } from "../../../engine/domain/frontend-settings.ts";
 import { createSecretKey, randomBytes, randomUUID } from "node:crypto";
 import t, { type Test } from "tap";
 import type { OrderDraft } from "../../../engine/app/ports.ts";
@@ -134,5 +135,9 @@ t.test("every read of the stores returns values of the types it declares", async
 
   const [merchant] = await merchants.list(undefined, 10);
   t.ok(merchant.createdAt instanceof Date && merchant.updatedAt instanceof Date, "merchant view: dates");
-  t.same(merchant.frontends, [{ name: "web", baseCurrency: "EUR", currencies: ["EUR"] }], "merchant view: its frontends");
+  t.same(
+    merchant.frontends,
+    [{ name: "web", baseCurrency: "EUR", currencies: ["EUR"], settings: { ...DEFAULT_FRONTEND_SETTINGS } }],
+    "merchant view: its frontends, with the hosted Cashier's default settings",
+  );
 });

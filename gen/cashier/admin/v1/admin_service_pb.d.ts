@@ -604,7 +604,11 @@ export declare type UpdateFrontendRequest = Message<"cashier.admin.v1.UpdateFron
   frontend?: Frontend | undefined;
 
   /**
-   * Which fields to change (base_currency, currencies); empty: both.
+   * Which fields to change (base_currency, currencies, allowed_origins,
+   * deposit_presets, limits, default_locale, save_cards, closed_loop_withdrawals,
+   * player_cancel_withdrawal). Empty: base_currency, currencies and every other
+   * field set in the request (a non-empty list, a present optional). A listed
+   * field left empty or unset returns to its default.
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 3;
    */
@@ -756,7 +760,7 @@ export declare const AdminService: GenService<{
     output: typeof CreateFrontendResponseSchema;
   },
   /**
-   * UpdateFrontend changes a frontend's currencies.
+   * UpdateFrontend changes a frontend's currencies and hosted Cashier settings.
    *
    * @generated from rpc cashier.admin.v1.AdminService.UpdateFrontend
    */

@@ -12,7 +12,8 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_cashier_admin_v1_merchant: GenFile;
 
 /**
- * Frontend is a Cashier site of a merchant, tied to one base currency.
+ * Frontend is a Cashier site of a merchant, tied to one base currency, with
+ * the settings of its hosted Cashier (CONTRACT section 9).
  *
  * @generated from message cashier.admin.v1.Frontend
  */
@@ -37,6 +38,58 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
    * @generated from field: repeated string currencies = 3;
    */
   currencies: string[];
+
+  /**
+   * Origins (https://shop.example[:port]; http only on loopback) that may frame
+   * the Cashier and receive its events; empty: no framing.
+   *
+   * @generated from field: repeated string allowed_origins = 4;
+   */
+  allowedOrigins: string[];
+
+  /**
+   * Amounts offered as buttons on the deposit page, in the wire unit of the
+   * session's currency (CONTRACT 3: minor units, whole units for JPY, BHD, ...).
+   *
+   * @generated from field: repeated int64 deposit_presets = 5;
+   */
+  depositPresets: bigint[];
+
+  /**
+   * Per-currency bounds of deposits and withdrawals; a currency not listed has none.
+   *
+   * @generated from field: repeated cashier.admin.v1.FrontendLimits limits = 6;
+   */
+  limits: FrontendLimits[];
+
+  /**
+   * BCP 47 tag of the Cashier's language when neither the session nor the
+   * browser names one it speaks; unset: en.
+   *
+   * @generated from field: optional string default_locale = 7;
+   */
+  defaultLocale?: string | undefined;
+
+  /**
+   * Whether the customer may keep a card after an approved deposit; unset: true.
+   *
+   * @generated from field: optional bool save_cards = 8;
+   */
+  saveCards?: boolean | undefined;
+
+  /**
+   * Whether withdrawals go only to cards the customer deposited from; unset: true.
+   *
+   * @generated from field: optional bool closed_loop_withdrawals = 9;
+   */
+  closedLoopWithdrawals?: boolean | undefined;
+
+  /**
+   * Whether the customer may cancel a pending withdrawal; unset: false.
+   *
+   * @generated from field: optional bool player_cancel_withdrawal = 10;
+   */
+  playerCancelWithdrawal?: boolean | undefined;
 };
 
 /**
@@ -44,6 +97,55 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
  * Use `create(FrontendSchema)` to create a new message.
  */
 export declare const FrontendSchema: GenMessage<Frontend>;
+
+/**
+ * FrontendLimits bounds the amounts of one currency, each in its wire unit; an
+ * unset bound does not apply.
+ *
+ * @generated from message cashier.admin.v1.FrontendLimits
+ */
+export declare type FrontendLimits = Message<"cashier.admin.v1.FrontendLimits"> & {
+  /**
+   * ISO 4217 code, one of the frontend's currencies.
+   *
+   * @generated from field: string currency = 1;
+   */
+  currency: string;
+
+  /**
+   * Smallest deposit.
+   *
+   * @generated from field: optional int64 deposit_min = 2;
+   */
+  depositMin?: bigint | undefined;
+
+  /**
+   * Largest deposit.
+   *
+   * @generated from field: optional int64 deposit_max = 3;
+   */
+  depositMax?: bigint | undefined;
+
+  /**
+   * Smallest withdrawal.
+   *
+   * @generated from field: optional int64 withdrawal_min = 4;
+   */
+  withdrawalMin?: bigint | undefined;
+
+  /**
+   * Largest withdrawal.
+   *
+   * @generated from field: optional int64 withdrawal_max = 5;
+   */
+  withdrawalMax?: bigint | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.FrontendLimits.
+ * Use `create(FrontendLimitsSchema)` to create a new message.
+ */
+export declare const FrontendLimitsSchema: GenMessage<FrontendLimits>;
 
 /**
  * Merchant is a platform account as operators see it. Its secret is write-only.

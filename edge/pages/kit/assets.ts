@@ -1,0 +1,66 @@
+/**
+ * The pages' stylesheet and script, served by the edge itself (no CDN, so the
+ * CSP names no other origin). Each URL carries a hash of the file's content:
+ * a changed file is a new URL, so browsers may keep every URL for a year
+ * without ever running a stale script. An unknown or outdated name is a 404.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type Router from "@koa/router";
+
+export interface Asset {
+  /** The content-hashed path, e.g. /assets/cashier.3f2a9c1b0d4e5f67.css. */
+  url: string;
+  type: string;
+  body: Buffer;
+  /** The hash in the form a Subresource-Integrity attribute takes. */
+  integrity: string;
+}
+
+/** A year, and never revalidated: the URL changes when the content does. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** The hashed URL of a file's content. */
+export function hashedName(base: string, ext: string, body: Buffer): string {
+  return `${base}.${createHash("sha256").update(body).digest("hex").slice(0, 16)}.${ext}`;
+}
+
+function load(file: string, type: string): Asset {
+  const body = readFileSync(new URL(`./assets/${file}`, import.meta.url));
+  const [base, ext] = file.split(".");
+  return {
+    url: `/assets/${hashedName(base, ext, body)}`,
+    type,
+    body,
+    integrity: `sha384-${createHash("sha384").update(body).digest("base64")}`,
+  };
+}
+
+/** The pages' assets, read once at start. */
+export const ASSETS = {
+  css: load("cashier.css", "text/css; charset=utf-8"),
+  js: load("cashier.js", "text/javascript; charset=utf-8"),
+} as const;
+
+const BY_URL = new Map<string, Asset>(Object.values(ASSETS).map((a) => [a.url, a]));
+
+/** GET (and HEAD) /assets/<hashed name>. */
+export function assetRoutes(router: Router): void {
+  router.get("/assets/:name", (ctx) => {
+    const asset = BY_URL.get(ctx.path);
+    if (!asset) {
+      ctx.status = 404;
+      ctx.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+      ctx.body = "No such asset.\n";
+      return;
+    }
+    ctx.status = 200;
+    ctx.set({
+      "Content-Type": asset.type,
+      "Cache-Control": IMMUTABLE,
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    });
+    ctx.body = asset.body;
+  });
+}

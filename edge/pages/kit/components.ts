@@ -1,0 +1,98 @@
+/**
+ * The pieces the hosted pages are made of, accessible by construction: a
+ * field's label, hint and error are tied to it (for, aria-describedby,
+ * aria-invalid), the error summary is announced (role=alert) and links to
+ * each field, a form has one submit button, amounts come from integers.
+ */
+import { type Html, html } from "./html.ts";
+import type { Translator } from "./i18n.ts";
+
+export interface FieldSpec {
+  /** The input's name, which the form posts. */
+  name: string;
+  /** Element id; defaults to the name. */
+  id?: string;
+  label: string;
+  hint?: string;
+  /** The error shown under the field; makes it aria-invalid. */
+  error?: string;
+  value?: string;
+  type?: "text" | "email" | "tel" | "number" | "password";
+  /** The standard autocomplete token (cc-number, cc-exp, cc-csc, cc-name, ...). */
+  autocomplete?: string;
+  inputmode?: "numeric" | "decimal" | "text" | "email";
+  required?: boolean;
+  maxlength?: number;
+  /** A pattern the browser checks before sending (the server checks again). */
+  pattern?: string;
+}
+
+/** A labelled input with its hint and error. */
+export function field(f: FieldSpec): Html {
+  const id = f.id ?? f.name;
+  const hintId = f.hint ? `${id}-hint` : undefined;
+  const errorId = f.error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ");
+  return html`<div class="field${f.error ? " field-error" : ""}">
+<label for="${id}">${f.label}</label>
+${f.hint ? html`<p class="hint" id="${hintId}">${f.hint}</p>` : ""}
+${f.error ? html`<p class="error" id="${errorId}">${f.error}</p>` : ""}
+<input id="${id}" name="${f.name}" type="${f.type ?? "text"}"${f.value !== undefined ? html` value="${f.value}"` : ""}${
+    f.autocomplete ? html` autocomplete="${f.autocomplete}"` : ""
+  }${f.inputmode ? html` inputmode="${f.inputmode}"` : ""}${f.required ? html` required aria-required="true"` : ""}${
+    f.maxlength ? html` maxlength="${f.maxlength}"` : ""
+  }${f.pattern ? html` pattern="${f.pattern}"` : ""}${describedBy ? html` aria-describedby="${describedBy}"` : ""}${f.error ? html` aria-invalid="true"` : ""}>
+</div>`;
+}
+
+export interface FieldError {
+  /** The id of the field at fault. */
+  field: string;
+  message: string;
+}
+
+/** The summary at the top of a form that failed: announced at once, each line a link to its field. */
+export function errorSummary(tr: Translator, errors: readonly FieldError[]): Html {
+  if (errors.length === 0) return html``;
+  return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
+<h2>${tr.t("kit.errorSummary", { count: errors.length })}</h2>
+<ul>${errors.map((e) => html`<li><a href="#${e.field}">${e.message}</a></li>`)}</ul>
+</div>`;
+}
+
+export interface ButtonSpec {
+  label: string;
+  id?: string;
+  name?: string;
+  value?: string;
+  /** primary: the form's main action; secondary: an alternative; danger: a refusal or a cancel. */
+  variant?: "primary" | "secondary" | "danger";
+  type?: "submit" | "button";
+}
+
+export function button(b: ButtonSpec): Html {
+  return html`<button type="${b.type ?? "submit"}" class="button ${b.variant ?? "primary"}"${b.id ? html` id="${b.id}"` : ""}${
+    b.name ? html` name="${b.name}"` : ""
+  }${b.value !== undefined ? html` value="${b.value}"` : ""}>${b.label}</button>`;
+}
+
+/** A link styled as a button, only to an http(s) URL (never javascript: or the like); otherwise nothing. */
+export function linkButton(label: string, href: string, id?: string): Html {
+  try {
+    const u = new URL(href);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return html``;
+  } catch {
+    return html``;
+  }
+  return html`<a${id ? html` id="${id}"` : ""} class="button primary" href="${href}">${label}</a>`;
+}
+
+/** An amount as the customer's language writes it; the digits never go through a float. */
+export function amountDisplay(tr: Translator, minor: bigint, currency: string, id?: string): Html {
+  return html`<span class="amount"${id ? html` id="${id}"` : ""}>${tr.amount(minor, currency)}</span>`;
+}
+
+/** The hidden fields that tie a form to its page's session and CSRF token. */
+export function hiddenFields(fields: Record<string, string>): Html {
+  return html`${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * Every text a customer reads comes from a message catalogue
+ * (edge/pages/messages/<locale>.json) through intl-messageformat: ICU plurals
+ * with each language's own categories (Arabic has six), and numbers and
+ * amounts formatted by the locale's rules. A key missing in a catalogue falls
+ * back to English (a test keeps the catalogues complete).
+ */
+import { IntlMessageFormat } from "intl-messageformat";
+import ar from "../messages/ar.json" with { type: "json" };
+import de from "../messages/de.json" with { type: "json" };
+import en from "../messages/en.json" with { type: "json" };
+import { currencyExponent } from "../../../engine/domain/money.ts";
+
+/** The languages the Cashier speaks, English first (the last resort). */
+export const LOCALES = ["en", "de", "ar"] as const;
+export type Locale = (typeof LOCALES)[number];
+export type MessageKey = keyof typeof en;
+
+/** Languages written right to left. */
+const RTL: ReadonlySet<Locale> = new Set(["ar"]);
+
+export const CATALOGUES: Readonly<Record<Locale, Readonly<Record<string, string>>>> = { en, de, ar };
+
+export type MessageValues = Record<string, string | number | bigint>;
+
+/** The texts and formats of one language. */
+export interface Translator {
+  readonly locale: Locale;
+  readonly dir: "ltr" | "rtl";
+  /** The message `key` with `values` filled in. */
+  t(key: MessageKey, values?: MessageValues): string;
+  /** An amount in minor units as the locale writes it, with the currency's own decimals and its ISO code. */
+  amount(minor: bigint, currency: string): string;
+}
+
+/** Minor units -> the exact decimal string ("1050" USD -> "10.50"), never through a float. */
+export function majorString(minor: bigint, exponent: number): string {
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, "0");
+  const whole = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return negative ? `-${whole}` : whole;
+}
+
+function build(locale: Locale): Translator {
+  const formats = new Map<string, IntlMessageFormat>();
+  const numberFormats = new Map<number, Intl.NumberFormat>();
+  const message = (key: MessageKey): IntlMessageFormat => {
+    let f = formats.get(key);
+    if (!f) {
+      const source = CATALOGUES[locale][key] ?? en[key];
+      f = new IntlMessageFormat(source, locale);
+      formats.set(key, f);
+    }
+    return f;
+  };
+  const t = (key: MessageKey, values?: MessageValues): string => String(message(key).format(values));
+  return {
+    locale,
+    dir: RTL.has(locale) ? "rtl" : "ltr",
+    t,
+    amount(minor, currency) {
+      const exponent = currencyExponent(currency) ?? 2;
+      let nf = numberFormats.get(exponent);
+      if (!nf) {
+        nf = new Intl.NumberFormat(locale, { minimumFractionDigits: exponent, maximumFractionDigits: exponent, useGrouping: "min2" });
+        numberFormats.set(exponent, nf);
+      }
+      // A decimal string is formatted exactly (Intl.NumberFormat v3): no digit of a large amount is lost.
+      const amount = nf.format(majorString(minor, exponent) as Intl.StringNumericLiteral);
+      return t("kit.amount", { amount, currency });
+    },
+  };
+}
+
+const TRANSLATORS = new Map<Locale, Translator>(LOCALES.map((l) => [l, build(l)]));
+
+/** The translator of a supported locale. */
+export function translator(locale: Locale): Translator {
+  return TRANSLATORS.get(locale)!;
+}

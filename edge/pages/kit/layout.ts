@@ -1,0 +1,30 @@
+/**
+ * The shell of every hosted page: language and direction on <html>, the
+ * title, a skip link to the main landmark, the edge's stylesheet and script
+ * with this response's nonce. The script is `defer`red and only enhances: the
+ * page is complete without it.
+ */
+import { ASSETS } from "./assets.ts";
+import { type Html, html } from "./html.ts";
+import type { Translator } from "./i18n.ts";
+
+export interface Shell {
+  tr: Translator;
+  nonce: string;
+  title: string;
+  /** The page's own content, inside <main>. */
+  body: Html;
+  /** The exact origin of the parent window the script may post events to (framed pages only). */
+  parentOrigin?: string;
+}
+
+export function layout(s: Shell): Html {
+  return html`<!doctype html>
+<html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${s.title}</title>
+<link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">
+<script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script></head>
+<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
+<main id="main" tabindex="-1">${s.body}</main></body></html>
+`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Real-browser helpers for the hosted pages: Debian's Chromium through
+ * playwright-core (never a downloaded browser), axe-core run inside the page
+ * without weakening its CSP (its source goes in through the DevTools protocol,
+ * as page.evaluate does, not as an inline script tag), a keyboard walk, and
+ * screenshots kept in a temp dir for a person to look at.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Headless Chromium as the machine ships it. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+// The functions below run inside the page; they are strings because this
+// project's TypeScript has no DOM library (the server code must not see one).
+
+const RUN_AXE = `(async () => {
+  const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+})()`;
+
+/** axe-core's WCAG 2.1 A/AA (and best-practice) rules on the page as it stands; the serious and critical violations. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(RUN_AXE)) as AxeViolation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+export interface FocusStop {
+  /** tag#id or tag.name of the focused element. */
+  element: string;
+  /** Its text, trimmed. */
+  text: string;
+  /** Whether a focus indicator is drawn (an outline or a box-shadow). */
+  visible: boolean;
+}
+
+const DESCRIBE = `const describe = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : el.getAttribute("name") ? "." + el.getAttribute("name") : "");`;
+
+const FOCUSED = `(() => {
+  ${DESCRIBE}
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const style = getComputedStyle(el);
+  const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+  const shadow = style.boxShadow !== "none";
+  return { element: describe(el), text: (el.innerText || el.getAttribute("aria-label") || "").trim(), visible: outline || shadow };
+})()`;
+
+/** Presses Tab from the top of the page (wherever the focus was) until the focus leaves it or comes back round; each stop, in order. */
+export async function keyboardWalk(page: Page, max = 50): Promise<FocusStop[]> {
+  // Start from the top: focus a throw-away, unfocusable-by-Tab marker before everything, then Tab away from it.
+  await page.evaluate(`(() => {
+    const start = document.createElement("span");
+    start.tabIndex = -1;
+    start.id = "__walk-start";
+    document.body.prepend(start);
+    start.focus();
+  })()`);
+  const stops: FocusStop[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (i === 0) await page.evaluate("document.getElementById('__walk-start').remove()");
+    const stop = (await page.evaluate(FOCUSED)) as FocusStop | null;
+    if (!stop) break;
+    const key = `${stop.element}|${stop.text}`;
+    if (seen.has(key)) break;
+    seen.add(key);
+    stops.push(stop);
+  }
+  return stops;
+}
+
+/** Every control a keyboard user must reach: links, buttons, visible inputs, selects, text areas. */
+export async function focusableControls(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    ${DESCRIBE}
+    return [...document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea")]
+      .filter((el) => !el.disabled)
+      .map(describe);
+  })()`)) as string[];
+}
+
+/** Where this run's screenshots go (CASHIER_SCREENSHOT_DIR, else a temp dir), created on first use. */
+export function screenshotDir(): string {
+  const dir = process.env.CASHIER_SCREENSHOT_DIR ?? join(tmpdir(), "cashier-screenshots");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A full-page PNG of the page; its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(screenshotDir(), `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
