@@ -143,6 +143,7 @@ export function scheduleFromConfig(config: Config): Schedule {
       rfdMaxAttempts: config.rfdMaxAttempts,
     },
     validation: { timeoutMs: config.validationTimeoutMs },
+    processor: { timeoutMs: config.processorTimeoutMs },
     challenge: { ...d.challenge, ttlSeconds: config.challengeTtlSeconds },
   });
 }
