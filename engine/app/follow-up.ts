@@ -152,6 +152,7 @@ export function startFollowUpWorker(deps: ProcessDeps, opts: { concurrency: numb
       if (Date.now() - lastSweep >= recovery.sweepEveryMs) {
         lastSweep = Date.now();
         await deps.followUps.sweepStuck(recovery.sweepGraceSeconds);
+        await deps.followUps.sweepForLookup(recovery.lookupGraceSeconds);
       }
       return deps.followUps.claimDue(n, lease.leaseMs);
     },

@@ -248,6 +248,8 @@ export interface FollowUpStore {
   claimDue(limit: number, leaseMs: number): Promise<number[]>;
   /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
   sweepStuck(graceSeconds: number): Promise<number>;
+  /** The same for attempts in pending (a processor call in flight), on the lookup horizon: their processor is asked by trace_id. */
+  sweepForLookup(graceSeconds: number): Promise<number>;
   /** A repeated request tells the platform this attempt's state: flagged and read back under the row's lock. */
   markReplied(traceId: number): Promise<Attempt | undefined>;
   /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */

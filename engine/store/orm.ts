@@ -10,12 +10,14 @@ import { Migration001Initial } from "./migrations/001-initial.ts";
 import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
+import { Migration005LookupSweep } from "./migrations/005-lookup-sweep.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
   { name: "002-callbacks", class: Migration002Callbacks },
   { name: "003-secret-rotation", class: Migration003SecretRotation },
   { name: "004-recovery", class: Migration004Recovery },
+  { name: "005-lookup-sweep", class: Migration005LookupSweep },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */
