@@ -109,7 +109,14 @@ function simulatedProcessors(config: Config, sim: SpawnedSim | undefined, timeou
   const url = config.acquirerSim.url ?? sim?.url;
   const keys = config.acquirerSim.keys ?? sim?.keys;
   if (!url || !keys) throw new Error("no acquirer simulator: set ACQUIRER_SIM_URL and ACQUIRER_SIM_KEYS, or leave both unset");
-  return new ProcessorRegistry(SIMULATED_PROCESSORS.map((name) => simConnector({ name, url, apiKey: keys[name], timeoutMs })));
+  // A merchant's own account at sim-a or sim-b (its endpoint and key) gets a connector of its own.
+  const factories = Object.fromEntries(
+    SIMULATED_PROCESSORS.map((name) => [name, (acc: { url: string; apiKey: string }) => simConnector({ name, url: acc.url, apiKey: acc.apiKey, timeoutMs })]),
+  );
+  return new ProcessorRegistry(
+    SIMULATED_PROCESSORS.map((name) => simConnector({ name, url, apiKey: keys[name], timeoutMs })),
+    factories,
+  );
 }
 
 async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {

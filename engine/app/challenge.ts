@@ -66,10 +66,10 @@ export async function completeChallenge(
   const refused = (v: ChallengeView) => ({ ok: false as const, error: domainError("INVALID_STATE", `the 3-D Secure challenge is ${v.state}`), view: v });
   if (view.state !== "open") return refused(view);
   const a = view.attempt;
-  const finish = deps.processors.capability(a.processor, "threeDSecure");
-  if (!finish.ok) return { ok: false, error: finish.error };
   const ctx = await context(deps, a);
   if (!ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
+  const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);
+  if (!finish.ok) return { ok: false, error: finish.error };
   // One answer only: a second click, another engine or the expiry cannot also finish it.
   if (!(await deps.followUps.claimChallenge(a.traceId, deps.schedule.challenge.answerClaimMs))) {
     const now = await deps.orders.get(a.traceId);

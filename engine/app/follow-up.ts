@@ -101,7 +101,7 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     if (a.completingUntil && a.completingUntil > now) return;
     // An answer was sent and its reply lost (a crash, a timeout): the processor knows how it ended.
     if (a.completingUntil && a.transactionId) {
-      const lookup = deps.processors.capability(a.processor, "statusLookup");
+      const lookup = deps.processors.capability(a.processor, "statusLookup", merchant);
       const transactionId = a.transactionId;
       const outcome = lookup.ok ? await askProcessor(deps, a, () => lookup.calls.status(transactionId)) : undefined;
       if (outcome && (outcome.kind === "approved" || outcome.kind === "declined")) {
@@ -121,7 +121,7 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     return;
   }
   if (!a.submitted) return submitCascadeAttempt(deps, a, ctx);
-  const lookup = deps.processors.capability(a.processor, "statusLookup");
+  const lookup = deps.processors.capability(a.processor, "statusLookup", merchant);
   if (!lookup.ok) {
     // Nothing can ask this processor (no statusLookup): the attempt waits for its processor's own word or an operator.
     await deps.followUps.clearCheck(a.traceId);

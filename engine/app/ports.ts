@@ -26,8 +26,19 @@ export interface MerchantSettingsView {
   frontends: FrontendView[];
 }
 
+/** A merchant's account at a processor (decision 0007); the API key opened only in memory. */
+export interface ProcessorAccount {
+  processor: string;
+  enabled: boolean;
+  url: string;
+  apiKey: string;
+  settings: Record<string, unknown>;
+}
+
 export interface Merchant extends MerchantSettingsView {
   id: string;
+  /** Accounts by processor; a processor without one uses the engine's own connector. */
+  processorAccounts: ProcessorAccount[];
   /** Current secret, opened into a key: only ever used to sign and verify. */
   signingKey: KeyObject;
   /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
@@ -216,6 +227,8 @@ export interface MerchantSpec {
   payoutApproval?: "auto" | "manual";
   processors?: string[];
   frontends: { name: string; baseCurrency: string; currencies?: string[] }[];
+  /** Given: the merchant's accounts are exactly these (an empty list removes them). Absent: left as they are. */
+  processorAccounts?: ProcessorAccount[];
 }
 
 /** A merchant as operators see it: everything but its secrets. */
@@ -227,7 +240,7 @@ export interface MerchantView extends MerchantSettingsView {
   previousSecretExpiresAt: Date | null;
 }
 
-export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts">;
 
 export interface MerchantAdminStore {
   view(merchantId: string): Promise<MerchantView | undefined>;

@@ -116,7 +116,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
   }
   const draft = draftOf(input, input.type, merchant, deps, sale);
   // A processor that cannot do this operation refuses it by name before any order exists.
-  const able = deps.processors.capability(draft.processor, input.type);
+  const able = deps.processors.capability(draft.processor, input.type, merchant);
   if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });
   let created: CreateOrderResult;
   try {

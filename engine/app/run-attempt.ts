@@ -45,17 +45,17 @@ export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Pr
  * The call an attempt makes, through the capability its type takes; a
  * processor without it is refused by name (CAPABILITY_MISSING).
  */
-function callFor(deps: ProcessDeps, a: Attempt, charge: ChargeRequest, sale: Pick<RefundableSale, "transactionId"> | undefined) {
+function callFor(deps: ProcessDeps, a: Attempt, charge: ChargeRequest, sale: Pick<RefundableSale, "transactionId"> | undefined, merchant: Merchant) {
   const reg = deps.processors;
   if (a.type === "payout") {
-    const c = reg.capability(a.processor, "payout");
+    const c = reg.capability(a.processor, "payout", merchant);
     return c.ok ? { ok: true as const, call: () => c.calls.payout(charge) } : c;
   }
   if (a.type === "refund") {
-    const c = reg.capability(a.processor, "refund");
+    const c = reg.capability(a.processor, "refund", merchant);
     return c.ok ? { ok: true as const, call: () => c.calls.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" }) } : c;
   }
-  const c = reg.capability(a.processor, "sale");
+  const c = reg.capability(a.processor, "sale", merchant);
   return c.ok ? { ok: true as const, call: () => c.calls.authorize(charge) } : c;
 }
 
@@ -68,12 +68,12 @@ export async function submitAttempt(
   ctx: StepContext,
 ): Promise<Attempt> {
   const charge: ChargeRequest = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
-  const call = callFor(deps, a, charge, sale);
+  const call = callFor(deps, a, charge, sale, ctx.merchant);
   // Nothing was sent: the attempt fails (E for a sale) with the refusal's words as its details.
   let outcome: ProcessorOutcome = call.ok ? await askProcessor(deps, a, call.call) : { kind: "unavailable", message: call.error.message };
   // A challenge that this processor could never finish is refused by name, not left open.
   if (outcome.kind === "challenge") {
-    const finish = deps.processors.capability(a.processor, "threeDSecure");
+    const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);
     if (!finish.ok) outcome = { kind: "unavailable", message: finish.error.message };
   }
   const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));

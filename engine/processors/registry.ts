@@ -20,26 +20,67 @@ export function capabilityMissing(processor: string, capability: Capability, reg
   return domainError("CAPABILITY_MISSING", message, [{ field: "processor", description: message }]);
 }
 
+/** A merchant's account at a processor, as the registry needs it (app/ports.ts ProcessorAccount). */
+export interface AccountSettings {
+  processor: string;
+  enabled: boolean;
+  url: string;
+  apiKey: string;
+  settings: Record<string, unknown>;
+}
+
+/** Whose processors: a merchant with its accounts; without one, the engine's own connectors. */
+export interface AccountHolder {
+  id: string;
+  processorAccounts: readonly AccountSettings[];
+}
+
+/** Builds a processor's connector from a merchant's account (its endpoint, key and settings). */
+export type ConnectorFactory = (account: AccountSettings) => Processor;
+
 export class ProcessorRegistry {
   readonly #byName = new Map<string, Processor>();
+  readonly #factories: Record<string, ConnectorFactory>;
+  /** Connectors built from merchants' accounts, by merchant and processor, with the account they were built from. */
+  readonly #built = new Map<string, { fingerprint: string; processor: Processor }>();
 
-  constructor(processors: Processor[]) {
+  constructor(processors: Processor[], factories: Record<string, ConnectorFactory> = {}) {
     for (const p of processors) this.#byName.set(p.name, p);
+    this.#factories = factories;
   }
 
+  /** The engine's own connector of `name` (the one merchants without an account use). */
   get(name: string): Processor | undefined {
     return this.#byName.get(name);
   }
 
-  /** Whether `name` is registered and declares `capability`. */
-  supports(name: string, capability: Capability): boolean {
-    return this.#byName.get(name)?.capabilities[capability] !== undefined;
+  /** The processor `name` as `holder` reaches it: through its account when it has one. */
+  #resolve(name: string, holder: AccountHolder | undefined): Processor | { refused: string } | undefined {
+    const account = holder?.processorAccounts.find((a) => a.processor === name);
+    if (!account || !holder) return this.#byName.get(name);
+    if (!account.enabled) return { refused: `processor ${name} is disabled for merchant ${holder.id}` };
+    const factory = this.#factories[name];
+    if (!factory) return undefined;
+    const key = `${holder.id}/${name}`;
+    const fingerprint = JSON.stringify([account.url, account.apiKey, account.settings]);
+    const cached = this.#built.get(key);
+    if (cached?.fingerprint === fingerprint) return cached.processor;
+    const processor = factory(account);
+    this.#built.set(key, { fingerprint, processor });
+    return processor;
   }
 
-  /** The calls of one capability of one processor, or its refusal by name. */
-  capability<C extends Capability>(name: string, capability: C): CapabilityResult<C> {
-    const p = this.#byName.get(name);
+  /** Whether `name` is reachable (for `holder`) and declares `capability`. */
+  supports(name: string, capability: Capability, holder?: AccountHolder): boolean {
+    const p = this.#resolve(name, holder);
+    return p !== undefined && !("refused" in p) && p.capabilities[capability] !== undefined;
+  }
+
+  /** The calls of one capability of one processor (for `holder`, through its account), or its refusal by name. */
+  capability<C extends Capability>(name: string, capability: C, holder?: AccountHolder): CapabilityResult<C> {
+    const p = this.#resolve(name, holder);
     if (!p) return { ok: false, error: capabilityMissing(name, capability, false) };
+    if ("refused" in p) return { ok: false, error: domainError("CAPABILITY_MISSING", p.refused, [{ field: "processor", description: p.refused }]) };
     const calls = p.capabilities[capability];
     return calls ? { ok: true, calls } : { ok: false, error: capabilityMissing(name, capability) };
   }

@@ -7,16 +7,19 @@
  */
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
+import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView, ProcessorAccount } from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
+import { ProcessorAccountEntity } from "./entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
+/** A processor account's credentials are bound to their merchant and processor: a sealed value cannot be moved to another row. */
+const accountAad = (merchantId: string, processor: string) => `processor-account:${merchantId}:${processor}`;
 
 const MAX_CACHED = 10_000;
 const UNKNOWN_TTL_MS = 1000;
@@ -81,7 +84,20 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       previousKey: m.previousSecretSealed ? hmacKey(open(this.#key, m.previousSecretSealed, aad(m.id))) : null,
       previousKeyExpiresAt: m.previousSecretExpiresAt ?? null,
       ...settingsOf(m, m.frontends.getItems()),
+      processorAccounts: await this.#accounts(m.id),
     };
+  }
+
+  /** The merchant's processor accounts, their keys opened (in memory only). */
+  async #accounts(merchantId: string): Promise<ProcessorAccount[]> {
+    const rows = await this.#orm.em.fork().find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { id: "asc" } });
+    return rows.map((a) => ({
+      processor: a.processor,
+      enabled: a.enabled,
+      url: a.endpointUrl,
+      apiKey: open(this.#key, a.credentialsSealed, accountAad(merchantId, a.processor)),
+      settings: a.settings,
+    }));
   }
 
   /** Creates or updates a merchant and its listed frontends in one transaction. */
@@ -96,6 +112,22 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
         const fe = await em.findOne(FrontendEntity, { merchant: spec.merchantId, name: f.name });
         if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies });
         else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies });
+      }
+      if (spec.processorAccounts) {
+        // The file's list is the whole truth: accounts not listed are removed.
+        await em.flush();
+        await em.nativeDelete(ProcessorAccountEntity, { merchant: spec.merchantId, processor: { $nin: spec.processorAccounts.map((a) => a.processor) } });
+        for (const a of spec.processorAccounts) {
+          const data = {
+            enabled: a.enabled,
+            endpointUrl: a.url,
+            credentialsSealed: seal(this.#key, a.apiKey, accountAad(spec.merchantId, a.processor)),
+            settings: a.settings,
+          };
+          const existing = await em.findOne(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor });
+          if (existing) em.assign(existing, data);
+          else em.create(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor, ...data });
+        }
       }
     });
     this.#cache.delete(spec.merchantId);

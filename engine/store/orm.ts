@@ -11,6 +11,7 @@ import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
 import { Migration005LookupSweep } from "./migrations/005-lookup-sweep.ts";
+import { Migration006ProcessorAccounts } from "./migrations/006-processor-accounts.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -18,6 +19,7 @@ const MIGRATIONS = [
   { name: "003-secret-rotation", class: Migration003SecretRotation },
   { name: "004-recovery", class: Migration004Recovery },
   { name: "005-lookup-sweep", class: Migration005LookupSweep },
+  { name: "006-processor-accounts", class: Migration006ProcessorAccounts },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -29,7 +29,6 @@ export async function spawnAcquirerSim(opts: {
   const keys = opts.keys ?? Object.fromEntries(SIMULATED_PROCESSORS.map((n) => [n, randomBytes(24).toString("base64url")]));
   const child: ChildProcess = fork(MAIN, [], {
     env: {
-      PATH: process.env.PATH ?? "",
       LOG_LEVEL: opts.logLevel,
       ACQUIRER_SIM_HOST: "127.0.0.1",
       ACQUIRER_SIM_PORT: String(opts.port),
