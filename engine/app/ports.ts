@@ -253,7 +253,14 @@ export interface MerchantAdminStore {
     f: { name: string; baseCurrency: string; currencies: string[] },
     mode: "create" | "update",
   ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  /** Creates or replaces one processor account; false when there is no such merchant. */
+  setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
+  /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
+  processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
 }
+
+/** A processor account as operators see it: everything but the credentials. */
+export type ProcessorAccountView = Omit<ProcessorAccount, "apiKey"> & { updatedAt: Date };
 
 /** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */
 export interface FollowUpStore {

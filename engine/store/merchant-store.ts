@@ -7,7 +7,16 @@
  */
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView, ProcessorAccount } from "../app/ports.ts";
+import type {
+  Merchant,
+  MerchantAdminStore,
+  MerchantDirectory,
+  MerchantSettings,
+  MerchantSpec,
+  MerchantView,
+  ProcessorAccount,
+  ProcessorAccountView,
+} from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
@@ -131,6 +140,31 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       }
     });
     this.#cache.delete(spec.merchantId);
+  }
+
+  async setProcessorAccount(merchantId: string, a: ProcessorAccount): Promise<boolean> {
+    const done = await this.#orm.em.fork().transactional(async (em) => {
+      if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return false;
+      const data = {
+        enabled: a.enabled,
+        endpointUrl: a.url,
+        credentialsSealed: seal(this.#key, a.apiKey, accountAad(merchantId, a.processor)),
+        settings: a.settings,
+      };
+      const existing = await em.findOne(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor });
+      if (existing) em.assign(existing, data);
+      else em.create(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor, ...data });
+      return true;
+    });
+    this.#cache.delete(merchantId);
+    return done;
+  }
+
+  async processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined> {
+    const em = this.#orm.em.fork();
+    if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return undefined;
+    const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { processor: "asc" } });
+    return rows.map((a) => ({ processor: a.processor, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
   }
 
   /** The operator's view, without secrets. */

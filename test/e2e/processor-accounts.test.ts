@@ -7,6 +7,9 @@
  * sealed.
  */
 import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { toJsonString } from "@bufbuild/protobuf";
+import { SetProcessorAccountResponseSchema } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { startTestSim, TEST_KEYS, type TestSim } from "../support/acquirer-sim.ts";
 import { MERCHANTS, SECRET } from "../support/merchants.ts";
 import { useService } from "../support/service.ts";
@@ -33,6 +36,7 @@ const svc = useService(t, {}, () => ({
       merchant("m-own", { api_key: TEST_KEYS["sim-a"] }),
       merchant("m-badkey", { api_key: "not-the-acquirers-key" }),
       merchant("m-off", { api_key: TEST_KEYS["sim-a"], enabled: false }),
+      { merchant_id: "m-admin", secret: SECRET, processors: ["sim-a"], frontends: [{ name: "m-admin-usd", base_currency: "USD" }] },
     ],
   },
 }));
@@ -83,4 +87,43 @@ t.test("the key is stored only sealed, and no log line carries it", async (t) =>
     t.notMatch(r.credentials_sealed, "not-the-acquirers-key");
   }
   t.notMatch(svc().logs(), TEST_KEYS["sim-a"], "the logs never show it");
+});
+
+t.test("AdminService: an operator sets an account (the key write-only) and the next sale goes there", async (t) => {
+  const admin = svc().admin;
+  const refused = async (req: Parameters<typeof admin.setProcessorAccount>[0]) => {
+    try {
+      await admin.setProcessorAccount(req);
+      return "accepted";
+    } catch (err) {
+      const e = ConnectError.from(err);
+      return `${Code[e.code]} ${e.rawMessage}`;
+    }
+  };
+  const account = { processor: "sim-a", endpointUrl: own.sim.url, enabled: true };
+  t.equal(
+    await refused({ merchantId: "m-admin", account: { ...account, endpointUrl: "ftp://x" }, apiKey: TEST_KEYS["sim-a"] }),
+    "InvalidArgument account.endpoint_url: must be an http(s) URL",
+  );
+  t.equal(await refused({ merchantId: "m-admin", account, apiKey: "short" }), "InvalidArgument api_key: must be 8 to 512 characters");
+  t.equal(
+    await refused({ merchantId: "m-admin", account: { ...account, processor: "sim-x" }, apiKey: TEST_KEYS["sim-a"] }),
+    "InvalidArgument account.processor: must be one of sim-a, sim-b",
+  );
+  t.equal(await refused({ merchantId: "m-admin", apiKey: TEST_KEYS["sim-a"] }), "InvalidArgument account: is required");
+  t.equal(await refused({ merchantId: "m-nobody", account, apiKey: TEST_KEYS["sim-a"] }), "NotFound no merchant m-nobody");
+
+  const set = await admin.setProcessorAccount({ merchantId: "m-admin", account: { ...account, settings: { mid: "42" } }, apiKey: TEST_KEYS["sim-a"] });
+  t.match(set.accounts, [{ processor: "sim-a", endpointUrl: own.sim.url, enabled: true, settings: { mid: "42" } }]);
+  t.notMatch(toJsonString(SetProcessorAccountResponseSchema, set), TEST_KEYS["sim-a"], "the key is never returned");
+  const listed = await admin.listProcessorAccounts({ merchantId: "m-admin" });
+  t.equal(listed.accounts.length, 1);
+
+  const r = await sale("m-admin");
+  t.equal(r.body.transaction_status, "approved");
+  t.equal((await own.connector("sim-a").find(r.body.trace_id)).kind, "approved", "taken by the account's acquirer");
+
+  await admin.setProcessorAccount({ merchantId: "m-admin", account: { ...account, enabled: false }, apiKey: TEST_KEYS["sim-a"] });
+  const off = await sale("m-admin");
+  t.equal(off.body.status, 17, "disabled by the operator: refused by name");
 });
