@@ -54,6 +54,14 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
   let orm: MikroORM | undefined;
   let sim: SpawnedSim | undefined;
   try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(embeddedDbDir(config), (m) => log.warn(m));
+      databaseUrl = embedded.url;
+      log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
+    }
+    orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
+    // After the data dir is prepared for Postgres: the simulator's ledger directory is made inside it.
     if (!config.acquirerSim.url) {
       const simLog = log.child({ process: "acquirer-sim" });
       sim = await spawnAcquirerSim({
@@ -66,13 +74,6 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       });
       log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
     }
-    let databaseUrl = config.databaseUrl;
-    if (!databaseUrl) {
-      embedded = await startEmbeddedPostgres(embeddedDbDir(config), (m) => log.warn(m));
-      databaseUrl = embedded.url;
-      log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
-    }
-    orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
     return await startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim });
   } catch (err) {
     await sim?.stop().catch(() => {});
