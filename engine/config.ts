@@ -6,6 +6,7 @@
  */
 import { join, resolve } from "node:path";
 import { DEFAULT_SCHEDULE_SETTINGS as D } from "./app/schedule.ts";
+import { parseKeys } from "./processors/acquirer-sim/settings.ts";
 
 export interface Config {
   /** A real Postgres; undefined means the embedded one under dataDir. */
@@ -55,6 +56,19 @@ export interface Config {
   engineTlsCaFile: string | undefined;
   /** How long SIGTERM/SIGINT may take to drain before the process is forced down (exit 1). */
   shutdownTimeoutMs: number;
+  /** One processor call's limit; no answer in time is "unknown", never declined. */
+  processorTimeoutMs: number;
+  /** The simulated acquirers behind sim-a and sim-b: a running one, or the engine starts its own child process. */
+  acquirerSim: {
+    /** ACQUIRER_SIM_URL; undefined: the engine starts the simulator as a child process. */
+    url: string | undefined;
+    /** ACQUIRER_SIM_KEYS; undefined: keys made for each start (its own child only). */
+    keys: Record<string, string> | undefined;
+    /** ACQUIRER_SIM_PORT of the engine's own child; 0 (default) = any free port, logged. */
+    port: number;
+    /** ACQUIRER_SIM_TEST_MODE=1: the child's fault switch (/admin/faults) is on. Tests only. */
+    testMode: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -128,6 +142,31 @@ function list(raw: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+function acquirerSimUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.ACQUIRER_SIM_URL;
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`ACQUIRER_SIM_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ConfigError(`ACQUIRER_SIM_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  return raw.replace(/\/+$/, "");
+}
+
+function acquirerSimKeys(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+  if (!env.ACQUIRER_SIM_KEYS) {
+    if (env.ACQUIRER_SIM_URL) throw new ConfigError("ACQUIRER_SIM_KEYS is required with ACQUIRER_SIM_URL (sim-a=<key>,sim-b=<key>)");
+    return undefined;
+  }
+  try {
+    return parseKeys("ACQUIRER_SIM_KEYS", env.ACQUIRER_SIM_KEYS);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const edgePort = port(env, "EDGE_PORT", 8080);
   const enginePort = port(env, "ENGINE_PORT", 50051);
@@ -158,6 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     engineTls: tlsPair(env, cwd),
     engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,
     shutdownTimeoutMs: positiveInt(env, "CASHIER_SHUTDOWN_TIMEOUT_MS", 10_000),
+    processorTimeoutMs: positiveInt(env, "CASHIER_PROCESSOR_TIMEOUT_MS", D.processor.timeoutMs),
+    acquirerSim: {
+      url: acquirerSimUrl(env),
+      keys: acquirerSimKeys(env),
+      port: port(env, "ACQUIRER_SIM_PORT", 0),
+      testMode: flag(env, "ACQUIRER_SIM_TEST_MODE"),
+    },
   };
 }
 

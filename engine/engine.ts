@@ -5,13 +5,15 @@
  * everything in order. main.ts is the only caller outside tests.
  */
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { bootstrapMerchants, demoFrontendSettings } from "./app/bootstrap-merchants.ts";
 import type { ProcessDeps } from "./app/ports.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
-import { SimProcessor } from "./processors/simulator/sim-processor.ts";
+import { simConnector } from "./processors/sim/integration.ts";
+import { spawnAcquirerSim, type SpawnedSim } from "./processors/acquirer-sim/spawn.ts";
 import { buildGrpcServer, listen } from "./rpc/server.ts";
 import { deriveKeys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
@@ -39,6 +41,8 @@ export interface EngineHandle {
   orm: MikroORM;
   deps: ProcessDeps;
   databaseUrl: string;
+  /** The engine's own acquirer simulator (a child process), when ACQUIRER_SIM_URL was not set. */
+  acquirerSim: { url: string; pid: number } | undefined;
   setPublicUrl(url: string): void;
   stop(): Promise<void>;
 }
@@ -48,6 +52,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
   const tls = loadServerTls(config);
   let embedded: EmbeddedDb | undefined;
   let orm: MikroORM | undefined;
+  let sim: SpawnedSim | undefined;
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -56,8 +61,22 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
     }
     orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
-    return await startServing({ config, log, opts, tls, databaseUrl, embedded, orm });
+    // After the data dir is prepared for Postgres: the simulator's ledger directory is made inside it.
+    if (!config.acquirerSim.url) {
+      const simLog = log.child({ process: "acquirer-sim" });
+      sim = await spawnAcquirerSim({
+        dataDir: join(config.dataDir, "acquirer-sim"),
+        port: config.acquirerSim.port,
+        testMode: config.acquirerSim.testMode,
+        logLevel: config.logLevel === "debug" || config.logLevel === "trace" ? "info" : config.logLevel,
+        keys: config.acquirerSim.keys,
+        onLine: (line) => simLog.info(lineMessage(line)),
+      });
+      log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
+    }
+    return await startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim });
   } catch (err) {
+    await sim?.stop().catch(() => {});
     // A start that fails (a bad merchants file, a taken port) leaves no pool and no Postgres behind.
     await orm?.close().catch(() => {});
     await embedded?.stop().catch(() => {});
@@ -73,9 +92,35 @@ interface StartContext {
   databaseUrl: string;
   embedded: EmbeddedDb | undefined;
   orm: MikroORM;
+  sim: SpawnedSim | undefined;
 }
 
-async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm }: StartContext): Promise<EngineHandle> {
+/** A line the simulator child logged (pino JSON), as a message for this engine's log. */
+function lineMessage(line: string): string {
+  try {
+    const o = JSON.parse(line) as { msg?: unknown };
+    return typeof o.msg === "string" ? o.msg : line;
+  } catch {
+    return line;
+  }
+}
+
+/** The connectors of sim-a and sim-b, to the configured simulator or the engine's own child. */
+function simulatedProcessors(config: Config, sim: SpawnedSim | undefined, timeoutMs: number): ProcessorRegistry {
+  const url = config.acquirerSim.url ?? sim?.url;
+  const keys = config.acquirerSim.keys ?? sim?.keys;
+  if (!url || !keys) throw new Error("no acquirer simulator: set ACQUIRER_SIM_URL and ACQUIRER_SIM_KEYS, or leave both unset");
+  // A merchant's own account at sim-a or sim-b (its endpoint and key) gets a connector of its own.
+  const factories = Object.fromEntries(
+    SIMULATED_PROCESSORS.map((name) => [name, (acc: { url: string; apiKey: string }) => simConnector({ name, url: acc.url, apiKey: acc.apiKey, timeoutMs })]),
+  );
+  return new ProcessorRegistry(
+    SIMULATED_PROCESSORS.map((name) => simConnector({ name, url, apiKey: keys[name], timeoutMs })),
+    factories,
+  );
+}
+
+async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
   if (!config.masterKey)
@@ -112,7 +157,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     orders: new PgOrderStore(orm, origin),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
-    processors: new ProcessorRegistry(SIMULATED_PROCESSORS.map((name) => new SimProcessor(name))),
+    processors: simulatedProcessors(config, sim, schedule.processor.timeoutMs),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
     schedule,
@@ -160,6 +205,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     orm,
     deps,
     databaseUrl,
+    acquirerSim: sim ? { url: sim.url, pid: sim.pid } : undefined,
     setPublicUrl(url: string) {
       if (!config.publicUrl) publicUrl = url;
     },
@@ -184,6 +230,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
       await Promise.all([rpc, listener.stop(), stopWorkers(running)]);
       await metricsServer.close();
       await orm.close();
+      await sim?.stop();
       if (embedded) await embedded.stop();
     },
   };

@@ -66,16 +66,17 @@ export async function completeChallenge(
   const refused = (v: ChallengeView) => ({ ok: false as const, error: domainError("INVALID_STATE", `the 3-D Secure challenge is ${v.state}`), view: v });
   if (view.state !== "open") return refused(view);
   const a = view.attempt;
-  const processor = deps.processors.get(a.processor);
   const ctx = await context(deps, a);
-  if (!processor || !ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
+  if (!ctx || !a.transactionId) return { ok: false, error: NOT_FOUND };
+  const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);
+  if (!finish.ok) return { ok: false, error: finish.error };
   // One answer only: a second click, another engine or the expiry cannot also finish it.
   if (!(await deps.followUps.claimChallenge(a.traceId, deps.schedule.challenge.answerClaimMs))) {
     const now = await deps.orders.get(a.traceId);
     return refused({ state: now ? challengeState(now) : "finished", attempt: now ?? a });
   }
   const transactionId = a.transactionId;
-  const outcome = await askProcessor(deps, a, () => processor.complete(transactionId, passed));
+  const outcome = await askProcessor(deps, a, () => finish.calls.complete(transactionId, passed));
   let decision = decide("sale", outcome, true);
   if (!passed && decision.to?.status === "declined") {
     decision = { ...decision, errorCode: ERROR_CODES.THREE_DS_FAILED, errorDetails: "3-D Secure authentication failed", cause: "challenge:failed" };

@@ -101,9 +101,9 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     if (a.completingUntil && a.completingUntil > now) return;
     // An answer was sent and its reply lost (a crash, a timeout): the processor knows how it ended.
     if (a.completingUntil && a.transactionId) {
-      const processor = deps.processors.get(a.processor);
+      const lookup = deps.processors.capability(a.processor, "statusLookup", merchant);
       const transactionId = a.transactionId;
-      const outcome = processor ? await askProcessor(deps, a, () => processor.status(transactionId)) : undefined;
+      const outcome = lookup.ok ? await askProcessor(deps, a, () => lookup.calls.status(transactionId)) : undefined;
       if (outcome && (outcome.kind === "approved" || outcome.kind === "declined")) {
         await advance(deps, a, { ...decide("sale", outcome, true), cause: "challenge:answer-recovered" }, ctx);
         return;
@@ -121,16 +121,18 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     return;
   }
   if (!a.submitted) return submitCascadeAttempt(deps, a, ctx);
-  const processor = deps.processors.get(a.processor);
-  if (!processor) {
+  const lookup = deps.processors.capability(a.processor, "statusLookup", merchant);
+  if (!lookup.ok) {
+    // Nothing can ask this processor (no statusLookup): the attempt waits for its processor's own word or an operator.
     await deps.followUps.clearCheck(a.traceId);
     return;
   }
   // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
   const transactionId = a.transactionId;
-  let outcome = await askProcessor(deps, a, () => (transactionId ? processor.status(transactionId) : processor.find(a.traceId)));
-  // "No record" is final only once the acquirer has had time to finish a call still in flight.
-  if (!transactionId && outcome.kind === "unavailable" && now.getTime() - a.createdAt.getTime() < deps.schedule.recovery.noRecordAfterMs) {
+  let outcome = await askProcessor(deps, a, () => (transactionId ? lookup.calls.status(transactionId) : lookup.calls.find(a.traceId)));
+  // A "no record" that a processor could not fence is final only once a call still in flight has had time to arrive.
+  const young = now.getTime() - a.createdAt.getTime() < deps.schedule.recovery.noRecordAfterMs;
+  if (!transactionId && outcome.kind === "unavailable" && outcome.mayArriveLate && young) {
     outcome = { kind: "unknown", transactionId: "", message: outcome.message };
   }
   await advance(deps, a, decide(a.type, outcome, isLastInCascade(a, merchant)), ctx);
@@ -150,6 +152,7 @@ export function startFollowUpWorker(deps: ProcessDeps, opts: { concurrency: numb
       if (Date.now() - lastSweep >= recovery.sweepEveryMs) {
         lastSweep = Date.now();
         await deps.followUps.sweepStuck(recovery.sweepGraceSeconds);
+        await deps.followUps.sweepForLookup(recovery.lookupGraceSeconds);
       }
       return deps.followUps.claimDue(n, lease.leaseMs);
     },

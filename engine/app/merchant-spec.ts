@@ -7,7 +7,7 @@
 import { isCurrency } from "../domain/money.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
-import type { FrontendSpec, MerchantSpec } from "./ports.ts";
+import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "./ports.ts";
 import { parseFrontendSettings } from "./frontend-settings-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 
@@ -90,6 +90,7 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   const frontends = m.frontends.map((fr, j) => parseFrontend(fr, `${where}.frontends[${j}]`));
   const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);
   if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name`, `repeats the name ${frontends[twice].name}`);
+  const accounts = m.processor_accounts === undefined ? undefined : parseProcessorAccounts(m.processor_accounts, `${where}.processor_accounts`);
   return {
     merchantId,
     secret: str(m, "secret", where, true)!,
@@ -101,5 +102,32 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     payoutApproval: approval,
     processors: processors as string[],
     frontends,
+    ...(accounts ? { processorAccounts: accounts } : {}),
   };
+}
+
+/**
+ * A merchant's processor accounts: `[{ "processor": "sim-a", "url": ..., "api_key": ..., "enabled": true,
+ * "settings": {} }]`, one per processor. The key is sealed before it is stored and never shown again.
+ */
+export function parseProcessorAccounts(raw: unknown, where: string): ProcessorAccount[] {
+  if (!Array.isArray(raw)) throw new MerchantsFileError(where, "must be a list");
+  const accounts = raw.map((entry, i): ProcessorAccount => {
+    const w = `${where}[${i}]`;
+    if (typeof entry !== "object" || entry === null) throw new MerchantsFileError(w, "must be an object");
+    const a = entry as Record<string, unknown>;
+    const processor = str(a, "processor", w, true)!;
+    if (!KNOWN_PROCESSORS.has(processor)) throw new MerchantsFileError(`${w}.processor`, `must be one of ${[...KNOWN_PROCESSORS].join(", ")}`);
+    const endpoint = url(a, "url", w);
+    if (!endpoint) throw new MerchantsFileError(`${w}.url`, "is required");
+    const apiKey = str(a, "api_key", w, true)!;
+    if (apiKey.length < 8 || apiKey.length > 512) throw new MerchantsFileError(`${w}.api_key`, "must be 8 to 512 characters");
+    if (a.enabled !== undefined && typeof a.enabled !== "boolean") throw new MerchantsFileError(`${w}.enabled`, "must be true or false");
+    const settings = a.settings ?? {};
+    if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new MerchantsFileError(`${w}.settings`, "must be an object");
+    return { processor, url: endpoint, apiKey, enabled: a.enabled !== false, settings: settings as Record<string, unknown> };
+  });
+  const twice = accounts.findIndex((x, j) => accounts.findIndex((y) => y.processor === x.processor) !== j);
+  if (twice >= 0) throw new MerchantsFileError(`${where}[${twice}].processor`, `repeats ${accounts[twice].processor}`);
+  return accounts;
 }

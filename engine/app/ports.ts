@@ -32,8 +32,19 @@ export interface FrontendWithSettings extends FrontendView {
   settings: FrontendSettings;
 }
 
+/** A merchant's account at a processor (decision 0007); the API key opened only in memory. */
+export interface ProcessorAccount {
+  processor: string;
+  enabled: boolean;
+  url: string;
+  apiKey: string;
+  settings: Record<string, unknown>;
+}
+
 export interface Merchant extends MerchantSettingsView {
   id: string;
+  /** Accounts by processor; a processor without one uses the engine's own connector. */
+  processorAccounts: ProcessorAccount[];
   /** Current secret, opened into a key: only ever used to sign and verify. */
   signingKey: KeyObject;
   /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
@@ -226,6 +237,8 @@ export interface MerchantSpec {
   payoutApproval?: "auto" | "manual";
   processors?: string[];
   frontends: FrontendSpec[];
+  /** Given: the merchant's accounts are exactly these (an empty list removes them). Absent: left as they are. */
+  processorAccounts?: ProcessorAccount[];
 }
 
 /** A frontend as written to the store; absent settings take CONTRACT 9's defaults. */
@@ -245,7 +258,7 @@ export interface MerchantView extends MerchantSettingsView {
   previousSecretExpiresAt: Date | null;
 }
 
-export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends">;
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts">;
 
 export interface MerchantAdminStore {
   view(merchantId: string): Promise<MerchantView | undefined>;
@@ -254,7 +267,14 @@ export interface MerchantAdminStore {
   update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
   putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  /** Creates or replaces one processor account; false when there is no such merchant. */
+  setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
+  /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
+  processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
 }
+
+/** A processor account as operators see it: everything but the credentials. */
+export type ProcessorAccountView = Omit<ProcessorAccount, "apiKey"> & { updatedAt: Date };
 
 /** Claims on attempts, for the follow-up worker and the hosted page: each one wins for exactly one caller. */
 export interface FollowUpStore {
@@ -262,6 +282,8 @@ export interface FollowUpStore {
   claimDue(limit: number, leaseMs: number): Promise<number[]>;
   /** Marks due the recent attempts left pending with no check by an engine that died mid-way. */
   sweepStuck(graceSeconds: number): Promise<number>;
+  /** The same for attempts in pending (a processor call in flight), on the lookup horizon: their processor is asked by trace_id. */
+  sweepForLookup(graceSeconds: number): Promise<number>;
   /** A repeated request tells the platform this attempt's state: flagged and read back under the row's lock. */
   markReplied(traceId: number): Promise<Attempt | undefined>;
   /** Claims an open, unexpired 3-D Secure challenge for `ms`: true for exactly one caller. */

@@ -115,6 +115,9 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     sale = checked.sale;
   }
   const draft = draftOf(input, input.type, merchant, deps, sale);
+  // A processor that cannot do this operation refuses it by name before any order exists.
+  const able = deps.processors.capability(draft.processor, input.type, merchant);
+  if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });
   let created: CreateOrderResult;
   try {
     created = await deps.orders.createOrder(draft);

@@ -7,7 +7,7 @@
  */
 import { decide, step, type ProcessorOutcome } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import type { CardDetails } from "../processors/processor.ts";
+import type { CardDetails, ChargeRequest } from "../processors/processor.ts";
 import { callWithin } from "../processors/call-within.ts";
 import { hmacHex } from "../security/hmac.ts";
 import { advance, type StepContext } from "./advance.ts";
@@ -41,6 +41,24 @@ export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Pr
   return outcome;
 }
 
+/**
+ * The call an attempt makes, through the capability its type takes; a
+ * processor without it is refused by name (CAPABILITY_MISSING).
+ */
+function callFor(deps: ProcessDeps, a: Attempt, charge: ChargeRequest, sale: Pick<RefundableSale, "transactionId"> | undefined, merchant: Merchant) {
+  const reg = deps.processors;
+  if (a.type === "payout") {
+    const c = reg.capability(a.processor, "payout", merchant);
+    return c.ok ? { ok: true as const, call: () => c.calls.payout(charge) } : c;
+  }
+  if (a.type === "refund") {
+    const c = reg.capability(a.processor, "refund", merchant);
+    return c.ok ? { ok: true as const, call: () => c.calls.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" }) } : c;
+  }
+  const c = reg.capability(a.processor, "sale", merchant);
+  return c.ok ? { ok: true as const, call: () => c.calls.authorize(charge) } : c;
+}
+
 /** Calls the attempt's processor (a payout is at P by now) and records the answer. */
 export async function submitAttempt(
   deps: ProcessDeps,
@@ -49,16 +67,15 @@ export async function submitAttempt(
   sale: Pick<RefundableSale, "transactionId"> | undefined,
   ctx: StepContext,
 ): Promise<Attempt> {
-  const processor = deps.processors.get(a.processor);
-  if (!processor) throw new Error(`processor ${a.processor} is not registered`);
-  const charge = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
-  const outcome = await askProcessor(deps, a, () =>
-    a.type === "payout"
-      ? processor.payout(charge)
-      : a.type === "refund"
-        ? processor.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" })
-        : processor.authorize(charge),
-  );
+  const charge: ChargeRequest = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
+  const call = callFor(deps, a, charge, sale, ctx.merchant);
+  // Nothing was sent: the attempt fails (E for a sale) with the refusal's words as its details.
+  let outcome: ProcessorOutcome = call.ok ? await askProcessor(deps, a, call.call) : { kind: "unavailable", message: call.error.message };
+  // A challenge that this processor could never finish is refused by name, not left open.
+  if (outcome.kind === "challenge") {
+    const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);
+    if (!finish.ok) outcome = { kind: "unavailable", message: finish.error.message };
+  }
   const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));
   const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
   return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number })).attempt;

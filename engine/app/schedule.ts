@@ -81,6 +81,14 @@ export interface Schedule extends ScheduleSettings {
     submitLeaseMs: number;
     /** A step into pending that waits for nothing in particular is looked at again this much later. */
     pendingRecheckMs: number;
+    /**
+     * An attempt still pending with no check this old is looked up at its processor
+     * by trace_id: longer than a live Process's Validation and processor call, and
+     * safe if that Process still runs, since a lookup fences the key (decision 0007).
+     */
+    lookupAfterMs: number;
+    /** lookupAfterMs in the sweep's unit (whole seconds, never shorter). */
+    lookupGraceSeconds: number;
   };
 }
 
@@ -101,6 +109,8 @@ export function buildSchedule(s: ScheduleSettings): Schedule {
       sweepGraceSeconds: Math.ceil(s.recovery.afterMs / 1000),
       submitLeaseMs: s.recovery.afterMs,
       pendingRecheckMs: s.recovery.afterMs,
+      lookupAfterMs: s.validation.timeoutMs + s.processor.timeoutMs + s.followUp.leaseMarginMs,
+      lookupGraceSeconds: Math.ceil((s.validation.timeoutMs + s.processor.timeoutMs + s.followUp.leaseMarginMs) / 1000),
     },
   };
 }
@@ -143,6 +153,7 @@ export function scheduleFromConfig(config: Config): Schedule {
       rfdMaxAttempts: config.rfdMaxAttempts,
     },
     validation: { timeoutMs: config.validationTimeoutMs },
+    processor: { timeoutMs: config.processorTimeoutMs },
     challenge: { ...d.challenge, ttlSeconds: config.challengeTtlSeconds },
   });
 }

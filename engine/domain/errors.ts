@@ -46,6 +46,7 @@ export const REASONS = {
   METHOD_NOT_ALLOWED: { grpc: "UNIMPLEMENTED", http: 405, status: 14 },
   INVALID_STATE: { grpc: "FAILED_PRECONDITION", http: 409, status: 15 },
   ALREADY_EXISTS: { grpc: "ALREADY_EXISTS", http: 409, status: 16 },
+  CAPABILITY_MISSING: { grpc: "FAILED_PRECONDITION", http: 400, status: 17 },
   INTERNAL: { grpc: "INTERNAL", http: 500, status: -1 },
   UNAVAILABLE: { grpc: "UNAVAILABLE", http: 503, status: -2 },
 } as const satisfies Record<string, ReasonInfo>;

@@ -11,7 +11,13 @@ export type ProcessorOutcome =
   | { kind: "approved"; transactionId: string }
   | { kind: "declined"; transactionId: string; code: string; message: string }
   | { kind: "retryable"; transactionId: string; code: string; message: string }
-  | { kind: "unavailable"; message: string }
+  /**
+   * Not taken. `mayArriveLate`: a "no record" from a processor that cannot fence
+   * the attempt, so a request still in flight may yet be taken: believed only
+   * past the schedule's no-record horizon. A processor that fences (a lookup of
+   * an unseen key refuses that key for good) answers without it: final at once.
+   */
+  | { kind: "unavailable"; message: string; mayArriveLate?: boolean }
   | { kind: "pending"; transactionId: string }
   | { kind: "challenge"; transactionId: string }
   | { kind: "unknown"; transactionId: string; message: string };

@@ -1,8 +1,12 @@
 /**
- * The one interface every payment processor sits behind, real or simulated.
- * Outcomes are classified, never free text: approved / declined / retryable
- * (the cascade's cue) / unavailable (deposit state E) / pending (the answer comes
- * later) / challenge (3-D Secure) / unknown (a timeout: never taken as declined).
+ * The one seam every payment processor sits behind, real or simulated. A
+ * processor declares what it can do as capabilities, and a capability is its
+ * implementation: one cannot be declared without its methods nor used without
+ * being declared, so a missing one is refused by name (registry.ts), never
+ * stubbed. Outcomes are classified, never free text: approved / declined /
+ * retryable (the cascade's cue) / unavailable (deposit state E) / pending (the
+ * answer comes later) / challenge (3-D Secure) / unknown (a timeout: never
+ * taken as declined).
  */
 import type { ProcessorOutcome } from "../domain/outcome.ts";
 
@@ -14,39 +18,58 @@ export interface CardDetails {
 }
 
 export interface ChargeRequest {
+  /** Our attempt's trace_id: the idempotency key of every call about this attempt. */
   traceId: number;
   amountMinor: number;
   currency: string;
   card: CardDetails;
 }
 
-export interface RefundRequest {
-  traceId: number;
-  amountMinor: number;
-  currency: string;
+export interface RefundRequest extends ChargeRequest {
   /** The processor's id of the sale being refunded. */
   saleTransactionId: string;
-  card: CardDetails;
 }
 
 export type { ProcessorOutcome };
 
+/** What a processor may be able to do, each with the calls it takes. */
+export interface Capabilities {
+  /** A card deposit. */
+  sale: { authorize(req: ChargeRequest): Promise<ProcessorOutcome> };
+  /** A credit to the card. */
+  payout: { payout(req: ChargeRequest): Promise<ProcessorOutcome> };
+  /** The return of (part of) an approved sale. */
+  refund: { refund(req: RefundRequest): Promise<ProcessorOutcome> };
+  /** Finishes a 3-D Secure challenge with the customer's result. */
+  threeDSecure: { complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome> };
+  statusLookup: {
+    /** The current answer of a pending or unknown attempt, by the processor's id. */
+    status(transactionId: string): Promise<ProcessorOutcome>;
+    /**
+     * The answer to an attempt whose reply was lost (a crash, a timeout), by our
+     * trace_id. "No record" is `unavailable`, final at once when the processor
+     * fences the key (refuses the attempt if it arrives later); one that cannot
+     * fence says `mayArriveLate`, and is believed only past the no-record horizon.
+     */
+    find(traceId: number): Promise<ProcessorOutcome>;
+  };
+}
+
+export type Capability = keyof Capabilities;
+
+/** Every capability, in the order the docs list them. */
+export const CAPABILITIES: readonly Capability[] = ["sale", "payout", "refund", "threeDSecure", "statusLookup"];
+
+/** The words a person reads in a refusal ("processor sim-x cannot do 3-D Secure"). */
+export const CAPABILITY_WORDS: Record<Capability, string> = {
+  sale: "sales",
+  payout: "payouts",
+  refund: "refunds",
+  threeDSecure: "3-D Secure",
+  statusLookup: "status lookups",
+};
+
 export interface Processor {
   readonly name: string;
-  /** A card deposit. */
-  authorize(req: ChargeRequest): Promise<ProcessorOutcome>;
-  /** A credit to the card. */
-  payout(req: ChargeRequest): Promise<ProcessorOutcome>;
-  /** The return of (part of) an approved sale. */
-  refund(req: RefundRequest): Promise<ProcessorOutcome>;
-  /** Finishes a 3-D Secure challenge with the customer's result. */
-  complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome>;
-  /** Asks for the current answer of a pending or unknown attempt. */
-  status(transactionId: string): Promise<ProcessorOutcome>;
-  /**
-   * The answer to an attempt whose reply was lost (a crash, a timeout), by our
-   * trace_id, which every call carries as its idempotency key. A processor with
-   * no record of it answers `unavailable`: it never took the attempt.
-   */
-  find(traceId: number): Promise<ProcessorOutcome>;
+  readonly capabilities: Partial<Capabilities>;
 }

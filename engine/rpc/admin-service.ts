@@ -21,6 +21,7 @@ import { attemptToProto } from "./proto-mappers.ts";
 import { callbackToProto, kindFromProto, stateFromProto } from "./callback-mappers.ts";
 import { pageOf, readPage } from "./page-token.ts";
 import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
+import { processorAccountAdmin } from "./processor-account-admin.ts";
 
 async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string) {
   checkTraceId(traceId);
@@ -76,5 +77,6 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
     },
 
     ...merchantAdmin(deps),
+    ...processorAccountAdmin(deps),
   };
 }

@@ -15,6 +15,10 @@ import { TransactionEntity } from "./entities/transaction.entity.ts";
 import { attemptFromRow } from "./mappers.ts";
 import { msFromNow, secondsAgo, typedDb } from "./typed-db.ts";
 
+/** recovery_watermark rows: the recovery sweep's (004) and the lookup sweep's (007). */
+const STUCK_WATERMARK = 1;
+const LOOKUP_WATERMARK = 2;
+
 export class PgFollowUpStore implements FollowUpStore {
   readonly #orm: MikroORM;
 
@@ -51,9 +55,24 @@ export class PgFollowUpStore implements FollowUpStore {
    * ago, that are still pending with no check planned: their engine died
    * mid-way. One engine sweeps at a time (the watermark row is locked, others skip).
    */
-  async sweepStuck(graceSeconds: number): Promise<number> {
+  sweepStuck(graceSeconds: number): Promise<number> {
+    return this.#sweep(STUCK_WATERMARK, graceSeconds, ["pending", "requested"]);
+  }
+
+  /**
+   * The same sweep on a shorter horizon for attempts waiting in pending for a
+   * processor's answer (a sale or refund mid-call, never a payout in
+   * requested): their processor is asked by trace_id, which is safe even if
+   * their engine lives, because a lookup fences the key (decision 0007).
+   * Its own watermark, so each sweep looks at every new row once.
+   */
+  sweepForLookup(graceSeconds: number): Promise<number> {
+    return this.#sweep(LOOKUP_WATERMARK, graceSeconds, ["pending"]);
+  }
+
+  async #sweep(watermark: number, graceSeconds: number, statuses: ("pending" | "requested")[]): Promise<number> {
     const row = await this.#db()
-      .with("w", (db) => db.selectFrom("recovery_watermark").select("scanned_to").where("id", "=", 1).forUpdate().skipLocked())
+      .with("w", (db) => db.selectFrom("recovery_watermark").select("scanned_to").where("id", "=", watermark).forUpdate().skipLocked())
       .with("upto", (db) => db.selectNoFrom((eb) => secondsAgo(eb, graceSeconds).as("t")))
       .with("stuck", (db) =>
         db
@@ -62,7 +81,7 @@ export class PgFollowUpStore implements FollowUpStore {
           .from(["w", "upto"])
           .whereRef("transaction.created_at", ">", "w.scanned_to")
           .whereRef("transaction.created_at", "<=", "upto.t")
-          .where("transaction.status", "in", ["pending", "requested"])
+          .where("transaction.status", "in", statuses)
           .where("transaction.next_check_at", "is", null)
           .returning("transaction.trace_id"),
       )
@@ -70,7 +89,7 @@ export class PgFollowUpStore implements FollowUpStore {
         db
           .updateTable("recovery_watermark")
           .set((eb) => ({ scanned_to: eb.selectFrom("upto").select("upto.t") }))
-          .where("id", "=", 1)
+          .where("id", "=", watermark)
           .where((eb) => eb.exists(eb.selectFrom("w").select("w.scanned_to")))
           .where((eb) => eb(eb.selectFrom("upto").select("upto.t"), ">", eb.selectFrom("w").select("w.scanned_to"))),
       )

@@ -9,17 +9,30 @@
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { DEFAULT_FRONTEND_SETTINGS } from "../domain/frontend-settings.ts";
-import type { FrontendSpec, Merchant, MerchantAdminStore, MerchantDirectory, MerchantSettings, MerchantSpec, MerchantView } from "../app/ports.ts";
+import type {
+  FrontendSpec,
+  Merchant,
+  MerchantAdminStore,
+  MerchantDirectory,
+  MerchantSettings,
+  MerchantSpec,
+  MerchantView,
+  ProcessorAccount,
+  ProcessorAccountView,
+} from "../app/ports.ts";
 import { open, seal } from "../security/sealed-box.ts";
 import { hmacKey } from "../security/hmac.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
+import { ProcessorAccountEntity } from "./entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
 import { MerchantCache } from "./merchant-cache.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
+/** A processor account's credentials are bound to their merchant and processor: a sealed value cannot be moved to another row. */
+const accountAad = (merchantId: string, processor: string) => `processor-account:${merchantId}:${processor}`;
 
 /** Settings -> the row's columns, with the CONTRACT's defaults. */
 function columnsOf(s: MerchantSettings) {
@@ -77,7 +90,20 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       previousKey: m.previousSecretSealed ? hmacKey(open(this.#key, m.previousSecretSealed, aad(m.id))) : null,
       previousKeyExpiresAt: m.previousSecretExpiresAt ?? null,
       ...settingsOf(m, m.frontends.getItems()),
+      processorAccounts: await this.#accounts(m.id),
     };
+  }
+
+  /** The merchant's processor accounts, their keys opened (in memory only). */
+  async #accounts(merchantId: string): Promise<ProcessorAccount[]> {
+    const rows = await this.#orm.em.fork().find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { id: "asc" } });
+    return rows.map((a) => ({
+      processor: a.processor,
+      enabled: a.enabled,
+      url: a.endpointUrl,
+      apiKey: open(this.#key, a.credentialsSealed, accountAad(merchantId, a.processor)),
+      settings: a.settings,
+    }));
   }
 
   /** Creates or updates a merchant and its listed frontends in one transaction. */
@@ -93,8 +119,49 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
         if (fe) em.assign(fe, columns);
         else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, ...columns });
       }
+      if (spec.processorAccounts) {
+        // The file's list is the whole truth: accounts not listed are removed.
+        await em.flush();
+        await em.nativeDelete(ProcessorAccountEntity, { merchant: spec.merchantId, processor: { $nin: spec.processorAccounts.map((a) => a.processor) } });
+        for (const a of spec.processorAccounts) {
+          const data = {
+            enabled: a.enabled,
+            endpointUrl: a.url,
+            credentialsSealed: seal(this.#key, a.apiKey, accountAad(spec.merchantId, a.processor)),
+            settings: a.settings,
+          };
+          const existing = await em.findOne(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor });
+          if (existing) em.assign(existing, data);
+          else em.create(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor, ...data });
+        }
+      }
     });
     this.#cache.invalidate(spec.merchantId);
+  }
+
+  async setProcessorAccount(merchantId: string, a: ProcessorAccount): Promise<boolean> {
+    const done = await this.#orm.em.fork().transactional(async (em) => {
+      if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return false;
+      const data = {
+        enabled: a.enabled,
+        endpointUrl: a.url,
+        credentialsSealed: seal(this.#key, a.apiKey, accountAad(merchantId, a.processor)),
+        settings: a.settings,
+      };
+      const existing = await em.findOne(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor });
+      if (existing) em.assign(existing, data);
+      else em.create(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor, ...data });
+      return true;
+    });
+    this.#cache.invalidate(merchantId);
+    return done;
+  }
+
+  async processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined> {
+    const em = this.#orm.em.fork();
+    if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return undefined;
+    const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { processor: "asc" } });
+    return rows.map((a) => ({ processor: a.processor, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
   }
 
   /** The operator's view, without secrets. */

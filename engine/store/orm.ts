@@ -12,6 +12,8 @@ import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts"
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
 import { Migration005FairDelivery } from "./migrations/005-fair-delivery.ts";
 import { Migration006FrontendSettings } from "./migrations/006-frontend-settings.ts";
+import { Migration007LookupSweep } from "./migrations/007-lookup-sweep.ts";
+import { Migration008ProcessorAccounts } from "./migrations/008-processor-accounts.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -20,6 +22,8 @@ const MIGRATIONS = [
   { name: "004-recovery", class: Migration004Recovery },
   { name: "005-fair-delivery", class: Migration005FairDelivery },
   { name: "006-frontend-settings", class: Migration006FrontendSettings },
+  { name: "007-lookup-sweep", class: Migration007LookupSweep },
+  { name: "008-processor-accounts", class: Migration008ProcessorAccounts },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -28,7 +28,9 @@
  * every number includes the client's own cost. "node cores" is the CPU this
  * process used per second of wall time, "pg cores" that of its child
  * processes (the embedded Postgres; "-" without /proc, about 0 with
- * DATABASE_URL) and "other cores" the rest of the machine's busy time: other
+ * DATABASE_URL), "sim cores" that of the acquirer simulator (the engine's
+ * child process, which plays the acquirers: not Cashier's cost, so apart and
+ * left out of "cpu ms/req") and "other cores" the rest of the machine's busy time: other
  * load (another test run, say) that skews the numbers, plus kernel time not
  * charged to a process. "cpu ms/req" is (node + pg) CPU per successful
  * request, the number least disturbed by other load.
@@ -108,7 +110,10 @@ interface PhaseResult {
   p50: number;
   p99: number;
   nodeCores: number;
+  /** The embedded Postgres and its backends: every child process but the acquirer simulator. */
   childCores: number;
+  /** The acquirer simulator's own process (the engine's child), apart so Cashier's figures stay comparable. */
+  simCores: number;
   hostBusy: number;
   errorKinds: Map<string, number>;
 }
@@ -172,10 +177,18 @@ function childTicks(): Map<number, number> | undefined {
   return out;
 }
 
-function childCoresBetween(a: Map<number, number> | undefined, b: Map<number, number> | undefined, seconds: number): number {
+/** The acquirer simulator's pid (set once the service runs): its CPU is counted apart from Postgres's. */
+let simPid: number | undefined;
+
+function childCoresBetween(
+  a: Map<number, number> | undefined,
+  b: Map<number, number> | undefined,
+  seconds: number,
+  which: (pid: number) => boolean = () => true,
+): number {
   if (!a || !b) return Number.NaN;
   let sum = 0;
-  for (const [pid, t] of b) sum += t - (a.get(pid) ?? 0);
+  for (const [pid, t] of b) if (which(pid)) sum += t - (a.get(pid) ?? 0);
   return sum / clockTicks / seconds;
 }
 
@@ -257,7 +270,8 @@ async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     nodeCores: (cpu.user + cpu.system) / 1e6 / seconds,
-    childCores: childCoresBetween(children0, children1, seconds),
+    childCores: childCoresBetween(children0, children1, seconds, (pid) => pid !== simPid),
+    simCores: simPid === undefined ? 0 : childCoresBetween(children0, children1, seconds, (pid) => pid === simPid),
     hostBusy: host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : Number.NaN,
     errorKinds,
   };
@@ -485,6 +499,7 @@ async function main(): Promise<void> {
     process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
   const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
+  simPid = svc.engine.acquirerSim?.pid;
   const results = new Map<PhaseName, PhaseResult>();
   let pgVersion = "?";
   let poolSize = 20;
@@ -525,7 +540,7 @@ async function main(): Promise<void> {
   console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
   console.log("");
   const raw = results.get("raw");
-  const rows = [["phase", "requests", "errors", "req/s", "p50 ms", "p99 ms", "vs raw", "node cores", "pg cores", "other cores", "cpu ms/req"]];
+  const rows = [["phase", "requests", "errors", "req/s", "p50 ms", "p99 ms", "vs raw", "node cores", "pg cores", "sim cores", "other cores", "cpu ms/req"]];
   for (const [, r] of results) {
     rows.push([
       r.name,
@@ -537,7 +552,8 @@ async function main(): Promise<void> {
       raw && raw.rps > 0 ? `${((r.rps / raw.rps) * 100).toFixed(1)}%` : "-",
       r.nodeCores.toFixed(2),
       Number.isNaN(r.childCores) ? "-" : r.childCores.toFixed(2),
-      Number.isNaN(r.childCores) ? "-" : Math.max(0, r.hostBusy * os.cpus().length - r.nodeCores - r.childCores).toFixed(2),
+      Number.isNaN(r.simCores) ? "-" : r.simCores.toFixed(2),
+      Number.isNaN(r.childCores) ? "-" : Math.max(0, r.hostBusy * os.cpus().length - r.nodeCores - r.childCores - r.simCores).toFixed(2),
       Number.isNaN(r.childCores) ? "-" : (((r.nodeCores + r.childCores) / r.rps) * 1000).toFixed(2),
     ]);
   }

@@ -47,3 +47,27 @@ t.test("LOG_LEVEL is one of pino's levels; a prototype word is refused, not quie
     t.throws(() => loadConfig({ LOG_LEVEL: word }), /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/, word);
   }
 });
+
+t.test("the acquirer simulator: the engine's own child by default, or a URL with its keys", async (t) => {
+  const d = loadConfig({});
+  t.same(d.acquirerSim, { url: undefined, keys: undefined, port: 0, testMode: false }, "default: a child on any free port, keys made per start");
+  t.equal(d.processorTimeoutMs, 20_000);
+  const c = loadConfig({
+    ACQUIRER_SIM_URL: "http://acquirer-sim:8090/",
+    ACQUIRER_SIM_KEYS: "sim-a=key-a-123456, sim-b=key-b-123456",
+    CASHIER_PROCESSOR_TIMEOUT_MS: "1500",
+  });
+  t.same(c.acquirerSim.keys, { "sim-a": "key-a-123456", "sim-b": "key-b-123456" });
+  t.equal(c.acquirerSim.url, "http://acquirer-sim:8090");
+  t.equal(c.processorTimeoutMs, 1500);
+  t.throws(() => loadConfig({ ACQUIRER_SIM_URL: "http://sim:8090" }), /^ACQUIRER_SIM_KEYS is required with ACQUIRER_SIM_URL/);
+  t.throws(
+    () => loadConfig({ ACQUIRER_SIM_URL: "sim:8090", ACQUIRER_SIM_KEYS: "sim-a=key-a-123456,sim-b=key-b-123456" }),
+    /^ACQUIRER_SIM_URL must be an http\(s\) URL/,
+  );
+  t.throws(() => loadConfig({ ACQUIRER_SIM_KEYS: "sim-a=key-a-123456" }), /^ACQUIRER_SIM_KEYS has no key for sim-b/);
+  t.throws(() => loadConfig({ ACQUIRER_SIM_KEYS: "sim-a=short,sim-b=key-b-123456" }), /^ACQUIRER_SIM_KEYS must be sim-a=<key of 8 characters or more>/);
+  t.throws(() => loadConfig({ ACQUIRER_SIM_KEYS: "sim-c=key-c-123456" }), /^ACQUIRER_SIM_KEYS must be/);
+  t.throws(() => loadConfig({ ACQUIRER_SIM_TEST_MODE: "yes" }), /^ACQUIRER_SIM_TEST_MODE must be 0 or 1/);
+  t.throws(() => loadConfig({ CASHIER_PROCESSOR_TIMEOUT_MS: "-1" }), /^CASHIER_PROCESSOR_TIMEOUT_MS must be a positive integer/);
+});

@@ -84,8 +84,23 @@ function importClosure(entry: string): Set<string> {
   return seen;
 }
 
-t.test("three services: postgres, engine and edge", async (t) => {
-  t.same(Object.keys(services).sort(), ["edge", "engine", "postgres"]);
+t.test("four services: postgres, engine and edge, and the acquirer simulator behind sim-a and sim-b", async (t) => {
+  t.same(Object.keys(services).sort(), ["acquirer-sim", "edge", "engine", "postgres"]);
+});
+
+t.test("acquirer-sim: its own service, reached by the engine by name with the same required keys", async (t) => {
+  const sim = services["acquirer-sim"];
+  t.same(command(sim), ["node", "engine/processors/acquirer-sim/main.ts"]);
+  t.ok(existsSync(join(root, "engine/processors/acquirer-sim/main.ts")), "its command's file exists");
+  const e = env(sim);
+  t.equal(e.ACQUIRER_SIM_HOST, "0.0.0.0", "listens for the compose network");
+  t.match(e.ACQUIRER_SIM_KEYS, /^\$\{ACQUIRER_SIM_KEYS:\?[^}]*\}$/, "keys required from the environment (no dev keys in this shape)");
+  t.match(healthcheck(sim), new RegExp(`127\\.0\\.0\\.1:${e.ACQUIRER_SIM_PORT}/healthz`), "healthy once /healthz answers on its port");
+  t.notOk(sim.ports, "not published on the host");
+  const engine = env(services.engine);
+  t.equal(engine.ACQUIRER_SIM_URL, `http://acquirer-sim:${e.ACQUIRER_SIM_PORT}`, "the engine reaches it by service name");
+  t.equal(engine.ACQUIRER_SIM_KEYS, e.ACQUIRER_SIM_KEYS, "with the same keys");
+  t.equal(dependsOn(services.engine)["acquirer-sim"], "service_healthy", "the engine starts once it is healthy");
 });
 
 t.test("engine/config.ts names the settings this file relies on", async (t) => {

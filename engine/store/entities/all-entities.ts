@@ -10,6 +10,7 @@ import { CashierSessionEntity } from "./cashier-session.entity.ts";
 import { FrontendEntity } from "./frontend.entity.ts";
 import { MerchantEntity } from "./merchant.entity.ts";
 import { PaymentOrderEntity } from "./payment-order.entity.ts";
+import { ProcessorAccountEntity } from "./processor-account.entity.ts";
 import { RecoveryWatermarkEntity } from "./recovery-watermark.entity.ts";
 import { TransactionEventEntity } from "./transaction-event.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
@@ -25,4 +26,5 @@ export const ENTITIES = [
   CallbackAttemptEntity,
   AllowedTransitionEntity,
   RecoveryWatermarkEntity,
+  ProcessorAccountEntity,
 ] as const;

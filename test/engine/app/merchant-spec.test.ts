@@ -56,3 +56,35 @@ t.test("prototype words as values are refused by each field's rule", async (t) =
     );
   }
 });
+
+t.test("processor_accounts: one per processor, with an http(s) URL and a key; refusals name the field", async (t) => {
+  const ok = parseMerchantEntry(
+    JSON.parse(
+      entry(
+        ',"processor_accounts":[{"processor":"sim-a","url":"http://127.0.0.1:8090","api_key":"key-0123456789"},{"processor":"sim-b","url":"https://acq.example","api_key":"key-abcdefghij","enabled":false,"settings":{"mid":"42"}}]',
+      ),
+    ),
+    "m",
+  );
+  t.same(ok.processorAccounts, [
+    { processor: "sim-a", url: "http://127.0.0.1:8090", apiKey: "key-0123456789", enabled: true, settings: {} },
+    { processor: "sim-b", url: "https://acq.example", apiKey: "key-abcdefghij", enabled: false, settings: { mid: "42" } },
+  ]);
+  t.equal(parseMerchantEntry(JSON.parse(entry()), "m").processorAccounts, undefined, "absent: the merchant's accounts are left as they are");
+  const acc = (a: string) => () => parseMerchantEntry(JSON.parse(entry(`,"processor_accounts":${a}`)), "m");
+  const rows: [accounts: string, field: string][] = [
+    ["{}", "m.processor_accounts"],
+    ['[{"processor":"sim-z","url":"http://x","api_key":"key-0123456789"}]', "m.processor_accounts[0].processor"],
+    ['[{"processor":"sim-a","api_key":"key-0123456789"}]', "m.processor_accounts[0].url"],
+    ['[{"processor":"sim-a","url":"ftp://x","api_key":"key-0123456789"}]', "m.processor_accounts[0].url"],
+    ['[{"processor":"sim-a","url":"http://x"}]', "m.processor_accounts[0].api_key"],
+    ['[{"processor":"sim-a","url":"http://x","api_key":"short"}]', "m.processor_accounts[0].api_key"],
+    ['[{"processor":"sim-a","url":"http://x","api_key":"key-0123456789","enabled":"yes"}]', "m.processor_accounts[0].enabled"],
+    ['[{"processor":"sim-a","url":"http://x","api_key":"key-0123456789","settings":[]}]', "m.processor_accounts[0].settings"],
+    [
+      '[{"processor":"sim-a","url":"http://x","api_key":"key-0123456789"},{"processor":"sim-a","url":"http://y","api_key":"key-0123456789"}]',
+      "m.processor_accounts[1].processor",
+    ],
+  ];
+  for (const [accounts, field] of rows) t.equal(refusedField(acc(accounts)), field, `${accounts.slice(0, 60)} -> ${field}`);
+});

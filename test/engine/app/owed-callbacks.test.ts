@@ -57,6 +57,7 @@ function attempt(over: Partial<Attempt> = {}): Attempt {
 function merchant(over: Partial<Merchant> = {}): Merchant {
   return {
     id: "m-plat",
+    processorAccounts: [],
     signingKey: hmacKey("plat-secret"),
     previousKey: null,
     previousKeyExpiresAt: null,

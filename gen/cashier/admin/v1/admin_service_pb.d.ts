@@ -8,6 +8,7 @@ import type { Transaction } from "../../engine/v1/transaction_pb.js";
 import type { Callback, CallbackKind, CallbackState } from "../../engine/v1/callback_pb.js";
 import type { Frontend, Merchant } from "./merchant_pb.js";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import type { ProcessorAccount } from "./processor_account_pb.js";
 
 /**
  * Describes the file cashier/admin/v1/admin_service.proto.
@@ -642,6 +643,100 @@ export declare type UpdateFrontendResponse = Message<"cashier.admin.v1.UpdateFro
 export declare const UpdateFrontendResponseSchema: GenMessage<UpdateFrontendResponse>;
 
 /**
+ * SetProcessorAccountRequest creates or replaces one account.
+ *
+ * @generated from message cashier.admin.v1.SetProcessorAccountRequest
+ */
+export declare type SetProcessorAccountRequest = Message<"cashier.admin.v1.SetProcessorAccountRequest"> & {
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * The account (processor, endpoint_url, enabled, settings); update_time is ignored.
+   *
+   * @generated from field: cashier.admin.v1.ProcessorAccount account = 2;
+   */
+  account?: ProcessorAccount | undefined;
+
+  /**
+   * The credentials (an API key, 8 to 512 characters); stored sealed, never returned.
+   *
+   * @generated from field: string api_key = 3;
+   */
+  apiKey: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetProcessorAccountRequest.
+ * Use `create(SetProcessorAccountRequestSchema)` to create a new message.
+ */
+export declare const SetProcessorAccountRequestSchema: GenMessage<SetProcessorAccountRequest>;
+
+/**
+ * SetProcessorAccountResponse is the merchant's accounts after the change.
+ *
+ * @generated from message cashier.admin.v1.SetProcessorAccountResponse
+ */
+export declare type SetProcessorAccountResponse = Message<"cashier.admin.v1.SetProcessorAccountResponse"> & {
+  /**
+   * Every account of the merchant, without credentials.
+   *
+   * @generated from field: repeated cashier.admin.v1.ProcessorAccount accounts = 1;
+   */
+  accounts: ProcessorAccount[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetProcessorAccountResponse.
+ * Use `create(SetProcessorAccountResponseSchema)` to create a new message.
+ */
+export declare const SetProcessorAccountResponseSchema: GenMessage<SetProcessorAccountResponse>;
+
+/**
+ * ListProcessorAccountsRequest names a merchant.
+ *
+ * @generated from message cashier.admin.v1.ListProcessorAccountsRequest
+ */
+export declare type ListProcessorAccountsRequest = Message<"cashier.admin.v1.ListProcessorAccountsRequest"> & {
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListProcessorAccountsRequest.
+ * Use `create(ListProcessorAccountsRequestSchema)` to create a new message.
+ */
+export declare const ListProcessorAccountsRequestSchema: GenMessage<ListProcessorAccountsRequest>;
+
+/**
+ * ListProcessorAccountsResponse lists the merchant's accounts.
+ *
+ * @generated from message cashier.admin.v1.ListProcessorAccountsResponse
+ */
+export declare type ListProcessorAccountsResponse = Message<"cashier.admin.v1.ListProcessorAccountsResponse"> & {
+  /**
+   * Every account of the merchant, without credentials.
+   *
+   * @generated from field: repeated cashier.admin.v1.ProcessorAccount accounts = 1;
+   */
+  accounts: ProcessorAccount[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListProcessorAccountsResponse.
+ * Use `create(ListProcessorAccountsResponseSchema)` to create a new message.
+ */
+export declare const ListProcessorAccountsResponseSchema: GenMessage<ListProcessorAccountsResponse>;
+
+/**
  * AdminService is for operators: merchants and frontends, payout decisions and
  * callback deliveries. Every call carries `authorization: Bearer <token>`; no
  * call ever returns a card number or a secret.
@@ -768,6 +863,26 @@ export declare const AdminService: GenService<{
     methodKind: "unary";
     input: typeof UpdateFrontendRequestSchema;
     output: typeof UpdateFrontendResponseSchema;
+  },
+  /**
+   * SetProcessorAccount creates or replaces a merchant's account at one processor.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.SetProcessorAccount
+   */
+  setProcessorAccount: {
+    methodKind: "unary";
+    input: typeof SetProcessorAccountRequestSchema;
+    output: typeof SetProcessorAccountResponseSchema;
+  },
+  /**
+   * ListProcessorAccounts shows a merchant's processor accounts, without their credentials.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.ListProcessorAccounts
+   */
+  listProcessorAccounts: {
+    methodKind: "unary";
+    input: typeof ListProcessorAccountsRequestSchema;
+    output: typeof ListProcessorAccountsResponseSchema;
   },
 }>;
 

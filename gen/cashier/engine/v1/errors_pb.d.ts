@@ -196,6 +196,13 @@ export enum ErrorReason {
   ALREADY_EXISTS = 16,
 
   /**
+   * [17] HTTP 400: the merchant's processor does not support this operation (a payout, a refund); the description names both.
+   *
+   * @generated from enum value: ERROR_REASON_CAPABILITY_MISSING = 17;
+   */
+  CAPABILITY_MISSING = 17,
+
+  /**
    * [-1] HTTP 500: internal failure; nothing internal is echoed.
    *
    * @generated from enum value: ERROR_REASON_INTERNAL = 100;

@@ -1,13 +1,14 @@
 /**
  * The built-in simulator of CONTRACT section 4, card by card on sim-a and sim-b,
- * and, through the pure decision table, the transaction status a platform sees
+ * reached over HTTP through the sim connector as the engine reaches it, and,
+ * through the pure decision table, the transaction status a platform sees
  * for each card. Time is an injected clock, so pending answers are exact.
  */
-import t from "tap";
-import { SimProcessor } from "../../../engine/processors/simulator/sim-processor.ts";
+import t, { type Test } from "tap";
 import { decide, type ProcessorOutcome } from "../../../engine/domain/outcome.ts";
 import { stateKey } from "../../../engine/domain/transitions.ts";
 import type { ChargeRequest } from "../../../engine/processors/processor.ts";
+import { startTestSim, type TestSim } from "../../support/acquirer-sim.ts";
 
 const T0 = Date.UTC(2026, 5, 15, 12, 0, 0); // on a whole second
 
@@ -16,8 +17,10 @@ function clock(start = T0) {
   return { now: () => now, set: (ms: number) => void (now = ms) };
 }
 
+// Every call is a new attempt: a repeated trace_id is an idempotent repeat (tested below).
+let nextTrace = 1;
 const charge = (number: string, over: Partial<ChargeRequest> = {}): ChargeRequest => ({
-  traceId: 1,
+  traceId: nextTrace++,
   amountMinor: 1050,
   currency: "USD",
   card: { number, cvv: "123", expiry: "12/2030" },
@@ -25,6 +28,13 @@ const charge = (number: string, over: Partial<ChargeRequest> = {}): ChargeReques
 });
 
 type Kind = ProcessorOutcome["kind"];
+
+/** A simulator on this clock, stopped with the test; its sim-a and sim-b connectors. */
+async function simOn(t: Test, now: () => number): Promise<TestSim> {
+  const s = await startTestSim(now);
+  t.teardown(() => s.stop());
+  return s;
+}
 interface CardRow {
   card: string;
   what: string;
@@ -52,8 +62,9 @@ const CARDS: CardRow[] = [
 ];
 
 t.test("authorize: every CONTRACT section 4 card on sim-a and sim-b", async (t) => {
-  const a = new SimProcessor("sim-a", clock().now);
-  const b = new SimProcessor("sim-b", clock().now);
+  const s = await simOn(t, clock().now);
+  const a = s.connector("sim-a");
+  const b = s.connector("sim-b");
   for (const row of CARDS) {
     for (const [proc, kind, status, last] of [
       [a, row.simA, row.statusA, false],
@@ -74,7 +85,7 @@ t.test("authorize: every CONTRACT section 4 card on sim-a and sim-b", async (t) 
 });
 
 t.test("the processor unavailable card: declined with an empty transaction_id, error_code 9001", async (t) => {
-  const out = await new SimProcessor("sim-a", clock().now).authorize(charge("4000000000000119"));
+  const out = await (await simOn(t, clock().now)).connector("sim-a").authorize(charge("4000000000000119"));
   const d = decide("sale", out, false);
   t.equal(d.transactionId, null);
   t.equal(d.errorCode, 9001);
@@ -82,13 +93,13 @@ t.test("the processor unavailable card: declined with an empty transaction_id, e
 });
 
 t.test("declined cards carry the processor's code as error_code", async (t) => {
-  const sim = new SimProcessor("sim-a", clock().now);
+  const sim = (await simOn(t, clock().now)).connector("sim-a");
   t.equal(decide("sale", await sim.authorize(charge("4000000000000002")), true).errorCode, 5);
   t.equal(decide("sale", await sim.authorize(charge("4000000000009995")), true).errorCode, 51);
 });
 
 t.test("transaction ids: unique, at most 50 characters (varchar(50))", async (t) => {
-  const sim = new SimProcessor("sim-a", clock().now);
+  const sim = (await simOn(t, clock().now)).connector("sim-a");
   const ids = new Set<string>();
   for (let i = 0; i < 50; i++) {
     const out = await sim.authorize(charge("4111111111111111"));
@@ -114,8 +125,9 @@ t.test("payout: no challenge and no cascade", async (t) => {
     ["4000000000000341", "approved"],
     ["4242424242424242", "approved"],
   ];
-  for (const name of ["sim-a", "sim-b"]) {
-    const sim = new SimProcessor(name, clock().now);
+  const s = await simOn(t, clock().now);
+  for (const name of ["sim-a", "sim-b"] as const) {
+    const sim = s.connector(name);
     for (const [card, kind, code] of rows) {
       const out = await sim.payout(charge(card, { card: { number: card, cvv: "", expiry: "12/2030" } }));
       t.equal(out.kind, kind, `${name} payout ${card}: ${kind}`);
@@ -129,7 +141,8 @@ t.test("payout: no challenge and no cascade", async (t) => {
 
 t.test("status(): a pending attempt turns approved PENDING_SECONDS (3 s) later", async (t) => {
   const c = clock();
-  const sim = new SimProcessor("sim-a", c.now);
+  const s = await simOn(t, c.now);
+  const sim = s.connector("sim-a");
   const out = await sim.authorize(charge("4000000000000077"));
   t.equal(out.kind, "pending");
   if (out.kind !== "pending") return;
@@ -147,15 +160,16 @@ t.test("status(): a pending attempt turns approved PENDING_SECONDS (3 s) later",
     t.equal(s.kind, kind, `+${after} ms: ${kind}`);
     t.equal("transactionId" in s && s.transactionId, id, "same transaction id");
   }
-  // The answer lives in the id: a restarted simulator (a new instance) gives the same answer.
-  const restarted = new SimProcessor("sim-a", () => T0 + 3000);
-  t.equal((await restarted.status(id)).kind, "approved", "after a restart");
-  t.equal((await new SimProcessor("sim-a", () => T0 + 1000).status(id)).kind, "pending", "after a restart, early");
+  // The answer lives in the simulator's ledger: a restarted simulator gives the same answer.
+  await s.restart(() => T0 + 3000);
+  t.equal((await s.connector("sim-a").status(id)).kind, "approved", "after a restart");
+  await s.restart(() => T0 + 1000);
+  t.equal((await s.connector("sim-a").status(id)).kind, "pending", "after a restart, early");
 });
 
 t.test("status(): a pending attempt started mid-second is not answered early", async (t) => {
   const c = clock(T0 + 900);
-  const sim = new SimProcessor("sim-a", c.now);
+  const sim = (await simOn(t, c.now)).connector("sim-a");
   const out = await sim.authorize(charge("4000000000000077"));
   if (out.kind !== "pending") return t.fail("not pending");
   c.set(T0 + 900 + 2500);
@@ -166,8 +180,9 @@ t.test("status(): a pending attempt started mid-second is not answered early", a
 
 t.test("status() of other attempts", async (t) => {
   const c = clock();
-  const a = new SimProcessor("sim-a", c.now);
-  const b = new SimProcessor("sim-b", c.now);
+  const s = await simOn(t, c.now);
+  const a = s.connector("sim-a");
+  const b = s.connector("sim-b");
   const approved = await a.authorize(charge("4111111111111111"));
   const challenge = await a.authorize(charge("4000000000003220"));
   const pendingB = await b.authorize(charge("4000000000000077"));
@@ -182,26 +197,36 @@ t.test("status() of other attempts", async (t) => {
 });
 
 t.test("complete(): the 3-D Secure page's buttons", async (t) => {
-  const sim = new SimProcessor("sim-a", clock().now);
+  const sim = (await simOn(t, clock().now)).connector("sim-a");
   const out = await sim.authorize(charge("4000000000003220"));
   if (out.kind !== "challenge") return t.fail("not a challenge");
   const pass = await sim.complete(out.transactionId, true);
   t.same(pass, { kind: "approved", transactionId: out.transactionId });
-  const fail = await sim.complete(out.transactionId, false);
+  t.same(await sim.complete(out.transactionId, false), pass, "the first answer stands: a second click changes nothing");
+  const other = await sim.authorize(charge("4000000000003220"));
+  if (other.kind !== "challenge") return t.fail("not a challenge");
+  const fail = await sim.complete(other.transactionId, false);
   t.equal(fail.kind, "declined");
-  t.equal(fail.kind === "declined" && fail.transactionId, out.transactionId);
+  t.equal(fail.kind === "declined" && fail.transactionId, other.transactionId);
   const d = decide("sale", fail, true);
   t.equal(d.to && stateKey(d.to), "declined");
   t.equal(d.depositState, "N");
 });
 
 t.test("refund: approved for this processor's sale, declined for an unknown sale id", async (t) => {
-  const a = new SimProcessor("sim-a", clock().now);
-  const b = new SimProcessor("sim-b", clock().now);
+  const s = await simOn(t, clock().now);
+  const a = s.connector("sim-a");
+  const b = s.connector("sim-b");
   const sale = await a.authorize(charge("4111111111111111"));
   if (sale.kind !== "approved") return t.fail("setup");
-  const refund = (sim: SimProcessor, saleTransactionId: string) =>
-    sim.refund({ traceId: 2, amountMinor: 500, currency: "USD", saleTransactionId, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } });
+  const refund = (sim: typeof a, saleTransactionId: string) =>
+    sim.refund({
+      traceId: nextTrace++,
+      amountMinor: 500,
+      currency: "USD",
+      saleTransactionId,
+      card: { number: "4111111111111111", cvv: "", expiry: "12/2030" },
+    });
 
   const ok = await refund(a, sale.transactionId);
   t.equal(ok.kind, "approved", "sim-a refunds its own sale");
@@ -220,4 +245,99 @@ t.test("refund: approved for this processor's sale, declined for an unknown sale
     t.equal(d.to && stateKey(d.to), "declined");
     t.equal(d.errorCode, 12);
   }
+});
+
+t.test("a repeated idempotency key (trace_id) gets the recorded answer, nothing is taken twice", async (t) => {
+  const sim = (await simOn(t, clock().now)).connector("sim-a");
+  const req = charge("4111111111111111");
+  const first = await sim.authorize(req);
+  const again = await sim.authorize(req);
+  t.equal(first.kind, "approved");
+  t.same(again, first, "same answer, same transaction id");
+  t.same(await sim.find(req.traceId), first, "find by trace_id: the same answer");
+});
+
+t.test("find: an unseen trace_id is fenced, so the attempt can never be taken later", async (t) => {
+  const s = await simOn(t, clock().now);
+  const sim = s.connector("sim-a");
+  const req = charge("4111111111111111");
+  const found = await sim.find(req.traceId);
+  t.same(found, { kind: "unavailable", message: "The processor has no record of this attempt" }, "no record, final (no mayArriveLate)");
+  t.equal(decide("sale", found, true).depositState, "E", "the sale ends E at once");
+  const late = await sim.authorize(req);
+  t.equal(late.kind, "unavailable", "the late original request is refused");
+  t.same(await sim.find(req.traceId), found, "still no record");
+  await s.restart();
+  t.equal((await s.connector("sim-a").authorize(req)).kind, "unavailable", "the fence survives a restart of the simulator");
+  t.equal((await s.connector("sim-b").authorize(req)).kind, "approved", "a fence is per acquirer: sim-b never saw that key");
+});
+
+t.test("the ledger survives a restart: lookups by key answer what was answered", async (t) => {
+  const s = await simOn(t, clock().now);
+  const req = charge("4000000000000002");
+  const before = await s.connector("sim-b").authorize(req);
+  await s.restart();
+  t.same(await s.connector("sim-b").find(req.traceId), before, "declined 05, same id, after a restart");
+});
+
+t.test("faults: timeout and reset leave unknown, and the lookup finds the payment; 5xx takes nothing", async (t) => {
+  const s = await simOn(t, Date.now);
+  const sim = s.connector("sim-a", { timeoutMs: 300 });
+  const cases: [fault: string, kindAfterLookup: Kind][] = [
+    ["timeout", "approved"],
+    ["reset", "approved"],
+    ["5xx", "unavailable"],
+  ];
+  for (const [fault, after] of cases) {
+    const req = charge("4111111111111111");
+    const added = await s.addFault({ fault, idempotency_key: String(req.traceId), delay_ms: 2000 });
+    t.equal(added.status, 201, `${fault}: fault added`);
+    const out = await sim.authorize(req);
+    t.equal(out.kind, "unknown", `${fault}: the call's outcome is unknown, never declined`);
+    t.equal(decide("sale", out, true).to, undefined, `${fault}: the attempt stays where it is`);
+    const found = await sim.find(req.traceId);
+    t.equal(found.kind, after, `${fault}: the lookup by trace_id settles it: ${after}`);
+  }
+  const byCard = charge("5555555555554444");
+  await s.addFault({ fault: "5xx", card: byCard.card.number, count: 2 });
+  t.equal((await sim.authorize(byCard)).kind, "unknown", "a fault by card");
+  t.equal((await sim.authorize(charge("5555555555554444"))).kind, "unknown", "counted: twice");
+  t.equal((await sim.authorize(charge("5555555555554444"))).kind, "approved", "then gone");
+  t.equal((await s.addFault({ fault: "melt" })).status, 400, "an unknown fault is refused");
+});
+
+t.test("the API key decides the acquirer; a wrong one is refused and nothing is taken", async (t) => {
+  const s = await simOn(t, clock().now);
+  const wrong = s.connector("sim-a", { apiKey: "not-the-key-at-all" });
+  const out = await wrong.authorize(charge("4111111111111111"));
+  t.equal(out.kind, "unavailable");
+  t.match(out.kind === "unavailable" && out.message, /HTTP 401/, "the refusal says why");
+  const res = await fetch(`${s.sim.url}/v1/payments`, { method: "POST", body: "{}" });
+  t.equal(res.status, 401, "no key: 401");
+});
+
+t.test("the simulator answers a bad request by field, never 5xx", async (t) => {
+  const s = await simOn(t, clock().now);
+  const post = (body: string, key = "k1") =>
+    fetch(`${s.sim.url}/v1/payments`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-key-sim-a-0123456789", "idempotency-key": key, "content-type": "application/json" },
+      body,
+    });
+  const rows: [body: string, status: number, says: RegExp][] = [
+    ["not json", 400, /not JSON/],
+    ["{}", 400, /operation/],
+    [JSON.stringify({ operation: "sale", amount: -1, currency: "USD", card: { number: "4111111111111111", expiry: "12/2030" } }), 400, /amount/],
+    [JSON.stringify({ operation: "sale", amount: 1, currency: "usd", card: { number: "4111111111111111", expiry: "12/2030" } }), 400, /currency/],
+    [JSON.stringify({ operation: "sale", amount: 1, currency: "USD", card: { number: "41", expiry: "12/2030" } }), 400, /card.number/],
+    [JSON.stringify({ operation: "refund", amount: 1, currency: "USD", card: { number: "4111111111111111", expiry: "12/2030" } }), 400, /original_payment_id/],
+    ["x".repeat(20_000), 413, /16 KiB/],
+  ];
+  for (const [body, status, says] of rows) {
+    const res = await post(body);
+    t.equal(res.status, status, `${body.slice(0, 30)}: ${status}`);
+    t.match(((await res.json()) as { message: string }).message, says);
+  }
+  t.equal((await post("{}", "")).status, 400, "no Idempotency-Key: 400");
+  t.equal((await fetch(`${s.sim.url}/nowhere`)).status, 404);
 });

@@ -1,0 +1,133 @@
+/**
+ * What the simulated acquirers behind sim-a and sim-b answer, as HTTP status
+ * and JSON body, from the card table (cards.ts) and the durable ledger. Every
+ * payment request carries an idempotency key: a repeat gets the recorded
+ * answer, and a key that a lookup found unseen is fenced, so the request, if
+ * it arrives late, is refused and can never be taken after Cashier settled it.
+ */
+import { randomBytes } from "node:crypto";
+import { PENDING_SECONDS, RETRY_CODE, behaviourOf } from "./cards.ts";
+import type { Ledger, Payment } from "./ledger.ts";
+
+export interface Answer {
+  http: number;
+  body: Record<string, unknown>;
+}
+
+export interface PaymentRequest {
+  operation: Payment["operation"];
+  amount: number;
+  currency: string;
+  card: { number: string; expiry: string; cvv?: string };
+  /** A refund's sale, by this acquirer's payment id. */
+  original_payment_id?: string;
+}
+
+const OPERATIONS: ReadonlySet<string> = new Set(["sale", "payout", "refund"]);
+
+/** The request's first fault, by field, or undefined. */
+export function invalidField(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return "body";
+  const b = body as Record<string, unknown>;
+  if (typeof b.operation !== "string" || !OPERATIONS.has(b.operation)) return "operation";
+  if (!Number.isSafeInteger(b.amount) || (b.amount as number) <= 0) return "amount";
+  if (typeof b.currency !== "string" || !/^[A-Z]{3}$/.test(b.currency)) return "currency";
+  const card = b.card as Record<string, unknown> | undefined;
+  if (typeof card !== "object" || card === null || typeof card.number !== "string" || !/^\d{12,19}$/.test(card.number)) return "card.number";
+  if (typeof card.expiry !== "string") return "card.expiry";
+  if (b.operation === "refund" && typeof b.original_payment_id !== "string") return "original_payment_id";
+  return undefined;
+}
+
+type Decided = Pick<Payment, "status" | "code" | "message"> & { tag: string | null };
+
+const approve: Decided = { status: "approved", code: null, message: null, tag: "a" };
+
+/** The card table, for one acquirer and operation (a refund is decided by its sale, not its card). */
+function decideCard(acquirer: string, operation: Payment["operation"], cardNumber: string): Decided {
+  const b = behaviourOf(cardNumber);
+  const retry: Decided = { status: "declined", code: RETRY_CODE.code, message: RETRY_CODE.message, tag: "r" };
+  switch (b.kind) {
+    case "approve":
+      return approve;
+    case "decline":
+      return { status: "declined", code: b.code, message: b.message, tag: "d" };
+    case "unavailable":
+      return { status: "failed", code: null, message: "Processor unavailable", tag: null };
+    case "pending":
+      return { status: "pending", code: null, message: null, tag: "p" };
+    // A payout has no customer challenge and no cascade: those cards simply approve.
+    case "challenge":
+      return operation === "payout" ? approve : { status: "action_required", code: null, message: null, tag: "c" };
+    case "retry-unless":
+      return operation === "payout" || b.approvedBy === acquirer ? approve : retry;
+    case "retry-always":
+      return operation === "payout" ? approve : retry;
+  }
+}
+
+export class Acquirers {
+  readonly #ledger: Ledger;
+  readonly #now: () => number;
+
+  constructor(ledger: Ledger, now: () => number = Date.now) {
+    this.#ledger = ledger;
+    this.#now = now;
+  }
+
+  /** The payment as the acquirer shows it now: a pending one turns approved after PENDING_SECONDS. */
+  view(p: Payment): Record<string, unknown> {
+    let { status, code, message } = p;
+    if (status === "pending" && this.#now() - p.at >= PENDING_SECONDS * 1000) status = "approved";
+    if (status === "action_required" && p.challenge === "passed") status = "approved";
+    if (status === "action_required" && p.challenge === "failed") {
+      status = "declined";
+      code = "05";
+      message = "3-D Secure authentication failed";
+    }
+    return { id: p.id, idempotency_key: p.key, operation: p.operation, status, code, message };
+  }
+
+  async pay(acquirer: string, key: string, req: PaymentRequest): Promise<Answer> {
+    const seen = this.#ledger.byKey.get(`${acquirer}/${key}`);
+    if (seen === "fenced") return { http: 409, body: { error: "idempotency_key_fenced", message: "a lookup found this key unseen; the request is refused" } };
+    if (seen) return { http: 200, body: this.view(seen) };
+    let decided: Decided;
+    if (req.operation === "refund") {
+      const sale = this.#ledger.byId.get(`${acquirer}/${req.original_payment_id}`);
+      decided =
+        sale?.operation === "sale" && this.view(sale).status === "approved"
+          ? approve
+          : { status: "declined", code: "12", message: "Invalid transaction: sale unknown to this processor", tag: "d" };
+    } else {
+      decided = decideCard(acquirer, req.operation, req.card.number);
+    }
+    const at = this.#now();
+    const id = decided.tag === null ? null : `${acquirer}-${decided.tag}${Math.floor(at)}-${randomBytes(6).toString("hex")}`;
+    const p: Payment = { acquirer, key, id, operation: req.operation, status: decided.status, code: decided.code, message: decided.message, at };
+    await this.#ledger.append({ t: "payment", p });
+    return { http: 200, body: this.view(p) };
+  }
+
+  /** A lookup by idempotency key; an unseen key is fenced (durably) before "not found" is answered. */
+  async lookupByKey(acquirer: string, key: string): Promise<Answer> {
+    const seen = this.#ledger.byKey.get(`${acquirer}/${key}`);
+    if (seen === "fenced") return { http: 404, body: { error: "not_found", fenced: true } };
+    if (seen) return { http: 200, body: this.view(seen) };
+    await this.#ledger.append({ t: "fence", acquirer, key, at: this.#now() });
+    return { http: 404, body: { error: "not_found", fenced: true } };
+  }
+
+  lookupById(acquirer: string, id: string): Answer {
+    const p = this.#ledger.byId.get(`${acquirer}/${id}`);
+    return p ? { http: 200, body: this.view(p) } : { http: 404, body: { error: "not_found" } };
+  }
+
+  /** The customer's 3-D Secure result; the first one given stands. */
+  async completeChallenge(acquirer: string, id: string, passed: boolean): Promise<Answer> {
+    const p = this.#ledger.byId.get(`${acquirer}/${id}`);
+    if (p?.status !== "action_required") return { http: 404, body: { error: "not_found" } };
+    if (!p.challenge) await this.#ledger.append({ t: "challenge", acquirer, id, passed });
+    return { http: 200, body: this.view(p) };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The connector of the simulated acquirers (sim-a, sim-b): the HTTP calls,
+ * their time limit and the API key header. Every payment carries our trace_id
+ * as its Idempotency-Key; lost answers are found again by that key. What a
+ * call means is decided in transformers.ts; a call that fails on the network
+ * (timeout, reset, refused) is `unknown`, never declined.
+ */
+import type { ProcessorOutcome } from "../../domain/outcome.ts";
+import type { Processor } from "../processor.ts";
+import { paymentBody, toOutcome } from "./transformers.ts";
+
+export interface SimConnectorSettings {
+  /** The processor's name in Cashier (sim-a, sim-b). */
+  name: string;
+  /** The acquirer simulator's base URL. */
+  url: string;
+  apiKey: string;
+  /** One call's limit (schedule.processor.timeoutMs). */
+  timeoutMs: number;
+}
+
+export function simConnector(s: SimConnectorSettings): Processor {
+  const base = s.url.replace(/\/+$/, "");
+
+  async function call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProcessorOutcome> {
+    const headers: Record<string, string> = { authorization: `Bearer ${s.apiKey}`, accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+    try {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(s.timeoutMs),
+      });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return toOutcome(res.status, parsed);
+    } catch (err) {
+      // The error's name only: a network error's text is not ours to log.
+      const why = (err as Error).name === "TimeoutError" ? `no answer within ${s.timeoutMs} ms` : `the call failed (${(err as Error).name})`;
+      return { kind: "unknown", transactionId: "", message: why };
+    }
+  }
+
+  const pay = (operation: "sale" | "payout" | "refund", req: Parameters<typeof paymentBody>[1]) =>
+    call("POST", "/v1/payments", paymentBody(operation, req), String(req.traceId));
+
+  return {
+    name: s.name,
+    capabilities: {
+      sale: { authorize: (req) => pay("sale", req) },
+      payout: { payout: (req) => pay("payout", req) },
+      refund: { refund: (req) => pay("refund", req) },
+      threeDSecure: { complete: (id, passed) => call("POST", `/v1/payments/${encodeURIComponent(id)}/3ds`, { passed }) },
+      statusLookup: {
+        status: (id) => call("GET", `/v1/payments/${encodeURIComponent(id)}`),
+        find: (traceId) => call("GET", `/v1/payments?idempotency_key=${traceId}`),
+      },
+    },
+  };
+}
