@@ -147,8 +147,9 @@ export function startFollowUpWorker(deps: ProcessDeps, opts: { concurrency: numb
   let lastSweep = 0;
   return startWorkPool({
     claim: async (n) => {
-      if (Date.now() - lastSweep >= recovery.sweepEveryMs) {
-        lastSweep = Date.now();
+      const at = deps.now().getTime();
+      if (at - lastSweep >= recovery.sweepEveryMs) {
+        lastSweep = at;
         await deps.followUps.sweepStuck(recovery.sweepGraceSeconds);
       }
       return deps.followUps.claimDue(n, lease.leaseMs);

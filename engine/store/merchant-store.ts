@@ -15,6 +15,7 @@ import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 import { settingsOf } from "./mappers.ts";
+import { type Clock, systemClock } from "../app/clock.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 
@@ -38,12 +39,15 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #ttlMs: number;
+  readonly #now: Clock;
   readonly #cache = new Map<string, { until: number; loadedAt: number; merchant: Promise<Merchant | undefined> }>();
 
-  constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000) {
+  /** `now`: the service's clock (app/clock.ts), which a secret's overlap and the cache's freshness are read on. */
+  constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000, now: Clock = systemClock) {
     this.#orm = orm;
     this.#key = encryptionKey;
     this.#ttlMs = ttlMs;
+    this.#now = now;
   }
 
   /**
@@ -54,15 +58,15 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
     const hit = this.#cache.get(merchantId);
     // A fresh read at most once a second per merchant: bad signatures cannot drive the database.
-    const fresh = opts.fresh && (!hit || Date.now() - hit.loadedAt >= 1000);
-    if (hit && !fresh && Date.now() < hit.until) return hit.merchant;
+    const fresh = opts.fresh && (!hit || this.#now().getTime() - hit.loadedAt >= 1000);
+    if (hit && !fresh && this.#now().getTime() < hit.until) return hit.merchant;
     const merchant = this.#load(merchantId);
     this.#cache.delete(merchantId);
-    this.#cache.set(merchantId, { until: Date.now() + this.#ttlMs, loadedAt: Date.now(), merchant });
+    this.#cache.set(merchantId, { until: this.#now().getTime() + this.#ttlMs, loadedAt: this.#now().getTime(), merchant });
     merchant.then(
       (m) => {
         const entry = this.#cache.get(merchantId);
-        if (!m && entry?.merchant === merchant) entry.until = Math.min(entry.until, Date.now() + UNKNOWN_TTL_MS);
+        if (!m && entry?.merchant === merchant) entry.until = Math.min(entry.until, this.#now().getTime() + UNKNOWN_TTL_MS);
       },
       () => this.#cache.delete(merchantId),
     );
@@ -120,7 +124,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       populateOrderBy: { frontends: { id: "asc" } },
       strategy: "select-in",
     });
-    const now = new Date();
+    const now = this.#now();
     return ms.map((m) => ({
       merchantId: m.id,
       ...settingsOf(m, m.frontends.getItems()),
@@ -147,7 +151,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     const columns = columnsOf(settings);
     // Only the fields asked for are written: two operators changing different fields do not undo each other.
     const patch = only ? Object.fromEntries(Object.entries(columns).filter(([k]) => only.has(k as keyof MerchantSettings))) : columns;
-    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: new Date() });
+    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: this.#now() });
     this.#cache.delete(merchantId);
     return updated > 0;
   }
@@ -169,7 +173,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     if (open(this.#key, m.secretSealed, aad(merchantId)) === newSecret) return true;
     em.assign(m, {
       previousSecretSealed: m.secretSealed,
-      previousSecretExpiresAt: new Date(Date.now() + overlapSeconds * 1000),
+      previousSecretExpiresAt: new Date(this.#now().getTime() + overlapSeconds * 1000),
       secretSealed: seal(this.#key, newSecret, aad(merchantId)),
     });
     return true;

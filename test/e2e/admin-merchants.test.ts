@@ -15,8 +15,11 @@ import { MerchantSchema, PayoutApproval } from "../../gen/cashier/admin/v1/merch
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { adminClient, useService } from "../support/service.ts";
 import { processSale, replySigned } from "../support/wire.ts";
+import { movableClock } from "../support/clock.ts";
 
-const svc = useService(t);
+// The service's clock moves: a secret's overlap runs out without the test sleeping through it.
+const clock = movableClock();
+const svc = useService(t, {}, { now: clock.now });
 const SECRET_A = "first-secret-0123456789";
 const SECRET_B = "second-secret-9876543210";
 const seen: string[] = [];
@@ -184,7 +187,7 @@ t.test("rotation: the new secret works at once, the old one only for the overlap
   const withOld = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
   t.equal(withOld.body.transaction_status, "approved", "the old secret still works during the overlap");
   t.ok(replySigned(withOld.body, SECRET_B), "even then the reply is signed with the new secret");
-  await new Promise((res) => setTimeout(res, 2600));
+  clock.advance(2600);
   const late = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
   t.equal(late.http, 401, "after the overlap the old secret is refused");
   const after = await svc().admin.getMerchant({ merchantId: "m-ops" });
