@@ -7,8 +7,8 @@
  *    tap's `before` and `after` scripts); each database is then
  *    `CREATE DATABASE x TEMPLATE cashier_template`, a file copy of an
  *    already-migrated schema, instead of an initdb plus the migrations.
- *    .taprc's `test-env` sets CASHIER_TEST_CLUSTER to the file the before
- *    script writes.
+ *    .taprc's `test-env` sets CASHIER_TEST_CLUSTER to the file the cluster's
+ *    host writes once it is ready; the first file that needs it waits.
  * 2. Run alone (`node test/e2e/x.test.ts`, no CASHIER_TEST_CLUSTER): a new
  *    empty database on DATABASE_URL when it is set, else an embedded cluster
  *    this process starts for itself, stopped when its last database is given
@@ -43,10 +43,23 @@ export function sharedClusterFile(): string | undefined {
   return f ? resolve(repo, f) : undefined;
 }
 
-function readShared(): SharedCluster | undefined {
+/** How long a test file waits for the run's cluster to be ready (it starts while the first files run). */
+const CLUSTER_WAIT_MS = 180_000;
+
+/**
+ * The run's shared cluster, once host.ts has it ready; undefined when this
+ * process is not part of a tap run. Throws, saying why, when it cannot start.
+ */
+async function sharedCluster(): Promise<SharedCluster | undefined> {
   const file = sharedClusterFile();
-  if (!file || !existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, "utf8")) as SharedCluster;
+  if (!file) return undefined;
+  const end = Date.now() + CLUSTER_WAIT_MS;
+  for (;;) {
+    if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as SharedCluster;
+    if (existsSync(`${file}.error`)) throw new Error(readFileSync(`${file}.error`, "utf8"));
+    if (Date.now() > end) throw new Error(`the run's shared test cluster was not ready within ${CLUSTER_WAIT_MS / 1000} s (see ${file}.log)`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export interface TestDatabase {
@@ -121,7 +134,7 @@ async function ownCluster(): Promise<{ adminUrl: string; done(): Promise<void> }
 
 /** A fresh database for one service or one group of processes; give it back with release(). */
 export async function acquireDatabase(): Promise<TestDatabase> {
-  const shared = readShared();
+  const shared = await sharedCluster();
   if (shared) {
     const db = await createOn(shared.adminUrl, shared.template);
     return { url: db.url, name: db.name, source: "shared-template", release: db.drop };
