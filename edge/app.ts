@@ -1,13 +1,16 @@
 /**
  * The HTTP edge as a Koa app: built here, never listening by itself. Routes
  * are a function of the router; unknown routes and methods answer in the same
- * JSON shape as everything else.
+ * JSON shape as everything else (router.allowedMethods() and unmatched.ts), and
+ * `allowedOn` tells the HTTP server which methods a path takes, for the methods
+ * Node's parser refuses before Koa sees them (unknown-method.ts).
  */
 import Koa from "koa";
 import Router from "@koa/router";
 import type { EngineClient } from "./engine-client.ts";
-import { WireError, errorMiddleware } from "./middleware/errors.ts";
+import { errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
+import { unmatched } from "./middleware/unmatched.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
 import { challengeRoutes } from "./pages/challenge.ts";
@@ -17,7 +20,12 @@ export interface EdgeLogger {
   info(obj: object, msg: string): void;
 }
 
-export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engine: EngineClient; log: EdgeLogger; metrics?: EdgeMetrics }): Koa {
+export type EdgeApp = Koa & {
+  /** The methods routes take on `path` (as in `Allow`); empty when no route serves it. */
+  allowedOn(path: string): string[];
+};
+
+export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engine: EngineClient; log: EdgeLogger; metrics?: EdgeMetrics }): EdgeApp {
   const app = new Koa();
   app.proxy = false;
   // Koa's own error printer would write stacks to stderr; errors are handled below.
@@ -33,14 +41,9 @@ export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engin
   app.use(metrics.middleware);
   app.use(accessLog(log));
   app.use(errorMiddleware(engine, log));
+  app.use(unmatched());
   app.use(router.routes());
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      const allowed = router.stack.some((layer) => layer.match(ctx.path));
-      if (allowed) throw new WireError("METHOD_NOT_ALLOWED", `${ctx.method} is not allowed on ${ctx.path}`);
-      throw new WireError("NO_ROUTE", `no route ${ctx.method} ${ctx.path}`);
-    }
-  });
-  return app;
+  app.use(router.allowedMethods());
+  const allowedOn = (path: string) => [...new Set(router.match(path, "GET").path.flatMap((layer) => layer.methods))];
+  return Object.assign(app, { allowedOn });
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp, type EdgeLogger } from "./app.ts";
 import { createEngineClient, type EngineTrust } from "./engine-client.ts";
 import { drainable } from "./drain.ts";
+import { answerUnknownMethods } from "./unknown-method.ts";
 
 export interface EdgeHandle {
   port: number;
@@ -22,6 +23,7 @@ export async function startEdge(opts: {
   const engine = createEngineClient(opts.engineUrl, opts.token, opts.engineTrust);
   const app = buildApp({ engine, log: opts.log });
   const server = createServer(app.callback());
+  answerUnknownMethods(server, app.allowedOn);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

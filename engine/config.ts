@@ -38,6 +38,14 @@ export interface Config {
   challengeTtlSeconds: number;
   /** How often idle workers look for due work in the database (other engines' work included). */
   workerPollMs: number;
+  /** Callback calls in flight at most, per engine (CASHIER_CALLBACK_CONCURRENCY). */
+  callbackConcurrency: number;
+  /**
+   * Callback calls in flight at most to one merchant's platform, over all engines
+   * (CASHIER_CALLBACK_MERCHANT_CONCURRENCY): a slow or dead platform holds this
+   * many slots, never the others'.
+   */
+  callbackMerchantConcurrency: number;
   logLevel: string;
   /** Port of the engine's Prometheus endpoint (GET /metrics); 0 = any free port. */
   metricsPort: number;
@@ -143,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", D.callbacks.retrySeconds),
     challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", D.challenge.ttlSeconds),
     workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", D.workers.pollMs),
+    callbackConcurrency: positiveInt(env, "CASHIER_CALLBACK_CONCURRENCY", 32),
+    callbackMerchantConcurrency: positiveInt(env, "CASHIER_CALLBACK_MERCHANT_CONCURRENCY", 8),
     logLevel: logLevel(env),
     metricsPort: port(env, "METRICS_PORT", 9464),
     engineTls: tlsPair(env, cwd),

@@ -133,7 +133,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     log.error({ err }, "metrics scrape failed"),
   );
   log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
-  const running = startWorkers(deps, log);
+  const running = startWorkers(deps, log, { callbacks: config.callbackConcurrency, callbacksPerMerchant: config.callbackMerchantConcurrency });
   workers = running;
   // Other engines' work wakes these workers at once; the poll stays the fallback.
   const listener = await startWorkListener({

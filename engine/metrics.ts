@@ -7,7 +7,7 @@
  */
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { CallContext, Interceptor } from "./rpc/grpc-adapter.ts";
+import { observing, type Interceptor } from "./rpc/interceptors.ts";
 
 /** Latency buckets in seconds: from a cached reply (1 ms) to a slow processor (10 s). */
 const RPC_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -41,8 +41,10 @@ export interface PoolLike {
 
 export interface EngineMetrics {
   registry: Registry;
-  /** Counts and times every call of EngineService and AdminService, refused ones included; compose after bearer auth. */
+  /** Counts and times every call of EngineService and AdminService, refused ones included: the outermost interceptor. */
   interceptor: Interceptor;
+  /** What the interceptor records for one ended call. */
+  record(method: string, code: GrpcStatus, ms: number): void;
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -116,12 +118,10 @@ export function createEngineMetrics(pool: () => Promise<PoolLike>, opts: { defau
     },
   });
 
-  const interceptor: Interceptor = {
-    after(ctx: CallContext, code: GrpcStatus, ms: number) {
-      const labels = { method: ctx.method.replace(/^\//, ""), code: GrpcStatus[code] ?? String(code) };
-      requests.inc(labels);
-      duration.observe(labels, ms / 1000);
-    },
+  const record = (method: string, code: GrpcStatus, ms: number) => {
+    const labels = { method: method.replace(/^\//, ""), code: GrpcStatus[code] ?? String(code) };
+    requests.inc(labels);
+    duration.observe(labels, ms / 1000);
   };
-  return { registry, interceptor };
+  return { registry, interceptor: observing(record), record };
 }

@@ -16,7 +16,15 @@ export interface Workers {
   followUp: PollLoop;
 }
 
-export function startWorkers(deps: ProcessDeps, log: Logger): Workers {
+/** How many calls each worker keeps in flight. */
+export interface WorkerLimits {
+  /** Callback calls in flight in this engine. */
+  callbacks: number;
+  /** Callback calls in flight to one merchant's platform, over all engines. */
+  callbacksPerMerchant: number;
+}
+
+export function startWorkers(deps: ProcessDeps, log: Logger, limits: WorkerLimits): Workers {
   const onError = (worker: string) => (err: unknown) => log.error({ err, worker }, "worker step failed; it is retried");
   return {
     delivery: startDeliveryWorker({
@@ -24,7 +32,8 @@ export function startWorkers(deps: ProcessDeps, log: Logger): Workers {
       merchants: deps.merchants,
       send: deps.send,
       schedule: deps.schedule,
-      concurrency: 32,
+      concurrency: limits.callbacks,
+      perMerchant: limits.callbacksPerMerchant,
       now: deps.now,
       onError: onError("delivery"),
       onDelivered: (c, outcome) => log.info({ callback: c.id, kind: c.kind, traceId: c.traceId, attempt: c.attempt, outcome }, "callback attempt"),

@@ -194,7 +194,11 @@ export interface CallbackFilter {
 
 /** The callbacks a transaction owed, with every attempt: claimed and recorded by the delivery worker, read by operators. */
 export interface CallbackLog {
-  claimDue(limit: number, leaseMs: number): Promise<ClaimedCallback[]>;
+  /**
+   * Claims up to `limit` due callbacks for `leaseMs`, leaving any merchant with at
+   * most `perMerchant` claimed (in flight) over all engines.
+   */
+  claimDue(limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedCallback[]>;
   recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void>;
   recordValidation(
     v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },

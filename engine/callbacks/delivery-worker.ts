@@ -1,6 +1,8 @@
 /**
  * The delivery worker: claims due callbacks (SKIP LOCKED, with a lease longer
- * than the call's timeout: schedule.callbacks.leaseMs), sends each with its
+ * than the call's timeout: schedule.callbacks.leaseMs; at most `perMerchant`
+ * in flight to one merchant over all engines, so that a slow or dead platform
+ * holds only its own slots and never delays another's callbacks), sends each with its
  * headers, judges the reply by the domain's rules and records the attempt. A
  * crash anywhere leaves the callback pending; after the lease it is due again
  * with the same event id.
@@ -20,8 +22,10 @@ export interface DeliveryWorkerDeps {
   send: Send;
   /** The call's timeout, the claim's lease, the retry delays, the poll and the drain. */
   schedule: Pick<Schedule, "callbacks" | "workers">;
-  /** Calls in flight at most; each slow platform holds only its own slot. */
+  /** Calls in flight at most in this engine. */
   concurrency: number;
+  /** Calls in flight at most to one merchant, over all engines: a slow platform never holds every slot. */
+  perMerchant: number;
   now: () => Date;
   onError: (err: unknown) => void;
   onDelivered?: (c: ClaimedCallback, outcome: string) => void;
@@ -45,7 +49,7 @@ export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): 
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): PollLoop {
   return startWorkPool({
-    claim: (n) => deps.callbacks.claimDue(n, deps.schedule.callbacks.leaseMs),
+    claim: (n) => deps.callbacks.claimDue(n, deps.schedule.callbacks.leaseMs, deps.perMerchant),
     work: (c) => deliverOne(deps, c),
     max: deps.concurrency,
     pollMs: deps.schedule.workers.pollMs,

@@ -1,26 +1,26 @@
 /**
  * Bearer tokens for direct gRPC callers (CASHIER_SERVICE_TOKENS) and the edge.
  * Tokens are compared as SHA-256 digests in constant time; a missing or wrong
- * token is UNAUTHENTICATED before any work is done. Health and reflection stay
- * open so probes and grpcurl's discovery work without a token.
+ * token is UNAUTHENTICATED before any work is done, the request's bytes
+ * included. Health and reflection stay open so probes and grpcurl's discovery
+ * work without a token.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { RpcError, type CallContext, type Interceptor } from "./grpc-adapter.ts";
+import { RpcError, type Interceptor } from "./interceptors.ts";
 
 const digest = (t: string) => createHash("sha256").update(t, "utf8").digest();
 
 export function bearerAuth(tokens: string[]): Interceptor {
   const accepted = tokens.map(digest);
-  return {
-    before(ctx: CallContext) {
-      const header = ctx.metadata.get("authorization")[0];
-      const m = typeof header === "string" ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-      if (!m) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "authorization: Bearer <token> is required");
-      const given = digest(m[1]);
-      let ok = false;
-      for (const a of accepted) ok = timingSafeEqual(a, given) || ok;
-      if (!ok) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "the bearer token is not valid");
-    },
+  return (next) => async (call) => {
+    const header = call.metadata.get("authorization")[0];
+    const m = typeof header === "string" ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!m) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "authorization: Bearer <token> is required");
+    const given = digest(m[1]);
+    let ok = false;
+    for (const a of accepted) ok = timingSafeEqual(a, given) || ok;
+    if (!ok) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "the bearer token is not valid");
+    return next(call);
   };
 }

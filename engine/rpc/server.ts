@@ -13,7 +13,8 @@ import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
 import { domainError } from "../domain/errors.ts";
-import { addService, composeInterceptors, type Interceptor } from "./grpc-adapter.ts";
+import { addService } from "./grpc-adapter.ts";
+import { mappingErrors, type Interceptor, type RpcError } from "./interceptors.ts";
 import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
 import { addReflection } from "./reflection.ts";
@@ -21,8 +22,7 @@ import { addReflection } from "./reflection.ts";
 /**
  * EngineService requires a bearer token (a service token or the edge's);
  * AdminService a service token; health and reflection are open, so probes and
- * grpcurl's discovery need none. `observe` (metrics) runs after
- * authentication on every call, refused ones included.
+ * grpcurl's discovery need none. Interceptors as interceptorsFor() lists them.
  */
 export function buildGrpcServer(
   deps: ProcessDeps & MerchantAdminDeps,
@@ -36,25 +36,35 @@ export function buildGrpcServer(
     "grpc.keepalive_permit_without_calls": 1,
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
-  const classify = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
   // Bytes that are no message are the caller's fault, with the reason a malformed JSON body has at the edge.
   const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
-  addService(server, EngineService, engineService(deps), {
-    interceptor: composeInterceptors(bearerAuth(tokens.engine), opts.observe),
-    onInternal,
-    classify,
-    malformed,
-  });
+  const chain = (accepted: string[]) => interceptorsFor(accepted, { observe: opts.observe, onInternal });
+  addService(server, EngineService, engineService(deps), { interceptors: chain(tokens.engine), malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, adminService(deps), {
-    interceptor: composeInterceptors(bearerAuth(tokens.admin), opts.observe),
-    onInternal,
-    classify,
-    malformed,
-  });
+  addService(server, AdminService, adminService(deps), { interceptors: chain(tokens.admin), malformed });
   addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
   const health = addHealth(server, probe);
   return { server, health };
+}
+
+/** A thrown error the engine did not mean as a refusal, recognised: bad data Postgres refused, a database that is down. */
+export const classifyEngineError = (err: unknown) => classifyDataError(err) ?? classifyInternal(err);
+
+/**
+ * The interceptors of a service that takes the bearer `tokens`, outermost
+ * first (the adapter adds decoding innermost): metrics, so refused calls count
+ * too, with the code they ended with; errors mapped to gRPC statuses; the
+ * bearer token.
+ */
+export function interceptorsFor(
+  tokens: string[],
+  opts: { observe?: Interceptor; onInternal: (err: unknown, method: string) => void; classify?: (err: unknown) => RpcError | undefined },
+): Interceptor[] {
+  return [
+    ...(opts.observe ? [opts.observe] : []),
+    mappingErrors({ onInternal: opts.onInternal, classify: opts.classify ?? classifyEngineError }),
+    bearerAuth(tokens),
+  ];
 }
 
 /** TLS material as PEM text; undefined serves plaintext HTTP/2 (h2c). */

@@ -39,33 +39,87 @@ export class PgCallbackStore implements CallbackLog {
     return typedDb(this.#orm.em.fork());
   }
 
-  /** Claims up to `limit` due callbacks for `leaseMs`. */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedCallback[]> {
+  /**
+   * Claims up to `limit` due callbacks for `leaseMs`, fairly: per merchant, at
+   * most `perMerchant` in flight over all engines (claimed, lease running), and
+   * the free slots go round the merchants (each one's first due callback, then
+   * each one's second, ...), so that a platform that answers slowly or not at
+   * all holds its own slots only. Per merchant it reads its first due callbacks
+   * and its in-flight count through one index (callback_merchant_due_idx).
+   * Two engines claiming at the same moment may together pass the cap by what
+   * they claim at once; the next claims are held back until it is met again.
+   */
+  async claimDue(limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedCallback[]> {
     const claim = randomUUID();
-    const rows = await this.#db()
+    const db = this.#db();
+    const candidates = db
+      .selectFrom("merchant as m")
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("callback as d")
+            .select(["d.id", "d.next_attempt_at"])
+            .whereRef("d.merchant_id", "=", "m.id")
+            .where("d.state", "=", "pending")
+            .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
+            // Per transaction and kind, in the order owed: a later one waits for an earlier one.
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("callback as e")
+                    .select("e.id")
+                    .whereRef("e.trace_id", "=", "d.trace_id")
+                    .whereRef("e.kind", "=", "d.kind")
+                    .where("e.state", "=", "pending")
+                    .whereRef("e.id", "<", "d.id"),
+                ),
+              ),
+            )
+            .orderBy("d.next_attempt_at")
+            .limit(perMerchant)
+            .as("due"),
+        (join) => join.onTrue(),
+      )
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("callback as b")
+            .select((eb) => eb.fn.countAll<number>().as("busy"))
+            .whereRef("b.merchant_id", "=", "m.id")
+            .where("b.state", "=", "pending")
+            .where("b.claim", "is not", null)
+            .where("b.next_attempt_at", ">", eb.fn<Date>("now"))
+            .as("inflight"),
+        (join) => join.onTrue(),
+      )
+      .select((eb) => [
+        "due.id",
+        "due.next_attempt_at",
+        "inflight.busy",
+        eb.fn
+          .agg<number>("row_number")
+          .over((ob) => ob.partitionBy("m.id").orderBy("due.next_attempt_at"))
+          .as("turn"),
+      ]);
+    const chosen = db
+      .selectFrom(candidates.as("c"))
+      .select("c.id")
+      .where((eb) => eb(eb("c.turn", "+", eb.ref("c.busy")), "<=", perMerchant))
+      .orderBy("c.turn")
+      .orderBy("c.next_attempt_at")
+      .limit(limit);
+    const rows = await db
       .updateTable("callback")
       .set((eb) => ({ claim, attempts: eb("callback.attempts", "+", 1), updated_at: eb.fn<Date>("now"), next_attempt_at: msFromNow(eb, leaseMs) }))
       .where("callback.id", "in", (eb) =>
         eb
-          .selectFrom("callback as d")
-          .select("d.id")
-          .where("d.state", "=", "pending")
-          .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
-          .where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom("callback as e")
-                  .select("e.id")
-                  .whereRef("e.trace_id", "=", "d.trace_id")
-                  .whereRef("e.kind", "=", "d.kind")
-                  .where("e.state", "=", "pending")
-                  .whereRef("e.id", "<", "d.id"),
-              ),
-            ),
-          )
-          .orderBy("d.next_attempt_at")
-          .limit(limit)
+          .selectFrom("callback as l")
+          .select("l.id")
+          .where("l.id", "in", chosen)
+          // Checked again on the row as it is when locked: another engine's claim since makes it not due.
+          .where("l.state", "=", "pending")
+          .where("l.next_attempt_at", "<=", eb.fn<Date>("now"))
           .forUpdate()
           .skipLocked(),
       )

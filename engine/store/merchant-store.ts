@@ -1,8 +1,9 @@
 /**
  * Merchants and frontends. Secrets are sealed with the master key before they
- * are written and opened only into the in-memory directory, which keeps each
- * merchant for a few seconds so the hot path does not read it on every call
- * (a change made through another engine takes effect here within that time).
+ * are written and opened only into the in-memory directory (merchant-cache.ts),
+ * which keeps each merchant for a few seconds so the hot path does not read it
+ * on every call (a change made through another engine takes effect here within
+ * that time); a change made here forgets it at once.
  * The operator's view never carries a secret.
  */
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
@@ -15,12 +16,10 @@ import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "./entities/frontend.entity.ts";
 import { MerchantEntity } from "./entities/merchant.entity.ts";
 import { settingsOf } from "./mappers.ts";
+import { MerchantCache } from "./merchant-cache.ts";
 import { type Clock, systemClock } from "../app/clock.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
-
-const MAX_CACHED = 10_000;
-const UNKNOWN_TTL_MS = 1000;
 
 /** Settings -> the row's columns, with the CONTRACT's defaults. */
 function columnsOf(s: MerchantSettings) {
@@ -38,40 +37,20 @@ function columnsOf(s: MerchantSettings) {
 export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
-  readonly #ttlMs: number;
+  readonly #cache: MerchantCache<Merchant>;
   readonly #now: Clock;
-  readonly #cache = new Map<string, { until: number; loadedAt: number; merchant: Promise<Merchant | undefined> }>();
 
-  /** `now`: the service's clock (app/clock.ts), which a secret's overlap and the cache's freshness are read on. */
+  /** `now`: the service's clock (app/clock.ts), on which a secret's overlap is set and read. */
   constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000, now: Clock = systemClock) {
     this.#orm = orm;
     this.#key = encryptionKey;
-    this.#ttlMs = ttlMs;
+    this.#cache = new MerchantCache((id) => this.#load(id), { ttlMs });
     this.#now = now;
   }
 
-  /**
-   * The merchant, from the cache when it is fresh (or `fresh` asks for the
-   * database). The cache is bounded: unknown ids, which anyone can send, are
-   * kept a second only, and the oldest entries go first.
-   */
+  /** The merchant, from the cache when it is fresh (or `fresh` asks for the database, at most once a second). */
   async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
-    const hit = this.#cache.get(merchantId);
-    // A fresh read at most once a second per merchant: bad signatures cannot drive the database.
-    const fresh = opts.fresh && (!hit || this.#now().getTime() - hit.loadedAt >= 1000);
-    if (hit && !fresh && this.#now().getTime() < hit.until) return hit.merchant;
-    const merchant = this.#load(merchantId);
-    this.#cache.delete(merchantId);
-    this.#cache.set(merchantId, { until: this.#now().getTime() + this.#ttlMs, loadedAt: this.#now().getTime(), merchant });
-    merchant.then(
-      (m) => {
-        const entry = this.#cache.get(merchantId);
-        if (!m && entry?.merchant === merchant) entry.until = Math.min(entry.until, this.#now().getTime() + UNKNOWN_TTL_MS);
-      },
-      () => this.#cache.delete(merchantId),
-    );
-    while (this.#cache.size > MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
-    return merchant;
+    return this.#cache.get(merchantId, opts);
   }
 
   async #load(merchantId: string): Promise<Merchant | undefined> {
@@ -102,7 +81,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
         else em.create(FrontendEntity, { merchant: spec.merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies });
       }
     });
-    this.#cache.delete(spec.merchantId);
+    this.#cache.invalidate(spec.merchantId);
   }
 
   /** The operator's view, without secrets. */
@@ -152,7 +131,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     // Only the fields asked for are written: two operators changing different fields do not undo each other.
     const patch = only ? Object.fromEntries(Object.entries(columns).filter(([k]) => only.has(k as keyof MerchantSettings))) : columns;
     const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: this.#now() });
-    this.#cache.delete(merchantId);
+    this.#cache.invalidate(merchantId);
     return updated > 0;
   }
 
@@ -162,7 +141,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
    */
   async rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean> {
     const done = await this.#orm.em.fork().transactional((em) => this.#rotate(em, merchantId, newSecret, overlapSeconds));
-    this.#cache.delete(merchantId);
+    this.#cache.invalidate(merchantId);
     return done;
   }
 
@@ -193,7 +172,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     if (fe) em.assign(fe, { baseCurrency: f.baseCurrency, currencies: f.currencies });
     else em.create(FrontendEntity, { merchant: merchantId, name: f.name, baseCurrency: f.baseCurrency, currencies: f.currencies });
     await em.flush();
-    this.#cache.delete(merchantId);
+    this.#cache.invalidate(merchantId);
     return "ok";
   }
 

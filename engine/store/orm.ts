@@ -10,12 +10,14 @@ import { Migration001Initial } from "./migrations/001-initial.ts";
 import { Migration002Callbacks } from "./migrations/002-callbacks.ts";
 import { Migration003SecretRotation } from "./migrations/003-secret-rotation.ts";
 import { Migration004Recovery } from "./migrations/004-recovery.ts";
+import { Migration005FairDelivery } from "./migrations/005-fair-delivery.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
   { name: "002-callbacks", class: Migration002Callbacks },
   { name: "003-secret-rotation", class: Migration003SecretRotation },
   { name: "004-recovery", class: Migration004Recovery },
+  { name: "005-fair-delivery", class: Migration005FairDelivery },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

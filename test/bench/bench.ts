@@ -35,6 +35,8 @@
  *
  * `--load grpc [--concurrency N] [--duration S] [--target 127.0.0.1:PORT --token T]`
  * runs load mode instead (test/bench/load.ts): Process alone, for operators.
+ * `--servers [--seconds S] [--warmup S] [--concurrency N]` compares grpc-js and
+ * connect-node's server on the same descriptors (test/bench/servers.ts, 0005).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -545,7 +547,13 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--load")) {
+if (process.argv.includes("--servers")) {
+  const { serversMain } = await import("./servers.ts");
+  await serversMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--load")) {
   // Load mode (test/bench/load.ts): one engine under N workers for a fixed time.
   const { loadMain } = await import("./load.ts");
   await loadMain(process.argv.slice(2)).catch((err: unknown) => {

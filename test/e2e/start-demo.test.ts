@@ -22,17 +22,24 @@ interface Started {
   output: () => string;
 }
 
+/** Every Cashier this file starts; killed at the end whatever happened, so a failed check never leaves one running. */
+const children = new Set<ChildProcess>();
+t.teardown(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 async function startCashier(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
     cwd: repo,
     env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.add(child);
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const ready = await new Promise<{ edgePort: number; enginePort: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`not ready in 180 s:\n${out}`)), 180_000);
     const check = () => {
       const line = out.split("\n").find((l) => l.includes('"cashier ready'));
       if (line) {
@@ -50,8 +57,18 @@ async function startCashier(env: Record<string, string>): Promise<Started> {
   return { child, ...ready, output: () => out };
 }
 
-async function stop(s: Started): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => s.child.on("exit", (code) => resolve(code)));
+/** SIGTERM, and the exit code; a Cashier still running 30 s later is killed and reported as "did not stop". */
+async function stop(s: Started): Promise<number | string | null> {
+  const exited = new Promise<number | string | null>((resolve) => {
+    const timer = setTimeout(() => {
+      s.child.kill("SIGKILL");
+      resolve("did not stop within 30 s of SIGTERM");
+    }, 30_000);
+    s.child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
   s.child.kill("SIGTERM");
   return exited;
 }
@@ -74,7 +91,11 @@ t.test("first start: demo merchant printed, README curl example works, SIGTERM s
   const readme = readFileSync(join(repo, "README.md"), "utf8");
   const block = /<!-- demo:start -->\s*```sh\n([\s\S]*?)```\s*<!-- demo:end -->/.exec(readme);
   t.ok(block, "README has the demo block");
-  const { stdout } = await run("bash", ["-c", block![1]], { cwd: repo, env: { ...process.env, CASHIER_DATA_DIR: dir, EDGE_PORT: String(s.edgePort) } });
+  const { stdout } = await run("bash", ["-c", block![1]], {
+    cwd: repo,
+    timeout: 30_000,
+    env: { ...process.env, CASHIER_DATA_DIR: dir, EDGE_PORT: String(s.edgePort) },
+  });
   const reply = JSON.parse(stdout);
   t.equal(reply.status, 0);
   t.equal(reply.transaction_status, "approved");

@@ -7,7 +7,8 @@
 import t from "tap";
 import { status } from "@grpc/grpc-js";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "../../engine/metrics.ts";
-import type { CallContext } from "../../engine/rpc/grpc-adapter.ts";
+import { Metadata } from "@grpc/grpc-js";
+import { compose, RpcError, type Call } from "../../engine/rpc/interceptors.ts";
 
 function fakePool(query: PoolLike["query"]): PoolLike {
   return { totalCount: 5, idleCount: 3, waitingCount: 0, options: { max: 20 }, query };
@@ -17,15 +18,36 @@ const missingTable = () => Promise.reject(Object.assign(new Error('relation "cal
 
 t.test("calls are counted and timed by method and code name", async (t) => {
   const m = createEngineMetrics(async () => fakePool(missingTable), { defaults: false });
-  const ctx = { method: "/cashier.engine.v1.EngineService/Process" } as CallContext;
-  m.interceptor.after!(ctx, status.OK, 12);
-  m.interceptor.after!(ctx, status.OK, 30);
-  m.interceptor.after!(ctx, status.UNAUTHENTICATED, 0.2);
+  const method = "/cashier.engine.v1.EngineService/Process";
+  m.record(method, status.OK, 12);
+  m.record(method, status.OK, 30);
+  m.record(method, status.UNAUTHENTICATED, 0.2);
   const text = await m.registry.metrics();
   t.match(text, 'cashier_rpc_requests_total{method="cashier.engine.v1.EngineService/Process",code="OK"} 2');
   t.match(text, 'cashier_rpc_requests_total{method="cashier.engine.v1.EngineService/Process",code="UNAUTHENTICATED"} 1');
   t.match(text, 'cashier_rpc_duration_seconds_bucket{le="0.025",method="cashier.engine.v1.EngineService/Process",code="OK"} 1');
   t.match(text, 'cashier_rpc_duration_seconds_count{method="cashier.engine.v1.EngineService/Process",code="OK"} 2');
+});
+
+t.test("the interceptor records each call's end: OK, or the code it was refused with, and lets the refusal through", async (t) => {
+  const m = createEngineMetrics(async () => fakePool(missingTable), { defaults: false });
+  const call = (): Call => ({
+    method: "/cashier.admin.v1.AdminService/GetMerchant",
+    metadata: new Metadata(),
+    deadline: Infinity,
+    input: {} as Call["input"],
+    bytes: new Uint8Array(),
+  });
+  const ok = compose([m.interceptor], async () => ({}) as never);
+  const refused = compose([m.interceptor], async () => {
+    throw new RpcError(status.NOT_FOUND, "no such merchant");
+  });
+  await ok(call());
+  await t.rejects(refused(call()), { code: status.NOT_FOUND, message: "no such merchant" });
+  await t.rejects(refused(call()), { code: status.NOT_FOUND });
+  const text = await m.registry.metrics();
+  t.match(text, 'cashier_rpc_requests_total{method="cashier.admin.v1.AdminService/GetMerchant",code="OK"} 1');
+  t.match(text, 'cashier_rpc_requests_total{method="cashier.admin.v1.AdminService/GetMerchant",code="NOT_FOUND"} 2');
 });
 
 t.test("recordProcessorOutcome shows in every engine registry", async (t) => {

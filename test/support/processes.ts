@@ -24,7 +24,7 @@ export function launch(script: string, env: Record<string, string>, readyMsg: st
   const child = spawn(process.execPath, [script, ...args], { cwd: repo, env: { ...process.env, DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} not ready:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${script} not ready in 180 s:\n${out}`)), 180_000);
     const onData = (d: Buffer) => {
       out += d;
       const line = out.split("\n").find((l) => l.includes(readyMsg));
