@@ -40,7 +40,7 @@ export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engin
   router.get("/metrics", metrics.route);
   app.use(metrics.middleware);
   app.use(accessLog(log));
-  app.use(errorMiddleware(engine, log));
+  app.use(errorMiddleware(log));
   app.use(unmatched());
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -7,8 +7,8 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { DATABASE_UNAVAILABLE } from "../engine/domain/errors.ts";
+import type { Transport } from "@connectrpc/connect";
+import { engineUnreachable } from "./engine-down.ts";
 
 export interface EnginePool {
   transport: Transport;
@@ -78,9 +78,8 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
         try {
           return await first.unary(...args);
         } catch (err) {
-          const e = ConnectError.from(err);
-          // Only an engine that could not be reached: one that answered UNAVAILABLE (its database) is up.
-          if (rotation.length < 2 || e.code !== Code.Unavailable || e.rawMessage === DATABASE_UNAVAILABLE) throw err;
+          // Only an engine that could not be reached: one that answered (even UNAVAILABLE, its database) is up.
+          if (rotation.length < 2 || !engineUnreachable(err)) throw err;
           downUntil.set(first, Date.now() + DOWN_FOR_MS);
           // Another engine than the one that failed, whatever other calls picked meanwhile.
           const others = rotation.filter((x) => x !== first);

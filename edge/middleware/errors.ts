@@ -1,18 +1,22 @@
 /**
- * The one place where failures become HTTP replies: a WireError (the edge's own
- * refusal) or a ConnectError from the engine (its ErrorDetail reason) maps
- * through the shared reason table to the HTTP status and the wire `status`;
- * anything else is a 500 with status -1 and no internal text. Replies tied to a
- * merchant are signed by the engine (SignReply).
+ * The one place where failures become HTTP replies. A refused Process call
+ * brings the engine's reply in its details (a SignedReply: rendered and signed
+ * by the engine), written out as it is; the HTTP status follows its reason
+ * through the shared reason table. Anything else (the edge's own refusal, a
+ * WireError; an engine refusal without a reply; an engine out of reach) is
+ * rendered here with the engine's reply module and no signature, since only
+ * the engine holds merchant secrets: a 500 with status -1 and no internal
+ * text, or a 503 with status -2 when a retry may succeed.
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import type { Context, Next } from "koa";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { REASONS, describeViolations, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
-import { MAX_DESCRIPTION, signableText } from "../../engine/security/canonical.ts";
+import { SignedReplySchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { REASONS, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
-import type { EngineClient } from "../engine-client.ts";
-import { API_VERSION, encodeErrorReply } from "../wire/process-reply.ts";
+import { refusalReply } from "../../engine/wire/process-reply.ts";
+import { describeForReply } from "../../engine/wire/refusal.ts";
+import { retryLater } from "../engine-down.ts";
 
 export class WireError extends Error {
   readonly reason: Reason;
@@ -29,14 +33,13 @@ export interface Refusal {
   description: string;
 }
 
-/** Every field named; when that is too long for the reply, the names first and the reasons as far as they fit. */
-function describeForReply(violations: FieldViolation[]): string {
-  const full = describeViolations(violations);
-  if ([...full].length <= MAX_DESCRIPTION) return full;
-  return `Invalid fields: ${violations.map((v) => v.field).join(", ")}. ${full}`;
+/** The engine's reason of a ConnectError, when it is one of the table's refusals (positive status). */
+function engineReason(err: ConnectError): Reason | undefined {
+  const [detail] = err.findDetails(ErrorDetailSchema);
+  const name = detail ? (ErrorReason[detail.reason] as Reason | undefined) : undefined;
+  // The table's own entry: `in` would also find "constructor" or "toString".
+  return name && ownEntry(REASONS, name) && REASONS[name].status > 0 ? name : undefined;
 }
-
-const UNAVAILABLE_CODES = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
 
 /** Any thrown value -> a reason and a description fit to show a client. */
 export function refusalOf(err: unknown): Refusal {
@@ -44,38 +47,42 @@ export function refusalOf(err: unknown): Refusal {
     return { reason: err.reason, description: err.violations.length ? describeForReply(err.violations) : err.message };
   }
   if (err instanceof ConnectError) {
-    const [detail] = err.findDetails(ErrorDetailSchema);
-    const name = detail ? (ErrorReason[detail.reason] as Reason | undefined) : undefined;
-    // The table's own entry: `in` would also find "constructor" or "toString".
-    if (name && ownEntry(REASONS, name) && REASONS[name].status > 0) {
-      return { reason: name, description: detail!.violations.length ? describeForReply(detail!.violations) : err.rawMessage };
+    const reason = engineReason(err);
+    if (reason) {
+      const [detail] = err.findDetails(ErrorDetailSchema);
+      return { reason, description: detail.violations.length ? describeForReply(detail.violations) : err.rawMessage };
     }
-    if (UNAVAILABLE_CODES.has(err.code)) return { reason: "UNAVAILABLE", description: "Service temporarily unavailable, retry later" };
+    if (retryLater(err)) return { reason: "UNAVAILABLE", description: "Service temporarily unavailable, retry later" };
   }
   return { reason: "INTERNAL", description: "Internal error" };
 }
 
-export function errorMiddleware(engine: EngineClient, log: { error(obj: object, msg: string): void }) {
+/** The engine's own reply to a refused Process call, with the HTTP status its reason maps to. */
+function engineReply(err: unknown): { http: number; json: string } | undefined {
+  if (!(err instanceof ConnectError)) return undefined;
+  const [signed] = err.findDetails(SignedReplySchema);
+  const reason = engineReason(err);
+  return signed && reason ? { http: REASONS[reason].http, json: signed.json } : undefined;
+}
+
+export function errorMiddleware(log: { error(obj: object, msg: string): void }) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } catch (err) {
-      const found = refusalOf(err);
-      const refusal = { ...found, description: signableText(found.description) };
+      const replied = engineReply(err);
+      if (replied) {
+        ctx.status = replied.http;
+        ctx.type = "application/json";
+        ctx.body = replied.json;
+        return;
+      }
+      const refusal = refusalOf(err);
       const info = REASONS[refusal.reason];
       if (info.status < 0) log.error({ err, path: ctx.path }, "request failed");
-      let signature: string | null = null;
-      const merchantId = ctx.state.merchantId;
-      if (typeof merchantId === "string" && merchantId !== "") {
-        try {
-          const signed = await engine.signReply({ merchantId, status: info.status, description: refusal.description, version: API_VERSION });
-          signature = signed.signature;
-        } catch {
-          signature = null; // unknown merchant or engine down: the reply cannot be tied to a merchant.
-        }
-      }
       ctx.status = info.http;
-      ctx.body = encodeErrorReply(info.status, refusal.description, signature);
+      ctx.type = "application/json";
+      ctx.body = refusalReply(info.status, refusal.description);
     }
   };
 }

@@ -1,14 +1,15 @@
 /**
  * The seed 2.1 JSON body -> a typed ProcessRequest. Only the wire's own typing
- * is checked here (a JSON integer where the seed says int, a string where it
- * says varchar, no objects or arrays); every business rule is the engine's.
- * The canonical string for the signature is taken from the body as received.
+ * is judged here (a JSON integer where the seed says int, a string where it
+ * says varchar, no objects or arrays); what breaks it travels in the same
+ * request (`wire_violations`: the member and a kind), for the engine to refuse
+ * and sign in its own words. Every business rule is the engine's. The
+ * canonical string for the signature is taken from the body as received.
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { type ProcessRequest, ProcessRequestSchema, WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
-import type { FieldViolation } from "../../engine/domain/errors.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
 
@@ -47,7 +48,18 @@ const TYPES: Record<string, TransactionType> = {
   refund: TransactionType.REFUND,
 };
 
-export type DecodeResult = { ok: true; request: ReturnType<typeof create<typeof ProcessRequestSchema>> } | { ok: false; violations: FieldViolation[] };
+/** A member whose JSON type the seed does not allow, and how. */
+export interface WireViolation {
+  field: string;
+  kind: WireViolationKind;
+}
+
+/** The request for the engine, always; `ok` when no member broke the wire's typing (`violations`, also in the request). */
+export interface DecodeResult {
+  ok: boolean;
+  request: ProcessRequest;
+  violations: WireViolation[];
+}
 
 type Body = Record<string, unknown>;
 
@@ -58,40 +70,41 @@ function memberName(name: string): string {
 }
 
 /** Members whose JSON type the seed does not allow, each named. */
-export function wireTypeViolations(body: Body): FieldViolation[] {
-  const out: FieldViolation[] = [];
+export function wireTypeViolations(body: Body): WireViolation[] {
+  const out: WireViolation[] = [];
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") out.push({ field: memberName(name), description: "must be a scalar, not an object or array" });
+    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
   }
   for (const f of STRING_FIELDS) {
     const v = body[f];
-    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, description: "must be a JSON string" });
+    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
   }
   for (const f of INT_FIELDS) {
     const v = body[f];
     if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) {
-      out.push({ field: f, description: "must be a JSON integer" });
+      out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
     }
   }
   const phone = body.phone;
   if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
-    out.push({ field: "phone", description: "must be a JSON integer or a string of digits" });
+    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
   }
   return out;
 }
 
 const s = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
-const n = (body: Body, f: string): bigint => (typeof body[f] === "number" ? BigInt(body[f] as number) : 0n);
+/** A JSON integer member; anything else (already a violation) is left at zero. */
+const n = (body: Body, f: string): bigint => (Number.isSafeInteger(body[f]) ? BigInt(body[f] as number) : 0n);
 
 export function decodeProcessRequest(body: Body): DecodeResult {
   const violations = wireTypeViolations(body);
-  if (violations.length > 0) return { ok: false, violations };
+  const typed = violations.length === 0;
   const currency = s(body, "currency");
   let amountMinor = 0n;
-  if (typeof body.amount === "number") {
+  if (typed && typeof body.amount === "number") {
     const converted = wireAmountToMinor(body.amount, currency);
-    if (!converted.ok) return { ok: false, violations: [{ field: "amount", description: converted.reason }] };
-    amountMinor = converted.minor;
+    if (converted.ok) amountMinor = converted.minor;
+    else violations.push({ field: "amount", kind: WireViolationKind.AMOUNT_NOT_WHOLE });
   }
   const init: MessageInitShape<typeof ProcessRequestSchema> = {
     merchantId: s(body, "merchant_id"),
@@ -119,11 +132,14 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     notificationUrl: s(body, "notification_url"),
     referenceId: s(body, "reference_id"),
     // Absent stays absent: the engine tells a missing timestamp (400) from a stale one (401).
-    timestamp: typeof body.timestamp === "number" ? BigInt(body.timestamp) : undefined,
+    timestamp: Number.isSafeInteger(body.timestamp) ? BigInt(body.timestamp as number) : undefined,
     version: s(body, "version"),
     errorCode: n(body, "error_code"),
     errorDetails: s(body, "error_details"),
-    wireSignature: { canonical: canonicalString(body as Record<string, Scalar>), signature: s(body, "signature") },
+    // A body with an object or array member has no canonical string (CONTRACT section 2; String() of one
+    // nested 30,000 deep would not even return): it is refused for its members before any signature is checked.
+    wireSignature: { canonical: typed ? canonicalString(body as Record<string, Scalar>) : "", signature: s(body, "signature") },
+    wireViolations: violations,
   };
-  return { ok: true, request: create(ProcessRequestSchema, init) };
+  return { ok: violations.length === 0, request: create(ProcessRequestSchema, init), violations };
 }

@@ -31,7 +31,7 @@ const signedBy = (merchant: Merchant, wire: WireSignature, now: Date) => accepte
  */
 export function callerProblems(merchantId: string, timestamp: number | undefined, signature: string): DomainError | undefined {
   const missing: FieldViolation[] = [];
-  if (merchantId === "") missing.push({ field: "merchant_id", description: "is required" });
+  if (merchantId === "") missing.push({ field: "merchantId", description: "is required" });
   if (timestamp === undefined) missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
   if (missing.length > 0) return domainError("INVALID_FIELDS", describeViolations(missing), missing);
   if (signature === "") return domainError("SIGNATURE_INVALID", "signature is required (HMAC-SHA384 of the canonical string with the merchant secret)");

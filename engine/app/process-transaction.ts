@@ -66,13 +66,13 @@ async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: Process
   if (!sale)
     return {
       error: domainError("REFERENCE_NOT_FOUND", `reference_id ${input.referenceId} names no sale of this merchant`, [
-        { field: "reference_id", description: "names no sale of this merchant" },
+        { field: "referenceId", description: "names no sale of this merchant" },
       ]),
     };
   if (sale.status !== "approved")
     return {
       error: domainError("REFERENCE_NOT_REFUNDABLE", `reference_id: the sale is ${sale.status}, only approved sales can be refunded`, [
-        { field: "reference_id", description: `the sale is ${sale.status}` },
+        { field: "referenceId", description: `the sale is ${sale.status}` },
       ]),
     };
   if (sale.currency !== input.currency)
@@ -84,7 +84,7 @@ async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: Process
   if (fingerprint(deps.keys.cardFingerprint, input.card.number) !== sale.cardFingerprint) {
     return {
       error: domainError("REFERENCE_NOT_REFUNDABLE", "card_number: a refund goes back to the sale's card", [
-        { field: "card_number", description: "must be the card of the refunded sale" },
+        { field: "cardNumber", description: "must be the card of the refunded sale" },
       ]),
     };
   }
@@ -105,7 +105,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
   }
   const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
   const violations = validateProcess(input, { frontend, now });
-  if (!merchant && !violations.some((v) => v.field === "merchant_id")) violations.unshift({ field: "merchant_id", description: "names no merchant" });
+  if (!merchant && !violations.some((v) => v.field === "merchantId")) violations.unshift({ field: "merchantId", description: "names no merchant" });
   if (violations.length > 0 || !merchant || !input.type) return fail(domainError("INVALID_FIELDS", describeViolations(violations), violations));
 
   let sale: RefundableSale | undefined;
@@ -126,7 +126,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     if (created.fingerprint !== draft.fingerprint) {
       return fail(
         domainError("ORDER_CONFLICT", `order_id ${input.orderId} was already used by this merchant with other parameters`, [
-          { field: "order_id", description: "already used with other parameters" },
+          { field: "orderId", description: "already used with other parameters" },
         ]),
       );
     }

@@ -1,6 +1,6 @@
 /**
  * The deposit status notification (CONTRACT section 6): the Process reply's
- * members (seed 2.2) plus order_id, transaction_type, amount and currency,
+ * members (seed 2.2, engine/wire/process-reply.ts) plus order_id, transaction_type, amount and currency,
  * signed with `signature` over the canonical string, as the reply is. The
  * signature is added at send time, so a retry after a secret rotation is
  * signed with the new secret, like the header-signed callbacks.
@@ -9,13 +9,13 @@ import type { Attempt } from "../domain/transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
 import { wireAmount } from "../domain/money.ts";
 import type { HmacKey } from "../security/hmac.ts";
-import type { Scalar } from "../security/canonical.ts";
-import { processReplyBody, signBody } from "./process-reply-codec.ts";
+import { signBody, type Scalar } from "../security/canonical.ts";
+import { processedMembers } from "../wire/process-reply.ts";
 
 /** The members, unsigned: what the outbox keeps (signed when sent, with the secret current then). */
 export function notificationMembers(a: Attempt): string {
   return JSON.stringify({
-    ...processReplyBody(a, describeAttempt(a)),
+    ...processedMembers(a, describeAttempt(a)),
     order_id: a.orderId,
     transaction_type: a.type,
     amount: wireAmount(a.amountMinor, a.currency),

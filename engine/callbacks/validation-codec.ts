@@ -6,13 +6,12 @@
  * strictly: a JSON object of scalars with an integer `status` and a
  * `signature` over its own members. Anything else is unusable, with a reason.
  */
-import type { Attempt } from "../domain/transaction.ts";
 import type { SendResult } from "./http-sender.ts";
 import { parseJsonObject } from "./reply-ack.ts";
 import { VALIDATION_WHOLE_UNIT_CURRENCIES, wireAmount } from "../domain/money.ts";
 import { canonicalString, signBody, type Scalar } from "../security/canonical.ts";
 import { verifyHmac, type HmacKey } from "../security/hmac.ts";
-import { API_VERSION } from "./process-reply-codec.ts";
+import { API_VERSION, type Attempt } from "../domain/transaction.ts";
 
 export function validationRequestBody(a: Attempt, authToken: string, nowSeconds: number, key: HmacKey): string {
   const members: Record<string, Scalar> = {

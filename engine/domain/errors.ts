@@ -4,6 +4,8 @@
  * the wire statuses are the catalogue published in the README and in
  * proto/cashier/engine/v1/errors.proto (ErrorReason), which a test keeps equal.
  */
+import { ownEntry } from "./own-entry.ts";
+
 export interface FieldViolation {
   field: string;
   description: string;
@@ -61,9 +63,21 @@ export function domainError(reason: Reason, message: string, violations: FieldVi
   return { reason, message, violations };
 }
 
-/** "card_number: fails the Luhn check; zip: is required for US" */
+/** "cardNumber: fails the Luhn check; zip: is required for US" */
 export function describeViolations(violations: FieldViolation[]): string {
   return violations.map((v) => `${v.field}: ${v.description}`).join("; ");
+}
+
+/**
+ * A refusal in a caller's names: every violation's field renamed through the
+ * table (a name it does not hold, such as a member the wire alone knows, stays
+ * as it is), and a refusal that names fields described by them, so the
+ * message and the violations always agree.
+ */
+export function inCallerNames(e: DomainError, names: Readonly<Record<string, string>>): DomainError {
+  if (e.violations.length === 0) return e;
+  const violations = e.violations.map((v) => ({ ...v, field: ownEntry(names, v.field) ?? v.field }));
+  return { ...e, violations, message: describeViolations(violations) };
 }
 
 /**
@@ -80,7 +94,7 @@ export const ERROR_CODES = {
   OPERATOR_DECISION: 9007,
 } as const;
 
-/** What an engine answers (UNAVAILABLE) when its database is not there: the edge tells it from an unreachable engine. */
+/** What an engine answers (UNAVAILABLE, with its ErrorDetail) when its database is not there; the edge tells that from an unreachable engine by the ErrorDetail, not by these words. */
 export const DATABASE_UNAVAILABLE = "the database is unavailable; retry later";
 
 /** A thrown wrapper for the few places that must unwind (inside a DB transaction). */

@@ -1,6 +1,6 @@
 /**
  * Every rule of seed section 2.1 and CONTRACT section 3 for a Process request,
- * as a table of field -> checks. It returns every violation at once so a
+ * as a table of field (by the domain's names) -> checks. It returns every violation at once so a
  * platform fixes its request in one round; it never throws.
  */
 import { isIP } from "node:net";
@@ -10,6 +10,7 @@ import { luhnValid } from "./card.ts";
 import { wireRepresentable, isCurrency } from "./money.ts";
 import { API_VERSION, type FrontendView, type ProcessInput } from "./transaction.ts";
 import type { FieldViolation } from "./errors.ts";
+import type { ProcessField } from "./process-fields.ts";
 
 export interface ValidationContext {
   /** The merchant's frontend named by the request, if it exists. */
@@ -70,10 +71,10 @@ export function parseDob(value: string): Date | undefined {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date : undefined;
 }
 
-const RULES: Record<string, Check[]> = {
-  merchant_id: [text((i) => i.merchantId, 50, true)],
-  order_id: [text((i) => i.orderId, 50, true)],
-  transaction_type: [(i) => (i.type ? undefined : "must be sale, payout or refund")],
+const RULES: { [F in ProcessField]?: Check[] } = {
+  merchantId: [text((i) => i.merchantId, 50, true)],
+  orderId: [text((i) => i.orderId, 50, true)],
+  transactionType: [(i) => (i.type ? undefined : "must be sale, payout or refund")],
   amount: [
     (i) => (!Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0 ? "must be a positive integer in minor units" : undefined),
     // Only gRPC callers can reach this: the wire cannot express such an amount.
@@ -89,7 +90,7 @@ const RULES: Record<string, Check[]> = {
         ? `is not accepted by frontend ${ctx.frontend.name} (accepts ${ctx.frontend.currencies.join(", ")})`
         : undefined,
   ],
-  card_number: [
+  cardNumber: [
     (i) => {
       const n = i.card.number;
       if (n === "") return "is required";
@@ -104,7 +105,7 @@ const RULES: Record<string, Check[]> = {
       return /^\d{3,4}$/.test(v) ? undefined : "must be 3 or 4 digits";
     },
   ],
-  card_exp: [
+  cardExp: [
     (i, ctx) => {
       const v = i.card.expiry;
       if (v === "") return "is required";
@@ -137,7 +138,7 @@ const RULES: Record<string, Check[]> = {
       return isDummyPhone(v) ? "must not be a dummy sequence (repeated or counting digits)" : undefined;
     },
   ],
-  requester_ip: [(i) => (i.customer.requesterIp === "" || isIP(i.customer.requesterIp) ? undefined : "must be an IPv4 or IPv6 address")],
+  requesterIp: [(i) => (i.customer.requesterIp === "" || isIP(i.customer.requesterIp) ? undefined : "must be an IPv4 or IPv6 address")],
   address: [text((i) => i.customer.address, 50, false)],
   city: [text((i) => i.customer.city, 50, false)],
   country: [
@@ -147,8 +148,8 @@ const RULES: Record<string, Check[]> = {
       return /^[A-Z]{2}$/.test(c) && countries.isValid(c) ? undefined : "must be an ISO 3166-1 alpha-2 code (upper case)";
     },
   ],
-  first_name: [text((i) => i.customer.firstName, 25, true)],
-  last_name: [text((i) => i.customer.lastName, 25, true)],
+  firstName: [text((i) => i.customer.firstName, 25, true)],
+  lastName: [text((i) => i.customer.lastName, 25, true)],
   state: [
     (i) => {
       const s = i.customer.state;
@@ -167,43 +168,43 @@ const RULES: Record<string, Check[]> = {
     (i) => required(i.frontend) ?? maxLen(i.frontend, 256),
     (i, ctx) => (i.frontend.trim() !== "" && !ctx.frontend ? "is not a frontend of this merchant" : undefined),
   ],
-  return_url: [(i) => required(i.returnUrl) ?? maxLen(i.returnUrl, 256) ?? httpUrl(i.returnUrl)],
-  notification_url: [(i) => (i.notificationUrl === "" ? undefined : (maxLen(i.notificationUrl, 256) ?? httpUrl(i.notificationUrl)))],
-  reference_id: [(i) => (i.type === "refund" ? required(i.referenceId) : undefined) ?? maxLen(i.referenceId, 50)],
-  error_details: [text((i) => i.errorDetails, 256, false)],
-  error_code: [
+  returnUrl: [(i) => required(i.returnUrl) ?? maxLen(i.returnUrl, 256) ?? httpUrl(i.returnUrl)],
+  notificationUrl: [(i) => (i.notificationUrl === "" ? undefined : (maxLen(i.notificationUrl, 256) ?? httpUrl(i.notificationUrl)))],
+  referenceId: [(i) => (i.type === "refund" ? required(i.referenceId) : undefined) ?? maxLen(i.referenceId, 50)],
+  errorDetails: [text((i) => i.errorDetails, 256, false)],
+  errorCode: [
     (i) => (Number.isSafeInteger(i.errorCode) && i.errorCode >= 0 && i.errorCode < 1e10 ? undefined : "must be a non-negative integer of at most 10 digits"),
   ],
   version: [(i) => (i.version === API_VERSION ? undefined : `must be "${API_VERSION}"`)],
 };
 
-/** Every text member of a request by its wire name, for the control-character rule. */
-function textFields(i: ProcessInput): [string, string][] {
+/** Every text member of a request by its domain name, for the control-character rule. */
+function textFields(i: ProcessInput): [ProcessField, string][] {
   const c = i.customer;
   return [
-    ["merchant_id", i.merchantId],
-    ["order_id", i.orderId],
+    ["merchantId", i.merchantId],
+    ["orderId", i.orderId],
     ["currency", i.currency],
-    ["card_number", i.card.number],
+    ["cardNumber", i.card.number],
     ["cvv", i.card.cvv],
-    ["card_exp", i.card.expiry],
+    ["cardExp", i.card.expiry],
     ["pin", c.pin],
     ["dob", c.dob],
     ["email", c.email],
     ["phone", c.phone],
-    ["requester_ip", c.requesterIp],
+    ["requesterIp", c.requesterIp],
     ["address", c.address],
     ["city", c.city],
     ["country", c.country],
-    ["first_name", c.firstName],
-    ["last_name", c.lastName],
+    ["firstName", c.firstName],
+    ["lastName", c.lastName],
     ["state", c.state],
     ["zip", c.zip],
     ["frontend", i.frontend],
-    ["return_url", i.returnUrl],
-    ["notification_url", i.notificationUrl],
-    ["reference_id", i.referenceId],
-    ["error_details", i.errorDetails],
+    ["returnUrl", i.returnUrl],
+    ["notificationUrl", i.notificationUrl],
+    ["referenceId", i.referenceId],
+    ["errorDetails", i.errorDetails],
     ["version", i.version],
   ];
 }
@@ -224,8 +225,8 @@ export function controlCharacterViolations(input: ProcessInput): FieldViolation[
 /** Every violation of the request, in the table's field order. */
 export function validateProcess(input: ProcessInput, ctx: ValidationContext): FieldViolation[] {
   const out: FieldViolation[] = [];
-  for (const [field, checks] of Object.entries(RULES)) {
-    for (const check of checks) {
+  for (const field of VALIDATED_FIELDS) {
+    for (const check of RULES[field] ?? []) {
       const problem = check(input, ctx);
       if (problem) {
         out.push({ field, description: problem });
@@ -236,5 +237,5 @@ export function validateProcess(input: ProcessInput, ctx: ValidationContext): Fi
   return out;
 }
 
-/** The names the rules cover, for tests that enumerate them. */
-export const VALIDATED_FIELDS = Object.keys(RULES);
+/** The fields the rules cover, in the table's order (the order violations are reported in). */
+export const VALIDATED_FIELDS = Object.keys(RULES) as ProcessField[];

@@ -8,20 +8,18 @@ import {
   GetTransactionResponseSchema,
   ListTransactionsResponseSchema,
   ProcessResponseSchema,
-  SignReplyResponseSchema,
   CompleteChallengeResponseSchema,
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { completeChallenge, getChallenge } from "../app/challenge.ts";
 import { callbackToProto } from "./callback-mappers.ts";
 import { challengeToProto } from "./challenge-mappers.ts";
-import { withProtoFieldNames } from "./proto-field-names.ts";
+import { PROTO_PATHS } from "./proto-paths.ts";
+import { processFromWire } from "./process-wire.ts";
 import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
-import { domainError } from "../domain/errors.ts";
-import { signableText } from "../security/canonical.ts";
-import { errorReplyBody, processReplyBody, signBody } from "../callbacks/process-reply-codec.ts";
+import { domainError, inCallerNames } from "../domain/errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto, processInputFromProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
@@ -31,15 +29,15 @@ import { timeArgument } from "./time-argument.ts";
 export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
   return {
     async process(req) {
-      const wire = req.wireSignature ? { canonical: req.wireSignature.canonical, signature: req.wireSignature.signature } : undefined;
-      const result = await processTransaction(deps, processInputFromProto(req), wire);
-      // The edge turns refusals into the wire's names; a direct caller gets its request's.
-      if (!result.ok) throw toRpcError(wire ? result.error : withProtoFieldNames(result.error));
-      const description = describeAttempt(result.attempt);
+      const input = processInputFromProto(req);
+      // The HTTP edge's call: answered with the seed's reply, rendered and signed here.
+      if (req.wireSignature) return processFromWire(deps, req, input);
+      // A direct gRPC caller: typed answers, refusals naming its request's fields.
+      const result = await processTransaction(deps, input, undefined);
+      if (!result.ok) throw toRpcError(inCallerNames(result.error, PROTO_PATHS));
       return create(ProcessResponseSchema, {
         transaction: attemptToProto(result.attempt),
-        description,
-        replySignature: wire ? signBody(result.merchant.signingKey, processReplyBody(result.attempt, description)) : "",
+        description: describeAttempt(result.attempt),
         replayed: result.replayed,
       });
     },
@@ -81,19 +79,6 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       });
       const page = pageOf(rows, limit, (a) => a.traceId);
       return create(ListTransactionsResponseSchema, { transactions: page.items.map((a) => attemptToProto(a)), nextPageToken: page.nextPageToken });
-    },
-
-    async signReply(req) {
-      if (req.status === 0) throw invalidArgument("status", "a refused reply has a non-zero status");
-      // Only text that cannot pose as other members of a canonical string is signed.
-      if (signableText(req.description) !== req.description)
-        throw invalidArgument("description", "must be at most 256 characters without &, = or control characters");
-      checkText("merchant_id", req.merchantId);
-      const merchant = req.merchantId ? await deps.merchants.get(req.merchantId) : undefined;
-      if (!merchant) throw toRpcError(domainError("UNKNOWN_MERCHANT", "Unknown merchant_id"));
-      return create(SignReplyResponseSchema, {
-        signature: signBody(merchant.signingKey, errorReplyBody(req.status, req.description, req.version || undefined)),
-      });
     },
 
     async getChallenge(req) {

@@ -3,19 +3,20 @@ import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { create } from "@bufbuild/protobuf";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ErrorDetailSchema, ErrorReason, FieldViolationSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { DATABASE_UNAVAILABLE, REASONS, type DomainError, type Reason } from "../domain/errors.ts";
+import { DATABASE_UNAVAILABLE, REASONS, domainError, type DomainError, type Reason } from "../domain/errors.ts";
 import { RpcError } from "./grpc-adapter.ts";
 
 export function reasonToProto(reason: Reason): ErrorReason {
   return ErrorReason[reason];
 }
 
-export function toRpcError(e: DomainError): RpcError {
+/** The refusal's ErrorDetail comes first; `more` are further details (a Process refusal's SignedReply). */
+export function toRpcError(e: DomainError, more: RpcError["details"] = []): RpcError {
   const detail = create(ErrorDetailSchema, {
     reason: reasonToProto(e.reason),
     violations: e.violations.map((v) => create(FieldViolationSchema, v)),
   });
-  return new RpcError(GrpcStatus[REASONS[e.reason].grpc], e.message, [{ schema: ErrorDetailSchema, message: detail }]);
+  return new RpcError(GrpcStatus[REASONS[e.reason].grpc], e.message, [{ schema: ErrorDetailSchema, message: detail }, ...more]);
 }
 
 /** A bad argument of an operator call, named. */
@@ -83,7 +84,8 @@ export function classifyInternal(err: unknown): RpcError | undefined {
       (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) ||
       (typeof name === "string" && UNAVAILABLE_NAMES.has(name)) ||
       UNAVAILABLE_MESSAGE.test(String(message ?? ""));
-    if (retryable) return new RpcError(GrpcStatus.UNAVAILABLE, DATABASE_UNAVAILABLE);
+    // With its ErrorDetail, as every answer of an engine: the edge tells it from an engine it could not reach by that.
+    if (retryable) return toRpcError(domainError("UNAVAILABLE", DATABASE_UNAVAILABLE));
   }
   return undefined;
 }

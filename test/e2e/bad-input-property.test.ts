@@ -10,7 +10,7 @@ import t from "tap";
 import fc from "fast-check";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { create, createFileRegistry, toBinary, type DescMessage } from "@bufbuild/protobuf";
-import { EngineService, ListTransactionsRequestSchema, ProcessRequestSchema, SignReplyRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { EngineService, ListTransactionsRequestSchema, ProcessRequestSchema, WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import {
@@ -333,9 +333,19 @@ const NEARLY_VALID: [string, DescMessage, fc.Arbitrary<Record<string, unknown>>]
   ],
   ["/cashier.engine.v1.EngineService/ListTransactions", ListTransactionsRequestSchema, fc.constant({ merchantId: "m-other", pageSize: 10 })],
   [
-    "/cashier.engine.v1.EngineService/SignReply",
-    SignReplyRequestSchema,
-    fc.constant({ merchantId: "m-other", status: 2, description: "refused", version: "1.0" }),
+    // The edge's call: a wire signature and the members it could not type, refused and signed by the engine.
+    "/cashier.engine.v1.EngineService/Process",
+    ProcessRequestSchema,
+    fc.uuid().map((id) => ({
+      merchantId: "m-other",
+      orderId: id,
+      transactionType: TransactionType.SALE,
+      amount: { amountMinor: 1050n, currency: "USD" },
+      version: "1.0",
+      timestamp: 1795000000n,
+      wireSignature: { canonical: "amount=1050", signature: "0".repeat(96) },
+      wireViolations: [{ field: "amount", kind: WireViolationKind.NOT_INTEGER }],
+    })),
   ],
   [
     "/cashier.admin.v1.AdminService/CreateMerchant",

@@ -57,7 +57,7 @@ t.test("Process straight to the engine, then GetTransaction with its history", a
   t.equal(tx.amount?.amountMinor, 1050n);
   t.equal(tx.card?.maskedNumber, "411111******1111");
   t.equal(tx.card?.brand, "VISA");
-  t.equal(res.replySignature, "", "no wire signature asked, none given");
+  t.equal(res.wireReply, undefined, "no wire signature asked, no wire reply given");
   const got = await service().client.getTransaction({ traceId: tx.traceId });
   t.same(
     got.transaction!.history.map((h) => [h.fromStatus, h.toStatus, h.cause]),
@@ -101,11 +101,9 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
     "an unknown enum number is named, not ignored",
   );
   t.equal((await codeOf(service().client.listTransactions({ transactionType: 42 as TransactionType }))).code, Code.InvalidArgument);
-  t.equal(
-    (await codeOf(service().client.signReply({ merchantId: "m-test\u0000", status: 2, description: "x" }))).code,
-    Code.InvalidArgument,
-    "a NUL is the caller's mistake",
-  );
+  const nul = await codeOf(service().client.process(request({ merchantId: "m-test\u0000" })));
+  t.equal(nul.code, Code.InvalidArgument, "a NUL is the caller's mistake");
+  t.match(nul.rawMessage, /^merchant_id: must not contain control characters/);
 });
 
 t.test("payout letters travel on the typed transaction", async (t) => {

@@ -65,7 +65,7 @@ t.before(async () => {
 
 t.test("engine: RPC calls by method and code, with their latency", async (t) => {
   const ok = 'method="cashier.engine.v1.EngineService/Process",code="OK"';
-  // 3 through the edge + 2 direct; the edge may also sign refusals (SignReply), counted under its own method.
+  // 3 through the edge + 2 direct; a refusal through the edge is one Process call too (its reply is signed in it).
   t.ok(value(engineText, `cashier_rpc_requests_total{${ok}}`) >= 5, "Process OK counted");
   t.equal(value(engineText, 'cashier_rpc_requests_total{method="cashier.engine.v1.EngineService/Process",code="UNAUTHENTICATED"}'), 1);
   t.ok(value(engineText, `cashier_rpc_duration_seconds_count{${ok}}`) >= 5);

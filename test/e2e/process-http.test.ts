@@ -173,6 +173,15 @@ t.test("wrong JSON types are named, never a 5xx", async (t) => {
   const floaty = await post(url(), sign(saleBody({ amount: 10.5 })));
   t.equal(floaty.http, 400);
   t.match(floaty.body.description, /amount: must be a JSON integer/);
+  t.ok(replySigned(floaty.body), "refused in the engine's words, signed for the merchant it names");
+  const cents = await post(url(), sign(saleBody({ currency: "ISK", amount: 1050 })));
+  t.equal(cents.http, 400);
+  t.match(cents.body.description, /^amount: ISK has 0 decimals: the amount in cents must be a multiple of 100$/);
+  t.ok(replySigned(cents.body));
+  const noMerchant = await post(url(), sign(saleBody({ merchant_id: 7 as unknown as string, amount: "1" })));
+  t.equal(noMerchant.http, 400);
+  t.match(noMerchant.body.description, /merchant_id: must be a JSON string/);
+  t.equal(noMerchant.body.signature, null, "a merchant_id that is no string names no merchant");
 });
 
 t.test("bodies that are not JSON objects, too large or of another type", async (t) => {

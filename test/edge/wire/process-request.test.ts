@@ -7,6 +7,7 @@
 import t from "tap";
 import { decodeProcessRequest, wireTypeViolations } from "../../../edge/wire/process-request.ts";
 import { TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { WireViolationKind } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 
 const VECTOR_CANONICAL =
   "amount=1050&card_exp=12/2030&card_number=4111111111111111&country=GB&currency=USD&cvv=123&email=jane@example.com&first_name=Jane&frontend=demo-usd&last_name=Doe&merchant_id=m-demo&order_id=ord-1001&pin=cust-42&return_url=https://merchant.example/return&timestamp=1795000000&transaction_type=sale&version=1.0&zip=SW1A1AA";
@@ -84,6 +85,11 @@ t.test("amounts go through the currency's wire unit", async (t) => {
   }
   const bad = decodeProcessRequest({ ...vectorBody(), amount: 1050, currency: "ISK" });
   t.same(bad.ok ? [] : bad.violations.map((v) => v.field), ["amount"], "ISK 1050 cents refused on amount");
+  t.same(
+    bad.violations.map((v) => v.kind),
+    [WireViolationKind.AMOUNT_NOT_WHOLE],
+    "as cents that are no whole minor unit",
+  );
 });
 
 t.test("wireTypeViolations: JSON types per the seed", async (t) => {
@@ -123,10 +129,15 @@ t.test("wireTypeViolations: JSON types per the seed", async (t) => {
   for (const [name, over, fields] of rows) {
     const v = wireTypeViolations({ ...vectorBody(), ...over });
     t.same(v.map((x) => x.field).sort(), [...fields].sort(), name);
-    for (const x of v) t.ok(x.description.length > 0, `${name}: ${x.field} described`);
+    for (const x of v) t.ok(x.kind !== WireViolationKind.UNSPECIFIED && x.kind in WireViolationKind, `${name}: ${x.field} described (its kind)`);
     const d = decodeProcessRequest({ ...vectorBody(), ...over });
     t.equal(d.ok, fields.length === 0, `${name}: decode ${fields.length ? "refuses" : "accepts"}`);
     if (!d.ok) t.same(d.violations, v, `${name}: decode returns the same violations`);
+    t.same(
+      d.request.wireViolations.map((x) => [x.field, x.kind]),
+      v.map((x) => [x.field, x.kind]),
+      `${name}: and sends them to the engine in the same request`,
+    );
   }
 });
 
@@ -144,4 +155,16 @@ t.test("a missing timestamp stays absent for the engine, not 0", async (t) => {
   t.equal(absent.ok && absent.request.timestamp, undefined);
   const given = decodeProcessRequest(vectorBody());
   t.equal(given.ok && given.request.timestamp, 1795000000n);
+});
+
+t.test("a body with an object member is sent with no canonical string: it has none, and it is refused first", async (t) => {
+  const deep = JSON.parse(`{"a":${"[".repeat(30_000)}${"]".repeat(30_000)},"merchant_id":"m-demo"}`);
+  const r = decodeProcessRequest(deep);
+  t.equal(r.ok, false);
+  t.equal(r.request.wireSignature?.canonical, "");
+  t.same(
+    r.request.wireViolations.map((v) => v.field),
+    ["a"],
+  );
+  t.equal(r.request.merchantId, "m-demo", "the merchant still named, so the refusal can be signed");
 });

@@ -7,6 +7,7 @@
  */
 import t from "tap";
 import { callerProblems } from "../../../engine/app/authenticate.ts";
+import { inWireNames } from "../../../engine/wire/refusal.ts";
 
 const vector = {
   merchant_id: "m-demo",
@@ -36,7 +37,9 @@ t.test("callerProblems: who is calling must be knowable, and proven", async (t) 
     ["no timestamp", { ...vector, timestamp: undefined }, ["timestamp"], false],
   ];
   for (const [name, body, fields, unsigned] of rows) {
-    const p = problems(body);
+    // Named as the platform reads them: the domain's names through the wire's table.
+    const found = problems(body);
+    const p = found && inWireNames(found);
     // Missing fields come first (400); a request with all of them but no signature is a 401.
     t.same(p?.reason === "INVALID_FIELDS" ? p.violations.map((v) => v.field) : [], fields, `${name}: missing`);
     t.equal(fields.length === 0 && p?.reason === "SIGNATURE_INVALID", fields.length === 0 && unsigned, `${name}: unsigned`);

@@ -7,6 +7,11 @@
 import t, { type Test } from "tap";
 import { isDummyPhone, parseDob, validateProcess, VALIDATED_FIELDS, type ValidationContext } from "../../../engine/domain/validate-process.ts";
 import type { FrontendView, ProcessInput } from "../../../engine/domain/transaction.ts";
+import { WIRE_NAMES } from "../../../engine/wire/wire-names.ts";
+
+/** The rules name fields by the domain's names; these tests read them as the platform does, through the wire's table. */
+const wireName = (field: string) => WIRE_NAMES[field as keyof typeof WIRE_NAMES] ?? field;
+const WIRE_VALIDATED_FIELDS = VALIDATED_FIELDS.map(wireName);
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const FRONTEND: FrontendView = { name: "demo-usd", baseCurrency: "USD", currencies: ["USD", "EUR", "JPY"] };
@@ -56,7 +61,7 @@ interface Row {
 }
 
 function check(i: ProcessInput, ctx: Partial<ValidationContext> = {}) {
-  return validateProcess(i, { frontend: FRONTEND, now: NOW, ...ctx });
+  return validateProcess(i, { frontend: FRONTEND, now: NOW, ...ctx }).map((v) => ({ ...v, field: wireName(v.field) }));
 }
 
 function runTable(t: Test, rows: Row[]) {
@@ -510,7 +515,7 @@ t.test("every violation comes back at once, one per field, in the rule order", a
   t.equal(fields.length, expected.size, "one violation per field");
   t.same(
     fields,
-    VALIDATED_FIELDS.filter((f) => expected.has(f)),
+    WIRE_VALIDATED_FIELDS.filter((f) => expected.has(f)),
     "in the table's field order",
   );
   for (const v of got) t.ok(v.description.length > 0, `${v.field} described`);

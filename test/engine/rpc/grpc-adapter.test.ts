@@ -25,6 +25,7 @@ import { observing, type Interceptor } from "../../../engine/rpc/interceptors.ts
 import { addReflection } from "../../../engine/rpc/reflection.ts";
 import { interceptorsFor, listen } from "../../../engine/rpc/server.ts";
 import { rawGrpc } from "../../support/raw-grpc.ts";
+import { until } from "../../support/until.ts";
 import { Colour, loadRoundTrip, type EchoRequest, type EchoResponse } from "../../support/round-trip-proto.ts";
 
 const run = promisify(execFile);
@@ -226,8 +227,11 @@ t.test("metadata reaches the handler; a missing or wrong bearer token is UNAUTHE
 t.test("deadlines: the handler sees one, and a call past it is DEADLINE_EXCEEDED while the server carries on", async (t) => {
   t.equal((await echo({})).hasDeadline, false, "none sent, none seen");
   t.equal((await echo({}, { timeoutMs: 5000 })).hasDeadline, true);
+  const ended = recorded.length;
   const late = await refusal(echo({ delayMs: 400 }, { timeoutMs: 50 }));
   t.equal(late.code, Code.DeadlineExceeded);
+  // The handler still runs to its end on the server; wait for it, so it cannot land in the next test's trace.
+  t.ok(await until(async () => recorded.length > ended, 10_000, 20), "the late call ended on the server");
   t.equal((await echo({ tags: ["after"] })).echo?.tags[0], "after", "the next call is served");
 });
 

@@ -278,10 +278,21 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
 
   /**
    * Set by the HTTP edge: the body's signature, checked with the merchant's secret.
+   * A call that carries it is answered with the seed's reply rendered and signed
+   * by the engine (ProcessResponse.wire_reply, or a SignedReply in the error details).
    *
    * @generated from field: cashier.engine.v1.WireSignature wire_signature = 15;
    */
   wireSignature?: WireSignature | undefined;
+
+  /**
+   * Set by the HTTP edge: members of the JSON body whose JSON type the seed does
+   * not allow. The engine refuses such a request (INVALID_FIELDS, every member
+   * named) in the same call, with the refusal rendered and signed by it.
+   *
+   * @generated from field: repeated cashier.engine.v1.WireViolation wire_violations = 16;
+   */
+  wireViolations: WireViolation[];
 };
 
 /**
@@ -289,6 +300,56 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
  * Use `create(ProcessRequestSchema)` to create a new message.
  */
 export declare const ProcessRequestSchema: GenMessage<ProcessRequest>;
+
+/**
+ * WireViolation is one member of the HTTP body with a JSON type the seed does not allow.
+ *
+ * @generated from message cashier.engine.v1.WireViolation
+ */
+export declare type WireViolation = Message<"cashier.engine.v1.WireViolation"> & {
+  /**
+   * The member's name as the body wrote it, if it is at most 50 of
+   * [A-Za-z0-9_]; otherwise the edge's safe rendering of it.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * What is wrong with it.
+   *
+   * @generated from field: cashier.engine.v1.WireViolationKind kind = 2;
+   */
+  kind: WireViolationKind;
+};
+
+/**
+ * Describes the message cashier.engine.v1.WireViolation.
+ * Use `create(WireViolationSchema)` to create a new message.
+ */
+export declare const WireViolationSchema: GenMessage<WireViolation>;
+
+/**
+ * SignedReply is the seed's Process reply (section 2.2) as the engine rendered
+ * it: the exact JSON text, with its `signature` member (null when the reply
+ * cannot be tied to a merchant). The edge writes these bytes out unchanged.
+ *
+ * @generated from message cashier.engine.v1.SignedReply
+ */
+export declare type SignedReply = Message<"cashier.engine.v1.SignedReply"> & {
+  /**
+   * The reply's JSON text, UTF-8.
+   *
+   * @generated from field: string json = 1;
+   */
+  json: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.SignedReply.
+ * Use `create(SignedReplySchema)` to create a new message.
+ */
+export declare const SignedReplySchema: GenMessage<SignedReply>;
 
 /**
  * ProcessResponse is the result of the order's current attempt.
@@ -311,18 +372,18 @@ export declare type ProcessResponse = Message<"cashier.engine.v1.ProcessResponse
   description: string;
 
   /**
-   * Hex HMAC-SHA384 of the seed 2.2 reply with status 0, set when the request had a wire signature.
-   *
-   * @generated from field: string reply_signature = 3;
-   */
-  replySignature: string;
-
-  /**
    * True when this call repeated an existing order and processed nothing.
    *
    * @generated from field: bool replayed = 4;
    */
   replayed: boolean;
+
+  /**
+   * Set when the request had a wire signature: the seed's reply (status 0), signed.
+   *
+   * @generated from field: cashier.engine.v1.SignedReply wire_reply = 5;
+   */
+  wireReply?: SignedReply | undefined;
 };
 
 /**
@@ -483,67 +544,6 @@ export declare type ListTransactionsResponse = Message<"cashier.engine.v1.ListTr
 export declare const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse>;
 
 /**
- * SignReplyRequest is a refused Process reply to sign.
- *
- * @generated from message cashier.engine.v1.SignReplyRequest
- */
-export declare type SignReplyRequest = Message<"cashier.engine.v1.SignReplyRequest"> & {
-  /**
-   * The merchant whose secret signs.
-   *
-   * @generated from field: string merchant_id = 1;
-   */
-  merchantId: string;
-
-  /**
-   * The wire status (positive or negative, never 0).
-   *
-   * @generated from field: int32 status = 2;
-   */
-  status: number;
-
-  /**
-   * The reply's description.
-   *
-   * @generated from field: string description = 3;
-   */
-  description: string;
-
-  /**
-   * The API version written in the reply.
-   *
-   * @generated from field: string version = 4;
-   */
-  version: string;
-};
-
-/**
- * Describes the message cashier.engine.v1.SignReplyRequest.
- * Use `create(SignReplyRequestSchema)` to create a new message.
- */
-export declare const SignReplyRequestSchema: GenMessage<SignReplyRequest>;
-
-/**
- * SignReplyResponse carries the signature.
- *
- * @generated from message cashier.engine.v1.SignReplyResponse
- */
-export declare type SignReplyResponse = Message<"cashier.engine.v1.SignReplyResponse"> & {
-  /**
-   * Hex HMAC-SHA384 of the reply's canonical string.
-   *
-   * @generated from field: string signature = 1;
-   */
-  signature: string;
-};
-
-/**
- * Describes the message cashier.engine.v1.SignReplyResponse.
- * Use `create(SignReplyResponseSchema)` to create a new message.
- */
-export declare const SignReplyResponseSchema: GenMessage<SignReplyResponse>;
-
-/**
  * GetChallengeRequest names a challenge by the two path segments of its redirect_url.
  *
  * @generated from message cashier.engine.v1.GetChallengeRequest
@@ -701,6 +701,61 @@ export declare type CompleteChallengeResponse = Message<"cashier.engine.v1.Compl
 export declare const CompleteChallengeResponseSchema: GenMessage<CompleteChallengeResponse>;
 
 /**
+ * WireViolationKind is what is wrong with a member's JSON type. The engine
+ * writes the words of the refusal, so it signs no text a caller chose.
+ *
+ * @generated from enum cashier.engine.v1.WireViolationKind
+ */
+export enum WireViolationKind {
+  /**
+   * Not set; refused as an unknown kind.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * An object or an array, where the wire allows only scalars.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_NOT_SCALAR = 1;
+   */
+  NOT_SCALAR = 1,
+
+  /**
+   * Not a JSON string, where the seed types varchar.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_NOT_STRING = 2;
+   */
+  NOT_STRING = 2,
+
+  /**
+   * Not a JSON integer (or beyond 2^53), where the seed types int.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_NOT_INTEGER = 3;
+   */
+  NOT_INTEGER = 3,
+
+  /**
+   * phone: neither a non-negative JSON integer nor a string.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_NOT_INTEGER_OR_STRING = 4;
+   */
+  NOT_INTEGER_OR_STRING = 4,
+
+  /**
+   * amount: in the wire's cents, not a whole number of the currency's minor units.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_AMOUNT_NOT_WHOLE = 5;
+   */
+  AMOUNT_NOT_WHOLE = 5,
+}
+
+/**
+ * Describes the enum cashier.engine.v1.WireViolationKind.
+ */
+export declare const WireViolationKindSchema: GenEnum<WireViolationKind>;
+
+/**
  * ChallengeState is where a 3-D Secure challenge stands.
  *
  * @generated from enum cashier.engine.v1.ChallengeState
@@ -777,18 +832,6 @@ export declare const EngineService: GenService<{
     methodKind: "unary";
     input: typeof ListTransactionsRequestSchema;
     output: typeof ListTransactionsResponseSchema;
-  },
-  /**
-   * SignReply signs a Process reply that the edge rendered without a Process
-   * result (a refused request). The reply fields are typed, so it can never
-   * sign a request.
-   *
-   * @generated from rpc cashier.engine.v1.EngineService.SignReply
-   */
-  signReply: {
-    methodKind: "unary";
-    input: typeof SignReplyRequestSchema;
-    output: typeof SignReplyResponseSchema;
   },
   /**
    * GetChallenge shows the 3-D Secure challenge of an attempt to the hosted page.

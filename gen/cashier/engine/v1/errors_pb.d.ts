@@ -17,7 +17,9 @@ export declare const file_cashier_engine_v1_errors: GenFile;
  */
 export declare type FieldViolation = Message<"cashier.engine.v1.FieldViolation"> & {
   /**
-   * The field's name as the wire writes it (snake_case), e.g. "card_number".
+   * The field's name as the caller sent it: the seed's member name for a request
+   * that came over the HTTP wire ("card_number"), the ProcessRequest field path
+   * for a direct gRPC caller ("card.number").
    *
    * @generated from field: string field = 1;
    */
@@ -38,7 +40,9 @@ export declare type FieldViolation = Message<"cashier.engine.v1.FieldViolation">
 export declare const FieldViolationSchema: GenMessage<FieldViolation>;
 
 /**
- * ErrorDetail travels in the details of every refused gRPC call.
+ * ErrorDetail travels in the details of every refused gRPC call. A refused
+ * Process call that carried a wire signature also carries a SignedReply
+ * (engine_service.proto) in its details: the refusal as the platform sees it.
  *
  * @generated from message cashier.engine.v1.ErrorDetail
  */

@@ -1,0 +1,31 @@
+/**
+ * What a failed engine call means for the edge, decided by the Connect code
+ * and what the error carries, never by its words: every answer an engine
+ * gives carries an ErrorDetail (its reason), so an error without one never
+ * came from an engine; it is the transport's (no connection, reset, deadline).
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema } from "../gen/cashier/engine/v1/errors_pb.js";
+
+/** True when an engine answered the call (its refusal or its own trouble, such as a database down). */
+export function engineAnswered(err: ConnectError): boolean {
+  return err.findDetails(ErrorDetailSchema).length > 0;
+}
+
+/**
+ * The engine could not be reached: UNAVAILABLE without an engine's answer
+ * (refused or reset connection, a draining engine's GOAWAY). Another engine
+ * may take the call; one that answered UNAVAILABLE (its database) is up.
+ */
+export function engineUnreachable(err: unknown): boolean {
+  const e = ConnectError.from(err);
+  return e.code === Code.Unavailable && !engineAnswered(e);
+}
+
+/** Codes that tell a client to retry later (HTTP 503) when no engine reason says otherwise. */
+const RETRY_LATER = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
+
+/** A failure the client should retry (503, status -2) rather than a fault of ours (500, status -1). */
+export function retryLater(err: ConnectError): boolean {
+  return RETRY_LATER.has(err.code);
+}
