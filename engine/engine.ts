@@ -11,6 +11,7 @@ import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { bootstrapMerchants, demoFrontendSettings } from "./app/bootstrap-merchants.ts";
 import type { ProcessDeps } from "./app/ports.ts";
+import { type Clock, systemClock } from "./app/clock.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { simConnector } from "./processors/sim/integration.ts";
 import { spawnAcquirerSim, type SpawnedSim } from "./processors/acquirer-sim/spawn.ts";
@@ -47,7 +48,8 @@ export interface EngineHandle {
   stop(): Promise<void>;
 }
 
-export async function startEngine(config: Config, log: Logger, opts: { host?: string } = {}): Promise<EngineHandle> {
+/** `now`: the clock the use cases read (app/clock.ts); the system's unless a test passes one it moves. */
+export async function startEngine(config: Config, log: Logger, opts: { host?: string; now?: Clock } = {}): Promise<EngineHandle> {
   // Read before anything starts: a wrong TLS file stops the start at once.
   const tls = loadServerTls(config);
   let embedded: EmbeddedDb | undefined;
@@ -87,7 +89,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
 interface StartContext {
   config: Config;
   log: Logger;
-  opts: { host?: string };
+  opts: { host?: string; now?: Clock };
   tls: ReturnType<typeof loadServerTls>;
   databaseUrl: string;
   embedded: EmbeddedDb | undefined;
@@ -126,7 +128,8 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   if (!config.masterKey)
     log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
 
-  const merchants = new PgMerchantStore(orm, keys.encryption);
+  const now = opts.now ?? systemClock;
+  const merchants = new PgMerchantStore(orm, keys.encryption, undefined, now);
   // One engine at a time: the schema, then the merchants (the demo one is made once),
   // on a start-up pool of its own without the serving pool's query bound.
   const startup = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m), { poolSize: 2, bounded: false });
@@ -161,7 +164,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
     schedule,
-    now: () => new Date(),
+    now,
     publicUrl: () => publicUrl,
     wake: () => {
       if (workers) wakeWorkers(workers);

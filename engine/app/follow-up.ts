@@ -149,8 +149,9 @@ export function startFollowUpWorker(deps: ProcessDeps, opts: { concurrency: numb
   let lastSweep = 0;
   return startWorkPool({
     claim: async (n) => {
-      if (Date.now() - lastSweep >= recovery.sweepEveryMs) {
-        lastSweep = Date.now();
+      const at = deps.now().getTime();
+      if (at - lastSweep >= recovery.sweepEveryMs) {
+        lastSweep = at;
         await deps.followUps.sweepStuck(recovery.sweepGraceSeconds);
         await deps.followUps.sweepForLookup(recovery.lookupGraceSeconds);
       }

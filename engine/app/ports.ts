@@ -14,6 +14,7 @@ import type { SendResult } from "../callbacks/http-sender.ts";
 import type { Send } from "../callbacks/http-sender.ts";
 import type { KeyObject } from "node:crypto";
 import type { Schedule } from "./schedule.ts";
+import type { Clock } from "./clock.ts";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
 export interface MerchantSettingsView {
@@ -304,7 +305,8 @@ export interface ProcessDeps {
   send: Send;
   /** Every delay, lease and horizon of the asynchronous life (schedule.ts). */
   schedule: Schedule;
-  now: () => Date;
+  /** The time of day (clock.ts): one clock for every use case. */
+  now: Clock;
   publicUrl: () => string;
   /** Tells this process's workers that something may be due now. */
   wake: () => void;

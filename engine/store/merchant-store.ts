@@ -29,6 +29,7 @@ import { MerchantEntity } from "./entities/merchant.entity.ts";
 import { ProcessorAccountEntity } from "./entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
 import { MerchantCache } from "./merchant-cache.ts";
+import { type Clock, systemClock } from "../app/clock.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
 /** A processor account's credentials are bound to their merchant and processor: a sealed value cannot be moved to another row. */
@@ -67,11 +68,14 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #cache: MerchantCache<Merchant>;
+  readonly #now: Clock;
 
-  constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000) {
+  /** `now`: the service's clock (app/clock.ts), on which a secret's overlap is set and read. */
+  constructor(orm: MikroORM, encryptionKey: KeyObject, ttlMs = 5000, now: Clock = systemClock) {
     this.#orm = orm;
     this.#key = encryptionKey;
     this.#cache = new MerchantCache((id) => this.#load(id), { ttlMs });
+    this.#now = now;
   }
 
   /** The merchant, from the cache when it is fresh (or `fresh` asks for the database, at most once a second). */
@@ -183,7 +187,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       populateOrderBy: { frontends: { id: "asc" } },
       strategy: "select-in",
     });
-    const now = new Date();
+    const now = this.#now();
     return ms.map((m) => ({
       merchantId: m.id,
       ...settingsOf(m, m.frontends.getItems()),
@@ -210,7 +214,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     const columns = columnsOf(settings);
     // Only the fields asked for are written: two operators changing different fields do not undo each other.
     const patch = only ? Object.fromEntries(Object.entries(columns).filter(([k]) => only.has(k as keyof MerchantSettings))) : columns;
-    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: new Date() });
+    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: this.#now() });
     this.#cache.invalidate(merchantId);
     return updated > 0;
   }
@@ -232,7 +236,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     if (open(this.#key, m.secretSealed, aad(merchantId)) === newSecret) return true;
     em.assign(m, {
       previousSecretSealed: m.secretSealed,
-      previousSecretExpiresAt: new Date(Date.now() + overlapSeconds * 1000),
+      previousSecretExpiresAt: new Date(this.#now().getTime() + overlapSeconds * 1000),
       secretSealed: seal(this.#key, newSecret, aad(merchantId)),
     });
     return true;

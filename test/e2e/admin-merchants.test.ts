@@ -15,8 +15,11 @@ import { MerchantSchema, PayoutApproval } from "../../gen/cashier/admin/v1/merch
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { adminClient, useService } from "../support/service.ts";
 import { processSale, replySigned } from "../support/wire.ts";
+import { movableClock } from "../support/clock.ts";
 
-const svc = useService(t);
+// The service's clock moves: a secret's overlap runs out without the test sleeping through it.
+const clock = movableClock();
+const svc = useService(t, {}, { now: clock.now });
 const SECRET_A = "first-secret-0123456789";
 const SECRET_B = "second-secret-9876543210";
 const seen: string[] = [];
@@ -173,8 +176,8 @@ t.test("frontends: a new one accepts its currencies; an update changes them", as
 });
 
 t.test("rotation: the new secret works at once, the old one only for the overlap", async (t) => {
-  const rotated = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 2 });
-  const retried = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 2 });
+  const rotated = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 60 });
+  const retried = await svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 60 });
   t.same(retried.merchant?.previousSecretExpireTime, rotated.merchant?.previousSecretExpireTime, "sending the same rotation again changes nothing");
   seen.push(toJsonString(MerchantSchema, rotated.merchant!));
   t.ok(rotated.merchant?.previousSecretExpireTime, "tells when the old secret stops working");
@@ -184,9 +187,13 @@ t.test("rotation: the new secret works at once, the old one only for the overlap
   const withOld = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
   t.equal(withOld.body.transaction_status, "approved", "the old secret still works during the overlap");
   t.ok(replySigned(withOld.body, SECRET_B), "even then the reply is signed with the new secret");
-  await new Promise((res) => setTimeout(res, 2600));
-  const late = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd" }, SECRET_A);
+  // A minute of overlap, however slow the machine; then the service's clock moves past it,
+  // and the request is stamped on that clock so that only the secret can be what is refused.
+  clock.advance(61_000);
+  const lateStamp = Math.floor(clock.now().getTime() / 1000);
+  const late = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", timestamp: lateStamp }, SECRET_A);
   t.equal(late.http, 401, "after the overlap the old secret is refused");
+  t.notMatch(late.text, /timestamp/, `refused for its signature, not its time (${late.text})`);
   const after = await svc().admin.getMerchant({ merchantId: "m-ops" });
   t.equal(after.merchant?.previousSecretExpireTime, undefined, "no previous secret any more");
 });

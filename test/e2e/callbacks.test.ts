@@ -12,6 +12,7 @@ import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../supp
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
+import { owedCallbacks, settledCallbacks } from "../support/settled.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { orderId, post, processSale, replySigned, saleBody, sign } from "../support/wire.ts";
 
@@ -208,7 +209,8 @@ t.test("RecordFailedDeposit: once for a declined sale, PascalCase, masked card, 
     IPAddress: "203.0.113.7",
   });
   t.notMatch(call.rawBody, /4000000000000002/, "never the full number");
-  await new Promise((res) => setTimeout(res, 1500));
+  const [settled] = await settledCallbacks(svc().client, r.body.trace_id, CallbackKind.RECORD_FAILED_DEPOSIT);
+  t.equal(settled.state, CallbackState.DELIVERED, "the 0 was recorded: nothing is due any more");
   t.equal(stub.received("record_failed_deposit").filter(forTrace(r.body.trace_id)).length, 1, "sent once: Status 0 ended it");
   // The once-only rule is the database's: a second row for the same transaction cannot exist.
   await t.rejects(
@@ -235,7 +237,7 @@ t.test("RecordFailedDeposit is resent on -1, on garbage and on no reply, with on
   t.equal(new Set(calls.map((c) => c.eventId)).size, 1, "the same X-Cashier-Event-Id on every resend");
   const gap = calls[1].receivedAt.getTime() - calls[0].receivedAt.getTime();
   t.ok(gap >= 900, `resent after CASHIER_RFD_RESEND_SECONDS (${gap} ms)`);
-  await new Promise((res) => setTimeout(res, 1500));
+  await settledCallbacks(svc().client, r.body.trace_id, CallbackKind.RECORD_FAILED_DEPOSIT);
   t.equal(stub.received("record_failed_deposit").filter(forTrace(r.body.trace_id)).length, 4, "the 0 on the fourth ended it");
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
   const rfd = got.callbacks.find((c) => c.kind === CallbackKind.RECORD_FAILED_DEPOSIT);
@@ -254,7 +256,8 @@ t.test("a positive Status ends RecordFailedDeposit; after the limit it fails, op
   stub.script("record_failed_deposit", { status: 3, description: "unknown user" });
   const refused = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
   await stub.waitFor("record_failed_deposit", forTrace(refused.body.trace_id));
-  await new Promise((res) => setTimeout(res, 1500));
+  const [heard] = await settledCallbacks(svc().client, refused.body.trace_id, CallbackKind.RECORD_FAILED_DEPOSIT);
+  t.equal(heard.state, CallbackState.REFUSED, "the positive Status was recorded: nothing is due any more");
   t.equal(stub.received("record_failed_deposit").filter(forTrace(refused.body.trace_id)).length, 1, "positive Status: not resent");
 
   stub.script("record_failed_deposit", { status: -1 }, { status: -1 }, { status: -1 }, { status: -1 });
@@ -380,7 +383,8 @@ t.test("cascade: when the last processor declines, one RecordFailedDeposit names
   t.equal(body(n).payment_processor, "sim-b");
   const [rfd] = await stub.waitFor("record_failed_deposit", (c) => body(c).TraceID === body(n).trace_id);
   t.equal(body(rfd).PP, "CreditCard");
-  await new Promise((res) => setTimeout(res, 1000));
+  await settledCallbacks(svc().client, body(n).trace_id, CallbackKind.RECORD_FAILED_DEPOSIT);
+  t.same(await owedCallbacks(svc().client, r.body.trace_id, CallbackKind.RECORD_FAILED_DEPOSIT), [], "the first, retried attempt owes none");
   t.equal(stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, body(n).trace_id].includes(body(c).TraceID)).length, 1, "exactly one");
   const [{ card_sealed }] = await svc().sql<{ card_sealed: string | null }>(
     `select o.card_sealed from payment_order o join transaction t on t.order_ref = o.id where t.trace_id = $1`,
@@ -394,7 +398,8 @@ t.test("a repeat that answered pending makes the original call's result notified
   const oid = orderId("repeat");
   const request = sign(saleBody({ ...PLAT, order_id: oid, notification_url: `${stub.url}/notify` }));
   const original = post(svc().edgeUrl, request);
-  await new Promise((res) => setTimeout(res, 250));
+  // The original call is in its (delayed) Validation step when the repeat comes.
+  await stub.waitFor("validation", (c) => body(c).order_id === oid);
   const repeat = await post(svc().edgeUrl, request);
   t.equal(repeat.body.transaction_status, "pending", "the repeat sees the order still pending");
   t.equal((await original).body.transaction_status, "approved");

@@ -15,6 +15,7 @@ import { MERCHANTS } from "../support/merchants.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
+import { until } from "../support/until.ts";
 
 const CARDS = [
   "4111111111111111",
@@ -100,8 +101,16 @@ t.test("run every card through every path", async (t) => {
 });
 
 t.test("no callback carries a card number or a CVV, in its body or its headers", async (t) => {
-  // Let the pending and cascade attempts finish and their callbacks go out.
-  await new Promise((res) => setTimeout(res, 6000));
+  // Let the pending and cascade attempts finish and their callbacks go out: no attempt left
+  // pending (a challenge waits in pending_async for a customer who never comes) and no callback owed.
+  const quiet = await until(async () => {
+    const [{ attempts, callbacks }] = await service().sql<{ attempts: number; callbacks: number }>(
+      `select (select count(*)::int from transaction where status = 'pending') as attempts,
+              (select count(*)::int from callback where state = 'pending') as callbacks`,
+    );
+    return attempts === 0 && callbacks === 0;
+  }, 30_000);
+  t.ok(quiet, "every pending attempt ended and every callback was answered");
   const calls = stub.received();
   const kinds = new Set(calls.map((c) => c.kind));
   t.same([...kinds].sort(), ["notification", "record_failed_deposit", "update_payout", "validation"], "every kind of callback was sent");

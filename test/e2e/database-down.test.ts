@@ -16,7 +16,8 @@ const until = async (what: () => Promise<boolean>, ms = 15000) => (await poll(wh
 import { processSale } from "../support/wire.ts";
 
 const run = promisify(execFile);
-const service = useService(t);
+// Its own cluster: the second test freezes the postmaster, which no other file may share.
+const service = useService(t, {}, { ownCluster: true });
 
 async function health(): Promise<string> {
   const { stdout } = await run("node_modules/.bin/buf", [

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "../support/until.ts";
 import t from "tap";
 import pino from "pino";
 import { createClient } from "@connectrpc/connect";
@@ -103,10 +104,10 @@ t.test("Health answers SERVING over TLS", async (t) => {
   const client = createClient(health, createGrpcTransport({ baseUrl: `https://localhost:${engine.port}`, nodeOptions: { ca } }));
   const check = client.check as (req: object) => Promise<MessageShape<DescMessage> & { status?: number }>;
   let status = 0;
-  for (let i = 0; i < 50 && status !== 1; i++) {
+  await until(async () => {
     status = (await check({ service: "" })).status ?? 0;
-    if (status !== 1) await new Promise((r) => setTimeout(r, 100));
-  }
+    return status === 1;
+  });
   t.equal(status, 1, "SERVING");
 });
 

@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "../support/until.ts";
 import t from "tap";
 import { MERCHANTS } from "../support/merchants.ts";
 import { saleBody, sign } from "../support/wire.ts";
@@ -90,8 +91,7 @@ const alive = (pid: number) => {
 };
 
 async function waitFor(out: () => string, re: RegExp): Promise<void> {
-  for (let i = 0; i < 500 && !re.test(out()); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!re.test(out())) throw new Error(`no ${re} in:\n${out()}`);
+  if (!(await until(async () => re.test(out()), 2500, 5))) throw new Error(`no ${re} in:\n${out()}`);
 }
 
 async function start(dir: string): Promise<{ child: ChildProcess; edgePort: number; out: () => string }> {

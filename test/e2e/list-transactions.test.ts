@@ -63,6 +63,7 @@ t.test("paging while transactions keep arriving: no repeats, nothing that existe
     const page = await svc().client.listTransactions({ pin, pageSize: 4, pageToken });
     seen.push(...page.transactions.map((x) => x.traceId));
     pageToken = page.nextPageToken;
+    // Pacing, not a wait for an event: the writer gets room to insert between two pages.
     await new Promise((res) => setTimeout(res, 20));
   } while (pageToken);
   inserting = false;

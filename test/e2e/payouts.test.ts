@@ -12,6 +12,7 @@ import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../supp
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
+import { owedCallbacks, settledCallbacks } from "../support/settled.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 let stub: PlatformStub;
@@ -86,7 +87,9 @@ t.test("auto: A, P, Y go out as UpdatePayout in order, exactly as seed 2.5 write
   });
   t.equal(body(calls[0]).TransactionID, "", "no processor id before the processor is called");
   t.notMatch(y.rawBody, /4111111111111111/);
-  await new Promise((res) => setTimeout(res, 500));
+  // Every UpdatePayout recorded as answered: the payout's life is over, and what it owed is in the outbox.
+  await settledCallbacks(svc().client, r.body.trace_id, CallbackKind.UPDATE_PAYOUT);
+  t.same(await owedCallbacks(svc().client, r.body.trace_id, CallbackKind.NOTIFICATION), [], "no notification is owed");
   t.equal(stub.received("notification").filter(ofOrder(oid)).length, 0, "the reply already told the result: no notification");
 });
 
@@ -98,7 +101,8 @@ t.test("auto on a declining card: A, P, J; only the letters the merchant chose a
 
   const yj = await payout("m-plat-yj", "yj-usd");
   await stub.waitFor("update_payout", ofOrder(yj.oid));
-  await new Promise((res) => setTimeout(res, 700));
+  const owed = await settledCallbacks(svc().client, yj.r.body.trace_id, CallbackKind.UPDATE_PAYOUT);
+  t.equal(owed.length, 1, "one UpdatePayout owed, and it was answered");
   t.same(letters(yj.oid), ["Y"], "update_payout_statuses YJ: only Y");
   t.equal(body(stub.received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
 });
@@ -107,7 +111,8 @@ t.test("manual: waits in requested; an operator approves: A, P, Y, notified, Upd
   const { oid, r } = await payout("m-plat-manual", "manual-usd");
   t.equal(r.body.transaction_status, "requested");
   t.equal(r.body.transaction_id, "");
-  await new Promise((res) => setTimeout(res, 400));
+  // What a state owes is written with it: an empty outbox for the payout means nothing goes out while it waits.
+  t.same(await owedCallbacks(svc().client, r.body.trace_id, CallbackKind.UPDATE_PAYOUT), [], "no UpdatePayout is owed in requested");
   t.same(letters(oid), [], "nothing is sent while it waits (requested has no letter)");
   const [{ sealed }] = await svc().sql<{ sealed: boolean }>(`select card_sealed is not null as sealed from payment_order where order_id = $1`, [oid]);
   t.ok(sealed, "the card is kept sealed for the operator's approval");

@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "../support/until.ts";
 import t from "tap";
 import { launch, stopProcess } from "../support/processes.ts";
 import { post, saleBody, sign, type Reply } from "../support/wire.ts";
@@ -86,7 +87,7 @@ t.test("kill -9 of the Node process alone under load: the next start stops the o
     }
   };
   const load = Array.from({ length: 8 }, worker);
-  while (answered.length < 40) await new Promise((r) => setTimeout(r, 20));
+  t.ok(await until(async () => answered.length >= 40, 60_000, 20), "40 sales answered before the kill");
   killed = true;
   process.kill(first.child.pid!, "SIGKILL");
   await Promise.all(load);

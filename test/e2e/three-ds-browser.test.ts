@@ -17,6 +17,7 @@ import { SECRET } from "../support/merchants.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { startService, useService, type Service } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { movableClock } from "../support/clock.ts";
 
 const THREE_DS_CARD = "4000000000003220";
 const service = useService(t);
@@ -219,13 +220,15 @@ t.test("an edge whose engine is down answers 503 with a page", async (t) => {
 });
 
 t.test("a check left open past CASHIER_CHALLENGE_TTL_SECONDS expires and declines the sale", async (t) => {
-  const svc = await startService({ CASHIER_CHALLENGE_TTL_SECONDS: "2" });
+  // A minute's TTL, however slow the machine; then the service's clock moves past it: no sleep.
+  const clock = movableClock();
+  const svc = await startService({ CASHIER_CHALLENGE_TTL_SECONDS: "60" }, { now: clock.now });
   t.teardown(() => svc.stop());
   const sale = await threeDsSale(t, svc);
   const page = await freshPage(t);
   t.equal((await page.goto(sale.redirectUrl))?.status(), 200, "open at first");
 
-  await new Promise((resolve) => setTimeout(resolve, 3500));
+  clock.advance(61_000);
   // The customer comes back to the tab and clicks Approve too late.
   const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.click("#approve")]);
   t.equal(answer.status(), 410, "too late to answer");

@@ -1,15 +1,13 @@
 /**
  * Cashier's processes as a user runs them (`node engine/main.ts`, `node
  * edge/main.ts`), spawned for tests that stop, kill or multiply them, and a
- * database they can share: a fresh one on DATABASE_URL when set, else an
- * embedded cluster the test owns, so a killed engine leaves it running.
+ * database they can share (test-database.ts), which a killed engine leaves running.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { startEmbeddedPostgres } from "../../engine/store/embedded-postgres.ts";
+import { acquireDatabase } from "./test-database.ts";
 import { startPlatformStub, type PlatformStub } from "./platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "./platform-merchants.ts";
 
@@ -59,26 +57,20 @@ export interface TestDatabase {
   stop(): Promise<void>;
 }
 
-/** A database for processes the test starts, and a temp dir for their data. */
+/**
+ * A database for processes the test starts (test-database.ts: cloned from the
+ * run's template, or its own cluster when the file runs alone; either way it
+ * outlives any engine the test kills), and a temp dir for their data.
+ */
 export async function testDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "cashier-procs-"));
   chmodSync(dir, 0o755);
-  if (process.env.DATABASE_URL) {
-    const name = `cashier_procs_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${name}`;
-    return { url: u.toString(), dir, stop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const db = await startEmbeddedPostgres(join(dir, "pg"), () => {});
+  const db = await acquireDatabase();
   return {
     url: db.url,
     dir,
     async stop() {
-      await db.stop();
+      await db.release();
       rmSync(dir, { recursive: true, force: true });
     },
   };

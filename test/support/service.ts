@@ -1,7 +1,10 @@
 /**
  * Starts the real service for a test file: engine (gRPC on a free port) and
- * edge (HTTP on a free port) in this process, on a fresh Postgres: a new
- * database on DATABASE_URL when set, else an embedded cluster in a temp dir.
+ * edge (HTTP on a free port) in this process, on a fresh database of its own
+ * (test-database.ts: cloned from the run's migrated template, or on
+ * DATABASE_URL, or on a cluster of this process when run alone). A file that
+ * must own its cluster (it freezes Postgres) asks for `ownCluster`: the
+ * engine's embedded default in the service's data dir.
  * Logs go to a file the card-data tests scan.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { startEngine, type EngineHandle } from "../../engine/engine.ts";
 import { startEdgeWorker, type EdgeWorker } from "../../edge/worker-host.ts";
 import { createEngineClient, type EngineClient } from "../../edge/engine-client.ts";
 import { MERCHANTS } from "./merchants.ts";
+import { acquireDatabase } from "./test-database.ts";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
@@ -50,20 +54,17 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-async function freshDatabaseUrl(base: string): Promise<string> {
-  const name = `cashier_test_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 export interface ServiceOptions {
   /** The merchants file's content; the standard test merchants when not given. */
   merchants?: { merchants: unknown[] };
+  /**
+   * The engine starts its embedded Postgres in the data dir (or a fresh
+   * database on DATABASE_URL), as production does: for tests that stop or
+   * freeze the cluster, which others must not share.
+   */
+  ownCluster?: boolean;
+  /** The clock the engine's use cases read (test/support/clock.ts moves it); the system's when not given. */
+  now?: () => Date;
 }
 
 export async function startService(env: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<Service> {
@@ -72,7 +73,8 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
   chmodSync(dataDir, 0o755);
   const merchantsFile = join(dataDir, "merchants.json");
   writeFileSync(merchantsFile, JSON.stringify(opts.merchants ?? MERCHANTS));
-  const databaseUrl = process.env.DATABASE_URL ? await freshDatabaseUrl(process.env.DATABASE_URL) : undefined;
+  const db = opts.ownCluster ? (process.env.DATABASE_URL ? await acquireDatabase() : undefined) : await acquireDatabase();
+  const databaseUrl = db?.url;
   const config = loadConfig({
     CASHIER_DATA_DIR: dataDir,
     EDGE_PORT: "0",
@@ -86,7 +88,10 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
   const logFile = join(dataDir, "service.log");
   const logLevel = env.LOG_LEVEL ?? "debug";
   const log = createLogger(logLevel, pino.destination({ dest: logFile, sync: true }));
-  const engine = await startEngine(config, log.child({ process: "engine" }), { host: "127.0.0.1" });
+  const engine = await startEngine(config, log.child({ process: "engine" }), { host: "127.0.0.1", now: opts.now }).catch(async (err: unknown) => {
+    await db?.release();
+    throw err;
+  });
   const engineUrl = `http://127.0.0.1:${engine.port}`;
   const edge = await startEdgeWorker({
     port: 0,
@@ -133,6 +138,7 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
       await sqlClient.end().catch(() => {});
       await edge.close();
       await engine.stop();
+      await db?.release();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

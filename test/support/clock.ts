@@ -1,0 +1,23 @@
+/**
+ * A clock a test moves: the system's time plus an offset the test advances,
+ * passed to the engine (startService's `now`, engine/app/clock.ts). Time
+ * keeps flowing as it does for real; advance() jumps it forward, so a test of
+ * an expiry or an overlap takes no longer than its requests.
+ */
+import type { Clock } from "../../engine/app/clock.ts";
+
+export interface MovableClock {
+  now: Clock;
+  /** Moves the service's time forward by `ms`. */
+  advance(ms: number): void;
+}
+
+export function movableClock(): MovableClock {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    advance(ms) {
+      offsetMs += ms;
+    },
+  };
+}
