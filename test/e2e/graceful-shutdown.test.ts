@@ -15,6 +15,7 @@ import { until } from "../support/until.ts";
 import t from "tap";
 import { MERCHANTS } from "../support/merchants.ts";
 import { saleBody, sign } from "../support/wire.ts";
+import { alive } from "../support/cluster/files.ts";
 
 const repo = new URL("../..", import.meta.url).pathname;
 const BOUND_MS = 10_000;
@@ -80,15 +81,6 @@ function postgresChildren(pid: number): number[] {
   }
   return found;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function waitFor(out: () => string, re: RegExp): Promise<void> {
   if (!(await until(async () => re.test(out()), 2500, 5))) throw new Error(`no ${re} in:\n${out()}`);

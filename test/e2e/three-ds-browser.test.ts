@@ -10,7 +10,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import t, { type Test } from "tap";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../support/browser.ts";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startEdge } from "../../edge/server.ts";
 import { SECRET } from "../support/merchants.ts";
@@ -25,19 +26,7 @@ const service = useService(t);
 let browser: Browser;
 let merchant: PlatformStub;
 t.before(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchBrowser();
   merchant = await startPlatformStub({ secrets: { "m-test": SECRET } });
 });
 t.teardown(async () => {

@@ -17,7 +17,8 @@ export const errorFileOf = (file: string) => `${file}.error`;
 /** The host's pid, written by before.ts before the cluster is ready. */
 export const hostFileOf = (file: string) => `${file}.host`;
 
-const alive = (pid: number) => {
+/** True while a process with this pid exists (signal 0 only asks). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

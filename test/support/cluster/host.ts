@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedDb } from "../../../engine/store/embedded-postgres.ts";
 import { type SharedCluster, withDatabase } from "../test-database.ts";
-import { TEMPLATE, errorFileOf } from "./files.ts";
+import { TEMPLATE, alive, errorFileOf } from "./files.ts";
 import { makeTemplate } from "./template.ts";
 
 const [file, runner] = process.argv.slice(2);
@@ -40,14 +40,6 @@ async function stop(code: number): Promise<void> {
 process.on("SIGTERM", () => void stop(0));
 process.on("SIGINT", () => void stop(0));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 setInterval(() => {
   if (!alive(runnerPid)) void stop(0);
 }, 1000);
