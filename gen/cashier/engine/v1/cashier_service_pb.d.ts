@@ -635,6 +635,14 @@ export declare type SubmitDepositRequest = Message<"cashier.engine.v1.SubmitDepo
    * @generated from field: string requester_ip = 6;
    */
   requesterIp: string;
+
+  /**
+   * The Cashier page the customer comes back to after a 3-D Secure challenge
+   * (the order's return_url); it must lie under CASHIER_PUBLIC_URL.
+   *
+   * @generated from field: string return_url = 7;
+   */
+  returnUrl: string;
 };
 
 /**
