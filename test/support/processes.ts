@@ -42,11 +42,27 @@ export function launch(script: string, env: Record<string, string>, readyMsg: st
   });
 }
 
-/** SIGTERM (or the given signal) and wait for the exit. */
+/** How long a stopped process may take before it is killed: a hang guard, not a speed check. */
+const STOP_GRACE_MS = 30_000;
+
+/**
+ * SIGTERM (or the given signal) and wait for the exit. A process still alive
+ * after STOP_GRACE_MS is killed (SIGKILL) and said so on stderr, so that one
+ * stuck shutdown cannot hold a test file until tap's per-file timeout (once
+ * seen under load: an engine left running for five minutes after SIGTERM).
+ * The graceful-shutdown test asserts the clean stop itself.
+ */
 export function stopProcess(c: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   return new Promise<void>((resolve) => {
     if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.on("exit", () => resolve());
+    const guard = setTimeout(() => {
+      process.stderr.write(`stopProcess: pid ${c.pid} still running ${STOP_GRACE_MS} ms after ${signal}; killing it\n`);
+      c.kill("SIGKILL");
+    }, STOP_GRACE_MS);
+    c.on("exit", () => {
+      clearTimeout(guard);
+      resolve();
+    });
     c.kill(signal);
   });
 }
