@@ -58,6 +58,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** One processor call's limit; no answer in time is "unknown", never declined. */
   processorTimeoutMs: number;
+  /** How long settled callbacks and final transactions' history are kept (days; 0 = for good), and the purge's batch. */
+  retention: { callbackDays: number; eventDays: number; batch: number };
   /** The simulated acquirers behind sim-a and sim-b: a running one, or the engine starts its own child process. */
   acquirerSim: {
     /** ACQUIRER_SIM_URL; undefined: the engine starts the simulator as a child process. */
@@ -86,6 +88,15 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** A whole number, 0 allowed (a retention of 0 days keeps rows for good). */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number (0 or more), got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -198,6 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,
     shutdownTimeoutMs: positiveInt(env, "CASHIER_SHUTDOWN_TIMEOUT_MS", 10_000),
     processorTimeoutMs: positiveInt(env, "CASHIER_PROCESSOR_TIMEOUT_MS", D.processor.timeoutMs),
+    retention: {
+      callbackDays: wholeNumber(env, "CASHIER_RETENTION_CALLBACK_DAYS", D.retention.callbackDays),
+      eventDays: wholeNumber(env, "CASHIER_RETENTION_EVENT_DAYS", D.retention.eventDays),
+      batch: positiveInt(env, "CASHIER_RETENTION_BATCH", D.retention.batch),
+    },
     acquirerSim: {
       url: acquirerSimUrl(env),
       keys: acquirerSimKeys(env),

@@ -21,6 +21,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgre
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
 import { PgFollowUpStore } from "./store/follow-up-store.ts";
+import { PgRetentionStore } from "./store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
@@ -184,7 +185,10 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     log.error({ err }, "metrics scrape failed"),
   );
   log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
-  const running = startWorkers(deps, log, { callbacks: config.callbackConcurrency, callbacksPerMerchant: config.callbackMerchantConcurrency });
+  const running = startWorkers(deps, new PgRetentionStore(orm), log, {
+    callbacks: config.callbackConcurrency,
+    callbacksPerMerchant: config.callbackMerchantConcurrency,
+  });
   workers = running;
   // Other engines' work wakes these workers at once; the poll stays the fallback.
   const listener = await startWorkListener({

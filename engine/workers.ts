@@ -1,19 +1,23 @@
 /**
  * The engine's background workers: callback delivery and attempt follow-up
- * (pending answers, cascade attempts, challenge expiry). Each engine process
- * runs both; on one database they share the work through SKIP LOCKED claims.
- * Their polls, leases and drains come from deps.schedule.
+ * (pending answers, cascade attempts, challenge expiry), and the retention
+ * purge. Each engine process runs all three; on one database they share the
+ * work through SKIP LOCKED claims. Their polls, leases and drains come from
+ * deps.schedule.
  */
 import type { Logger } from "./log.ts";
-import type { ProcessDeps } from "./app/ports.ts";
+import type { ProcessDeps, RetentionStore } from "./app/ports.ts";
 import type { PollLoop } from "./app/poll-loop.ts";
 import { startFollowUpWorker } from "./app/follow-up.ts";
+import { startRetentionWorker } from "./app/retention.ts";
 import { startDeliveryWorker } from "./callbacks/delivery-worker.ts";
 import type { WorkKind } from "./store/work-notice.ts";
 
 export interface Workers {
   delivery: PollLoop;
   followUp: PollLoop;
+  /** Never woken: it steps at its own pace (schedule.retention.everyMs). */
+  retention: PollLoop;
 }
 
 /** How many calls each worker keeps in flight. */
@@ -24,7 +28,7 @@ export interface WorkerLimits {
   callbacksPerMerchant: number;
 }
 
-export function startWorkers(deps: ProcessDeps, log: Logger, limits: WorkerLimits): Workers {
+export function startWorkers(deps: ProcessDeps, retention: RetentionStore, log: Logger, limits: WorkerLimits): Workers {
   const onError = (worker: string) => (err: unknown) => log.error({ err, worker }, "worker step failed; it is retried");
   return {
     delivery: startDeliveryWorker({
@@ -39,6 +43,10 @@ export function startWorkers(deps: ProcessDeps, log: Logger, limits: WorkerLimit
       onDelivered: (c, outcome) => log.info({ callback: c.id, kind: c.kind, traceId: c.traceId, attempt: c.attempt, outcome }, "callback attempt"),
     }),
     followUp: startFollowUpWorker(deps, { concurrency: 16, onError: onError("follow-up") }),
+    retention: startRetentionWorker(retention, deps.schedule.retention, {
+      onError: onError("retention"),
+      onPurged: (table, rows) => log.info({ table, rows }, "retention: purged"),
+    }),
   };
 }
 
@@ -50,5 +58,5 @@ export function wakeWorkers(w: Workers, kind?: WorkKind): void {
 
 /** Stops claiming and waits for the work in flight (at most the drain time). */
 export async function stopWorkers(w: Workers): Promise<void> {
-  await Promise.all([w.delivery.stop(), w.followUp.stop()]);
+  await Promise.all([w.delivery.stop(), w.followUp.stop(), w.retention.stop()]);
 }

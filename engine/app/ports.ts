@@ -313,3 +313,16 @@ export interface ProcessDeps {
   /** Counts a processor's answer (metrics). */
   onProcessorOutcome?: (processor: string, type: string, outcome: string) => void;
 }
+
+/** The tables the retention purge reads (docs/operations.md, Retention). */
+export type RetentionTable = "callback" | "transaction_event";
+
+/** Deletes what has outlived its retention, a bounded batch per step. */
+export interface RetentionStore {
+  /**
+   * One step over `table`: reads the next `batch` rows after its watermark and
+   * deletes the settled ones older than `olderThanSeconds`; the number deleted.
+   * 0 as well when another engine holds the table's step.
+   */
+  purge(table: RetentionTable, olderThanSeconds: number, batch: number): Promise<number>;
+}

@@ -62,6 +62,17 @@ export interface ScheduleSettings {
     /** A processor's "no record of this attempt" is believed only once the attempt is this old. */
     noRecordAfterMs: number;
   };
+  /** The retention purge (docs/operations.md, Retention). */
+  retention: {
+    /** CASHIER_RETENTION_CALLBACK_DAYS: settled callbacks and their attempts are kept this long; 0 keeps them for good. */
+    callbackDays: number;
+    /** CASHIER_RETENTION_EVENT_DAYS: final transactions' status history is kept this long; 0 (the default) keeps it for good. */
+    eventDays: number;
+    /** CASHIER_RETENTION_BATCH: rows of each table one purge step reads at most. */
+    batch: number;
+    /** One purge step this often: with batch, the bound on the delete rate. */
+    everyMs: number;
+  };
 }
 
 /** The schedule the engine runs on: the settings and what is derived from them. */
@@ -104,6 +115,7 @@ export function buildSchedule(s: ScheduleSettings): Schedule {
     followUp: { ...s.followUp, leaseMs: s.processor.timeoutMs + s.followUp.leaseMarginMs },
     pendingPoll: { ...s.pendingPoll },
     challenge: { ...s.challenge },
+    retention: { ...s.retention },
     recovery: {
       ...s.recovery,
       sweepGraceSeconds: Math.ceil(s.recovery.afterMs / 1000),
@@ -135,6 +147,7 @@ export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = {
   pendingPoll: { minMs: 1 * SECOND, maxMs: 5 * MINUTE, ageDivisor: 10 },
   challenge: { ttlSeconds: 900, answerClaimMs: 60 * SECOND },
   recovery: { afterMs: 2 * MINUTE, sweepEveryMs: 10 * SECOND, noRecordAfterMs: 10 * MINUTE },
+  retention: { callbackDays: 90, eventDays: 0, batch: 1000, everyMs: 10 * SECOND },
 };
 
 export const defaultSchedule: Schedule = buildSchedule(DEFAULT_SCHEDULE_SETTINGS);
@@ -155,6 +168,7 @@ export function scheduleFromConfig(config: Config): Schedule {
     validation: { timeoutMs: config.validationTimeoutMs },
     processor: { timeoutMs: config.processorTimeoutMs },
     challenge: { ...d.challenge, ttlSeconds: config.challengeTtlSeconds },
+    retention: { ...d.retention, callbackDays: config.retention.callbackDays, eventDays: config.retention.eventDays, batch: config.retention.batch },
   });
 }
 

@@ -12,6 +12,7 @@ import { MerchantEntity } from "./merchant.entity.ts";
 import { PaymentOrderEntity } from "./payment-order.entity.ts";
 import { ProcessorAccountEntity } from "./processor-account.entity.ts";
 import { RecoveryWatermarkEntity } from "./recovery-watermark.entity.ts";
+import { RetentionWatermarkEntity } from "./retention-watermark.entity.ts";
 import { TransactionEventEntity } from "./transaction-event.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
 
@@ -27,4 +28,5 @@ export const ENTITIES = [
   AllowedTransitionEntity,
   RecoveryWatermarkEntity,
   ProcessorAccountEntity,
+  RetentionWatermarkEntity,
 ] as const;
