@@ -3,7 +3,8 @@
  * is killed (SIGKILL) while the notification owed by an approval is in flight
  * and unrecorded; after a restart the same callback, with the same
  * X-Cashier-Event-Id, is delivered and recorded once the dead engine's lease
- * (the call's timeout plus 30 s) has run out.
+ * (the call's timeout plus 30 s) has run out (aged in the database, as the
+ * second test ages its attempts, instead of waited for).
  */
 import t from "tap";
 import pg from "pg";
@@ -45,6 +46,20 @@ t.test("kill -9 while a notification is in flight; after the restart it is deliv
   t.same(before, [{ state: "pending", attempts: 0 }], "killed mid-call: owed, no attempt recorded");
   const [{ status }] = (await client.query("select status from transaction where trace_id = $1", [r.body.trace_id])).rows;
   t.equal(status, "approved", "the status change itself was committed");
+
+  // The dead engine's claim still holds the callback: due again only when its lease (the call's 2 s plus the
+  // 30 s margin) runs out. Those 32 s pass: the lease is aged by its length instead of waited for.
+  const [lease] = (
+    await client.query<{ held: boolean; within: boolean }>(
+      `select next_attempt_at > now() as held, next_attempt_at <= now() + interval '32 seconds' as within
+         from callback where kind = 'notification' and trace_id = $1`,
+      [r.body.trace_id],
+    )
+  ).rows;
+  t.same(lease, { held: true, within: true }, "the dead engine's lease holds it for at most 32 s");
+  await client.query("update callback set next_attempt_at = next_attempt_at - interval '32 seconds' where kind = 'notification' and trace_id = $1", [
+    r.body.trace_id,
+  ]);
 
   const second = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(second.child));

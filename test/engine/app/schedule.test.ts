@@ -126,6 +126,12 @@ t.test("with no settings, the engine runs on the default schedule", async (t) =>
   t.same(scheduleFromConfig(loadConfig({})), defaultSchedule);
 });
 
+t.test("by default an attempt a dead engine left in its processor call is looked up within a minute of its start", async (t) => {
+  const s = defaultSchedule;
+  t.equal(s.recovery.lookupAfterMs, 35_000, "the lookup horizon: Validation 5 s + processor 20 s + 10 s");
+  t.ok(s.recovery.lookupAfterMs + s.recovery.sweepEveryMs < 60_000, "the horizon plus one sweep interval is under a minute");
+});
+
 t.test("every lease outlasts the work it covers", async (t) => {
   const s = defaultSchedule;
   // One database round trip at worst: waiting for a pooled connection, then the query.
