@@ -17,6 +17,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "../../../engine/store/em
 import { type SharedCluster, withDatabase } from "../test-database.ts";
 import { TEMPLATE, alive, errorFileOf } from "./files.ts";
 import { makeTemplate } from "./template.ts";
+import { throwawaySettings } from "./throwaway-settings.ts";
 
 const [file, runner] = process.argv.slice(2);
 const runnerPid = Number(runner);
@@ -48,6 +49,7 @@ try {
   cluster = await startEmbeddedPostgres(join(dir, "pg"), (m) => process.stderr.write(`${m}\n`));
   if (stopWanted) await stop(0);
   const adminUrl = withDatabase(cluster.url, "postgres");
+  await throwawaySettings(adminUrl);
   await makeTemplate(adminUrl, TEMPLATE);
   const described: SharedCluster = { adminUrl, template: TEMPLATE, hostPid: process.pid, dir };
   // Written whole or not at all: a test file never reads half a description.
