@@ -118,8 +118,21 @@ t.test("kill -9 of the Node process alone under load: the next start stops the o
   t.notOk(existsSync(join(dir, "cashier.pid")), "and gives the data dir up");
 });
 
+/**
+ * The data dir the data-dir-in-use test leaves initialised and cleanly stopped: the taken-port test starts on
+ * it, as a user's next start would, instead of paying for another initdb. Removed at the end of the file.
+ */
+let initialisedDir: string | undefined;
+t.teardown(() => {
+  if (initialisedDir) rmSync(initialisedDir, { recursive: true, force: true });
+});
+
 t.test("a second Cashier on a data dir in use stops with one line naming the running one", async (t) => {
-  const dir = freshDataDir(t);
+  const dir = mkdtempSync(join(tmpdir(), "cashier-restart-"));
+  chmodSync(dir, 0o755);
+  t.teardown(() => {
+    if (initialisedDir !== dir) rmSync(dir, { recursive: true, force: true });
+  });
   const first = await launch("engine/main.ts", { ...BASE_ENV, CASHIER_DATA_DIR: dir }, "cashier ready", ["--with-edge"]);
   t.teardown(() => stopProcess(first.child));
   const pm = postmasterPid(dir);
@@ -132,6 +145,8 @@ t.test("a second Cashier on a data dir in use stops with one line naming the run
   );
   t.equal(second.stderr.trim().split("\n").length, 1, "one line on stderr");
   t.ok(alive(pm), "the running Cashier's Postgres is untouched");
+  await stopProcess(first.child);
+  if (first.child.exitCode === 0 && !alive(pm)) initialisedDir = dir;
 });
 
 t.test(
@@ -157,7 +172,7 @@ t.test(
 );
 
 t.test("a taken edge port stops the start with the port and the fix", async (t) => {
-  const dir = freshDataDir(t);
+  const dir = initialisedDir ?? freshDataDir(t);
   const blocker = createServer();
   await new Promise<void>((r) => blocker.listen(0, "0.0.0.0", () => r()));
   t.teardown(() => blocker.close());
