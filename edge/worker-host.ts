@@ -4,6 +4,8 @@ import type { EngineTrust } from "./engine-client.ts";
 
 export interface EdgeWorker {
   port: number;
+  /** The thread itself: the bench reads its CPU, heap and profile. */
+  thread: Worker;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startEdgeWorker(opts: {
   });
   return {
     port,
+    thread: worker,
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
