@@ -47,6 +47,10 @@
  * runs load mode instead (test/bench/load.ts): Process alone, for operators.
  * `--servers [--seconds S] [--warmup S] [--concurrency N]` compares grpc-js and
  * connect-node's server on the same descriptors (test/bench/servers.ts, 0005).
+ * `--start-memory [--seconds S] [--after S]` measures the resident memory of
+ * `npm start` idle, under this load and after it (test/bench/start-memory.ts).
+ * `--pg-cost [--sales N]` reads Postgres's CPU per sale with and without the
+ * triggers and foreign keys (test/bench/pg-cost.ts).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -627,7 +631,19 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--servers")) {
+if (process.argv.includes("--pg-cost")) {
+  const { pgCostMain } = await import("./pg-cost.ts");
+  await pgCostMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--start-memory")) {
+  const { startMemoryMain } = await import("./start-memory.ts");
+  await startMemoryMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--servers")) {
   const { serversMain } = await import("./servers.ts");
   await serversMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);

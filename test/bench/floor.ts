@@ -51,8 +51,11 @@ export interface FloorServer {
   close(): Promise<void>;
 }
 
+/** Prepares, on this connection, the two plans `saleSql` executes. */
+export const PREPARE_SALE = `${PREPARE_CREATE}; ${PREPARE_APPROVE}`;
+
 /** One sale as one message: both EXECUTEs, one implicit transaction, one round trip. */
-function saleSql(client: pg.PoolClient, orderId: string, amountMinor: number): string {
+export function saleSql(client: pg.ClientBase, orderId: string, amountMinor: number): string {
   const q = (v: string) => client.escapeLiteral(v);
   const txId = `floor-${randomBytes(6).toString("hex")}`;
   return `execute floor_create(${q("m-test")}, ${q(orderId)}, ${q(randomBytes(32).toString("hex"))}, ${amountMinor}, 'USD', 'test-usd', 'cust-42',
@@ -84,7 +87,7 @@ export async function startFloorServer(databaseUrl: string, poolSize: number): P
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { order_id?: unknown; amount?: unknown };
         client = await pool.connect();
         if (!prepared.has(client)) {
-          await client.query(`${PREPARE_CREATE}; ${PREPARE_APPROVE}`);
+          await client.query(PREPARE_SALE);
           prepared.add(client);
         }
         const results = (await client.query(saleSql(client, String(body.order_id), Number(body.amount) || 1050))) as unknown as pg.QueryResult[];
