@@ -4,6 +4,8 @@ import type { EngineTrust } from "./engine-client.ts";
 
 export interface EdgeWorker {
   port: number;
+  /** The thread itself: the bench reads its CPU, heap and profile. */
+  thread: Worker;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,11 @@ export async function startEdgeWorker(opts: {
   onCrash: (err: unknown) => void;
 }): Promise<EdgeWorker> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    // The young generation as `npm start` sizes it (--max-semi-space-size=8: three
+    // 8 MB semi-spaces' worth) even when the process is started without the flag:
+    // left alone, V8 grows it to 96 MB per thread under load and keeps it
+    // (docs/decisions/0013-less-work-per-sale.md).
+    resourceLimits: { maxYoungGenerationSizeMb: 24 },
     workerData: {
       host: opts.host ?? "0.0.0.0",
       port: opts.port,
@@ -50,6 +57,7 @@ export async function startEdgeWorker(opts: {
   });
   return {
     port,
+    thread: worker,
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;

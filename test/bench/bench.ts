@@ -7,6 +7,9 @@
  *   raw   the rows the engine writes for an approved sale, as two plain SQL
  *         statements through `pg` on a pool as large as the engine's, named
  *         prepared statements as the engine's hot path runs them
+ *   floor the lower bound (test/bench/floor.ts): the edge phase's HTTP client
+ *         against a bare node:http server that writes the same rows, through
+ *         the same triggers and keys, in ONE Postgres round trip and one commit
  *
  * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
  * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
@@ -33,12 +36,21 @@
  * left out of "cpu ms/req") and "other cores" the rest of the machine's busy time: other
  * load (another test run, say) that skews the numbers, plus kernel time not
  * charged to a process. "cpu ms/req" is (node + pg) CPU per successful
- * request, the number least disturbed by other load.
+ * request, the number least disturbed by other load; "node ms" and "pg ms"
+ * split it, and "edge ms" is the part of "node ms" spent on the edge's worker
+ * thread (Worker.cpuUsage). "vs floor" is a phase's req/s over the floor's.
+ * With BENCH_CPU_PROFILE the edge thread is profiled too (edge-thread.cpuprofile).
+ * The memory line (test/bench/memory.ts) gives this process's RSS before the
+ * load, its peak, and BENCH_AFTER_SECONDS (default 5) after the load.
  *
  * `--load grpc [--concurrency N] [--duration S] [--target 127.0.0.1:PORT --token T]`
  * runs load mode instead (test/bench/load.ts): Process alone, for operators.
  * `--servers [--seconds S] [--warmup S] [--concurrency N]` compares grpc-js and
  * connect-node's server on the same descriptors (test/bench/servers.ts, 0005).
+ * `--start-memory [--seconds S] [--after S]` measures the resident memory of
+ * `npm start` idle, under this load and after it (test/bench/start-memory.ts).
+ * `--pg-cost [--sales N]` reads Postgres's CPU per sale with and without the
+ * triggers and foreign keys (test/bench/pg-cost.ts).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -59,10 +71,14 @@ import {
   type ProcessResponse,
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import type { Worker } from "node:worker_threads";
 import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
 import { orderId, saleBody, sign } from "../support/wire.ts";
+import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
+import { startFloorServer } from "./floor.ts";
+import { formatMemory, memorySampler } from "./memory.ts";
 
-const PHASE_NAMES = ["edge", "grpc", "raw"] as const;
+const PHASE_NAMES = ["edge", "grpc", "raw", "floor"] as const;
 type PhaseName = (typeof PHASE_NAMES)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -94,6 +110,7 @@ const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
     return s as PhaseName;
   });
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE || undefined;
+const AFTER_SECONDS = envNumber("BENCH_AFTER_SECONDS", 5, 0);
 /** No single request may hang a phase: past this it counts as an error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const CARD = "4111111111111111";
@@ -110,6 +127,8 @@ interface PhaseResult {
   p50: number;
   p99: number;
   nodeCores: number;
+  /** The part of nodeCores spent on the edge's worker thread. */
+  edgeCores: number;
   /** The embedded Postgres and its backends: every child process but the acquirer simulator. */
   childCores: number;
   /** The acquirer simulator's own process (the engine's child), apart so Cashier's figures stay comparable. */
@@ -214,8 +233,10 @@ function profiler(file: string) {
 }
 
 /** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
-async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
+async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<PhaseResult> {
   const prof = profiler(`${name.split(" ")[0]}.cpuprofile`);
+  const edgeProf = edgeThreadProfiler(name.startsWith("edge") ? edgeThread : undefined, PROFILE_DIR, "edge-thread.cpuprofile");
+  const edgeCpu = edgeThreadCpu(edgeThread);
   const log = (m: string) => process.stderr.write(`[bench] ${name}: ${m}\n`);
   log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
   const warmEnd = performance.now() + WARMUP_SECONDS * 1000;
@@ -240,7 +261,9 @@ async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
         cpu0 = process.cpuUsage();
         host0 = hostTimes();
         children0 = childTicks();
+        edgeCpu.start();
         prof.start();
+        edgeProf.start();
       }
       const counted = measuring;
       const error = await shot();
@@ -258,7 +281,9 @@ async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
   const cpu = process.cpuUsage(cpu0);
   const host1 = hostTimes();
   const children1 = childTicks();
+  const edgeSeconds = await edgeCpu.seconds();
   await prof.stop();
+  await edgeProf.stop();
   const seconds = (ended - measureStart) / 1000;
   const sorted = Float64Array.from(latencies).sort();
   const result: PhaseResult = {
@@ -270,6 +295,7 @@ async function runPhase(name: string, shot: Shot): Promise<PhaseResult> {
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     nodeCores: (cpu.user + cpu.system) / 1e6 / seconds,
+    edgeCores: edgeSeconds / seconds,
     childCores: childCoresBetween(children0, children1, seconds, (pid) => pid !== simPid),
     simCores: simPid === undefined ? 0 : childCoresBetween(children0, children1, seconds, (pid) => pid === simPid),
     hostBusy: host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : Number.NaN,
@@ -299,8 +325,9 @@ function isApprovedReply(status: number, text: string): string | undefined {
   return undefined;
 }
 
-function edgeShot(svc: Service): { shot: Shot; close(): void } {
-  const url = new URL("/api/process", svc.edgeUrl);
+/** Signed sales POSTed to `base`/api/process: the edge, or the floor server. */
+function edgeShot(base: string): { shot: Shot; close(): void } {
+  const url = new URL("/api/process", base);
   const payload = () => JSON.stringify(sign(saleBody({ card_number: CARD })));
   if (HTTP_CLIENT === "fetch") {
     return {
@@ -489,7 +516,7 @@ async function idleCheck(): Promise<number> {
 
 async function main(): Promise<void> {
   // Whatever happens (a wedged service, a Postgres that never starts), the bench ends.
-  const budgetMs = (120 + PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
+  const budgetMs = (120 + AFTER_SECONDS + PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
   setTimeout(() => {
     console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
     process.exit(2);
@@ -501,6 +528,9 @@ async function main(): Promise<void> {
   const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
   simPid = svc.engine.acquirerSim?.pid;
   const results = new Map<PhaseName, PhaseResult>();
+  const memory = memorySampler(svc.edge.thread, () => [...(childTicks()?.keys() ?? [])].filter((pid) => pid !== simPid));
+  let memoryFigures: Awaited<ReturnType<typeof memory.stop>> | undefined;
+  let rssAfter = Number.NaN;
   let pgVersion = "?";
   let poolSize = 20;
   try {
@@ -511,22 +541,34 @@ async function main(): Promise<void> {
 
     for (const phase of PHASES) {
       if (phase === "edge") {
-        const c = edgeShot(svc);
-        results.set(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot));
+        const c = edgeShot(svc.edgeUrl);
+        results.set(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread));
         c.close();
       } else if (phase === "grpc") {
         const c = grpcShot(svc);
-        results.set(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot));
+        results.set(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread));
         c.close();
+      } else if (phase === "floor") {
+        const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
+        const c = edgeShot(floor.url);
+        try {
+          results.set(phase, await runPhase(`floor (http + 1 round trip)`, c.shot, svc.edge.thread));
+        } finally {
+          c.close();
+          await floor.close();
+        }
       } else {
         const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
         try {
-          results.set(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool)));
+          results.set(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread));
         } finally {
           await pool.end();
         }
       }
     }
+    memoryFigures = await memory.stop();
+    await sleep(AFTER_SECONDS * 1000);
+    rssAfter = process.memoryUsage.rss();
   } finally {
     await svc.stop();
   }
@@ -540,7 +582,28 @@ async function main(): Promise<void> {
   console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
   console.log("");
   const raw = results.get("raw");
-  const rows = [["phase", "requests", "errors", "req/s", "p50 ms", "p99 ms", "vs raw", "node cores", "pg cores", "sim cores", "other cores", "cpu ms/req"]];
+  const floor = results.get("floor");
+  const perReq = (cores: number, r: PhaseResult) => (Number.isNaN(cores) || r.rps <= 0 ? "-" : ((cores / r.rps) * 1000).toFixed(2));
+  const rows = [
+    [
+      "phase",
+      "requests",
+      "errors",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "vs raw",
+      "vs floor",
+      "node cores",
+      "pg cores",
+      "sim cores",
+      "other cores",
+      "cpu ms/req",
+      "node ms",
+      "edge ms",
+      "pg ms",
+    ],
+  ];
   for (const [, r] of results) {
     rows.push([
       r.name,
@@ -550,20 +613,37 @@ async function main(): Promise<void> {
       r.p50.toFixed(2),
       r.p99.toFixed(2),
       raw && raw.rps > 0 ? `${((r.rps / raw.rps) * 100).toFixed(1)}%` : "-",
+      floor && floor.rps > 0 ? `${((r.rps / floor.rps) * 100).toFixed(1)}%` : "-",
       r.nodeCores.toFixed(2),
       Number.isNaN(r.childCores) ? "-" : r.childCores.toFixed(2),
       Number.isNaN(r.simCores) ? "-" : r.simCores.toFixed(2),
       Number.isNaN(r.childCores) ? "-" : Math.max(0, r.hostBusy * os.cpus().length - r.nodeCores - r.childCores - r.simCores).toFixed(2),
       Number.isNaN(r.childCores) ? "-" : (((r.nodeCores + r.childCores) / r.rps) * 1000).toFixed(2),
+      perReq(r.nodeCores, r),
+      perReq(r.edgeCores, r),
+      perReq(r.childCores, r),
     ]);
   }
   console.log(table(rows));
+  if (memoryFigures) console.log(formatMemory({ ...memoryFigures, rssAfter }, AFTER_SECONDS));
   for (const [, r] of results) {
     for (const [kind, n] of [...r.errorKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${r.name} error x${n}: ${kind}`);
   }
 }
 
-if (process.argv.includes("--servers")) {
+if (process.argv.includes("--pg-cost")) {
+  const { pgCostMain } = await import("./pg-cost.ts");
+  await pgCostMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--start-memory")) {
+  const { startMemoryMain } = await import("./start-memory.ts");
+  await startMemoryMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--servers")) {
   const { serversMain } = await import("./servers.ts");
   await serversMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);

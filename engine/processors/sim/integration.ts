@@ -5,6 +5,8 @@
  * call means is decided in transformers.ts; a call that fails on the network
  * (timeout, reset, refused) is `unknown`, never declined.
  */
+import http from "node:http";
+import https from "node:https";
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { Processor } from "../processor.ts";
 import { paymentBody, toOutcome } from "./transformers.ts";
@@ -19,24 +21,73 @@ export interface SimConnectorSettings {
   timeoutMs: number;
 }
 
+/**
+ * One HTTP exchange on a kept-alive connection (node:http's Agent rather than
+ * fetch: measured 0.3 to 0.8 ms less CPU per sale, decision 0013). Resolves
+ * with the status and the body's text; rejects with an error named
+ * "TimeoutError" when no complete answer came within `timeoutMs`.
+ */
+function exchange(
+  agent: http.Agent,
+  url: URL,
+  method: string,
+  headers: Record<string, string | number>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === "https:" ? https : http).request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      res.on("close", () => {
+        if (res.complete) return;
+        clearTimeout(timer);
+        const err = new Error("the answer was cut off");
+        err.name = "ResetError";
+        reject(err);
+      });
+    });
+    const timer = setTimeout(() => {
+      const err = new Error(`no answer within ${timeoutMs} ms`);
+      err.name = "TimeoutError";
+      req.destroy(err);
+      reject(err); // settled here too, whatever the stream emits after a destroy
+    }, timeoutMs);
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
 export function simConnector(s: SimConnectorSettings): Processor {
   const base = s.url.replace(/\/+$/, "");
+  // Idle connections are closed after 30 s, well before the simulator's own 65 s,
+  // so a request never goes out on a connection the other side is closing.
+  const agent = new (base.startsWith("https:") ? https : http).Agent({ keepAlive: true, timeout: 30_000 });
 
   async function call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProcessorOutcome> {
-    const headers: Record<string, string> = { authorization: `Bearer ${s.apiKey}`, accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string | number> = { authorization: `Bearer ${s.apiKey}`, accept: "application/json" };
+    if (text !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(text);
+    }
     if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
     try {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(s.timeoutMs),
-      });
-      const text = await res.text();
+      const res = await exchange(agent, new URL(`${base}${path}`), method, headers, text, s.timeoutMs);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(res.text);
       } catch {
         parsed = undefined;
       }
