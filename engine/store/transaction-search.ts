@@ -20,7 +20,7 @@ import { attemptExtras, attemptRefs, selectAttempts } from "./attempt-select.ts"
 import type { CashierDb } from "./typed-db.ts";
 
 /** Orders (or callbacks) a single search call reads at most beyond its index's own filters. */
-export const SEARCH_SCAN_BUDGET = 5000;
+export const SEARCH_SCAN_BUDGET = 2000;
 
 /** States an attempt may still leave; the stuck listing's partial index holds only these. */
 export const OPEN_STATES = ["pending", "pending_async", "requested"] as const;

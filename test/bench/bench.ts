@@ -39,6 +39,8 @@
  * runs load mode instead (test/bench/load.ts): Process alone, for operators.
  * `--servers [--seconds S] [--warmup S] [--concurrency N]` compares grpc-js and
  * connect-node's server on the same descriptors (test/bench/servers.ts, 0005).
+ * `--grow N` fills a database with N orders and prints the searches' latency
+ * and the Process rate beside the empty database's (test/bench/grow.ts, 0012).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -563,7 +565,14 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--servers")) {
+if (process.argv.includes("--grow")) {
+  // Growth mode (test/bench/grow.ts): searches and Process on an empty database, then on N orders.
+  const { growMain } = await import("./grow.ts");
+  await growMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--servers")) {
   const { serversMain } = await import("./servers.ts");
   await serversMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);
