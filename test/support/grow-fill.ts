@@ -63,9 +63,9 @@ export async function growFill(url: string, n: number, log: (line: string) => vo
        from (select g, g % greatest($1::int / 8, 1) as c, 'cust-' || (g % greatest($1::int / 8, 1)) as pin,
                case when g % 100 < 50 then $2 else 'm-grow-' || lpad((1 + g % ($3::int - 1))::text, 2, '0') end as m,
                case when g % 20 = 0 then 'payout' else 'sale' end as typ
-             from generate_series(1, $1::int) g
+             from generate_series(1::bigint, $1::bigint) g
              union all
-             select $1::int + i, 1000000000 + i, 'tiny-' || i, $4, 'sale' from generate_series(1, 20) i) s`,
+             select $1::bigint + i, 1000000000 + i, 'tiny-' || i, $4, 'sale' from generate_series(1, 20) i) s`,
       [n, BIG_MERCHANT, GROW_MERCHANTS, TINY_MERCHANT],
     );
     await client.query(
