@@ -12,9 +12,12 @@
  * Besides the rate it prints what a sale writes, counted by Postgres: WAL
  * bytes per sale and the share of attempt updates that were HOT (an update
  * whose new row needs no new index entry), both independent of the machine's
- * other load, unlike the rate. Each search runs R times (default 30) one
+ * other load, unlike the rate, and the CPU per sale of Postgres (its
+ * processes' /proc times) and of this process (the callers and the engine),
+ * less disturbed by other load than the rate. Each search runs R times (default 30) one
  * after the other; p50 and p99 of its latency as the caller sees it.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
@@ -105,6 +108,34 @@ interface ProcessFigures {
   errors: number;
   walPerSale: number;
   hotShare: number;
+  /** CPU per sale of this process (client, edge-less engine) and of the Postgres cluster, in ms. */
+  nodeMs: number;
+  pgMs: number;
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by the Postgres cluster (its postmaster and every child): /proc, Linux only. */
+function clusterCpu(postmaster: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ppid = Number(fields[1]);
+      if (Number(entry) === postmaster || ppid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+async function postmasterOf(svc: Service): Promise<number> {
+  const [r] = await svc.sql<{ pid: number }>("select pg_backend_pid() as pid");
+  const stat = readFileSync(`/proc/${r.pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 async function counters(svc: Service) {
@@ -150,10 +181,15 @@ async function processPhase(svc: Service, o: Options): Promise<ProcessFigures> {
   const workers = Array.from({ length: o.concurrency }, worker);
   await sleep(2000);
   const before = await counters(svc);
+  const postmaster = await postmasterOf(svc);
+  const pg0 = clusterCpu(postmaster);
+  const node0 = process.cpuUsage();
   counting = true;
   const began = performance.now();
   await sleep(o.seconds * 1000);
   counting = false;
+  const node = process.cpuUsage(node0);
+  const pgSeconds = clusterCpu(postmaster) - pg0;
   const seconds = (performance.now() - began) / 1000;
   stop = true;
   await Promise.all(workers);
@@ -162,7 +198,15 @@ async function processPhase(svc: Service, o: Options): Promise<ProcessFigures> {
   const upd = Number(after.upd) - Number(before.upd);
   const hot = Number(after.hot) - Number(before.hot);
   // The WAL and update counts include the 1.5 s settle and the warm-up's tail; per sale they are close enough to compare phases.
-  return { rps: ok / seconds, errors, walPerSale: Number(wal.bytes) / Math.max(ok, 1), hotShare: upd > 0 ? hot / upd : Number.NaN };
+  const sales = Math.max(ok, 1);
+  return {
+    rps: ok / seconds,
+    errors,
+    walPerSale: Number(wal.bytes) / sales,
+    hotShare: upd > 0 ? hot / upd : Number.NaN,
+    nodeMs: (node.user + node.system) / 1000 / sales,
+    pgMs: (pgSeconds * 1000) / sales,
+  };
 }
 
 const MIGRATION_011_INDEXES = [
@@ -230,10 +274,12 @@ export async function growMain(args: string[]): Promise<void> {
       String(p.errors),
       p.walPerSale.toFixed(0),
       Number.isNaN(p.hotShare) ? "-" : `${(p.hotShare * 100).toFixed(0)}%`,
+      p.pgMs.toFixed(2),
+      p.nodeMs.toFixed(2),
     ];
     console.log(
       table([
-        ["Process (approved sale)", "sales/s", "errors", "WAL bytes/sale", "HOT updates"],
+        ["Process (approved sale)", "sales/s", "errors", "WAL bytes/sale", "HOT updates", "pg cpu ms/sale", "node cpu ms/sale"],
         pr("empty database", emptyProcess),
         pr(`grown (${o.n})`, grownProcess),
         pr("grown, without the 2 on transaction", hotProcess),
