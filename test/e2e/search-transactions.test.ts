@@ -5,10 +5,14 @@
  * and stuck transactions): each returns exactly the matching attempts of the
  * sales, payouts and declines made through the edge, page tokens walk every
  * page once, and each malformed filter is INVALID_ARGUMENT naming its field.
+ * A filter no index serves, over more orders than one call reads, answers
+ * with short pages and tokens that together find every match and then end.
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
+import { BIG_MERCHANT, growFill } from "../support/grow-fill.ts";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
@@ -223,4 +227,42 @@ t.test("failing deliveries: failed or refused, or retried min_attempts times", a
   const r = await refusal(svc().admin.listFailingDeliveries({ minAttempts: -2 }));
   t.equal(r.code, Code.InvalidArgument);
   t.match(r.message, "min_attempts");
+});
+
+t.test("a filter no index serves: short pages with tokens, every match found, and the end reached", async (t) => {
+  // 6,000 orders in SQL, half of them the big merchant's: more than one call's read of orders.
+  await growFill(svc().engine.databaseUrl, 6000);
+  const walk = async (q: Query) => {
+    const found: number[] = [];
+    let pages = 0;
+    let pageToken = "";
+    do {
+      const page = await svc().client.listTransactions({ ...q, pageSize: 50, pageToken });
+      found.push(...page.transactions.map((x) => x.traceId));
+      pageToken = page.nextPageToken;
+      pages += 1;
+    } while (pageToken && pages < 1000);
+    return { found, pages };
+  };
+  const nothing = await walk({ merchantId: BIG_MERCHANT, processor: "no-such-processor" });
+  t.same(nothing.found, [], "a processor nobody uses matches nothing");
+  t.ok(nothing.pages >= 2, `and the search says so in ${nothing.pages} calls, each reading a bounded number of orders`);
+  const cancelled = await walk({ merchantId: BIG_MERCHANT, status: TransactionStatus.CANCELLED });
+  const truth = await svc().sql<{ trace_id: number }>(
+    "select t.trace_id from transaction t join payment_order o on o.id = t.order_ref where o.merchant_id = $1 and t.status = 'cancelled'",
+    [BIG_MERCHANT],
+  );
+  t.ok(truth.length > 0, `the fill has cancelled attempts (${truth.length})`);
+  t.same(sorted(cancelled.found), sorted(truth.map((r) => Number(r.trace_id))), "every cancelled attempt, once, over the pages");
+  const deliveries: string[] = [];
+  let pageToken = "";
+  let pages = 0;
+  do {
+    const page = await svc().admin.listDeliveries({ merchantId: BIG_MERCHANT, kind: CallbackKind.VALIDATION, pageSize: 50, pageToken });
+    deliveries.push(...page.deliveries.map((d) => String(d.id)));
+    pageToken = page.nextPageToken;
+    pages += 1;
+  } while (pageToken && pages < 1000);
+  t.same(deliveries, [], "no Validation callback among the filled ones");
+  t.ok(pages >= 2, `deliveries by a kind nobody sent end after ${pages} calls, each reading a bounded number`);
 });
