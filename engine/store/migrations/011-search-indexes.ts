@@ -25,15 +25,15 @@ export class Migration011SearchIndexes extends Migration {
   override name = "011-search-indexes";
 
   override up(): void {
-    this.addSql("create index payment_order_created_idx on payment_order (created_at desc, id desc);");
-    this.addSql("create index payment_order_merchant_created_idx on payment_order (merchant_id, created_at desc, id desc);");
-    this.addSql("create index payment_order_pin_idx on payment_order (pin, created_at desc, id desc);");
-    this.addSql("create index payment_order_email_idx on payment_order (lower(customer ->> 'email'), created_at desc, id desc);");
-    this.addSql("create index payment_order_last_four_idx on payment_order (right(card_masked, 4), created_at desc, id desc);");
+    this.addSql("create index if not exists payment_order_created_idx on payment_order (created_at desc, id desc);");
+    this.addSql("create index if not exists payment_order_merchant_created_idx on payment_order (merchant_id, created_at desc, id desc);");
+    this.addSql("create index if not exists payment_order_pin_idx on payment_order (pin, created_at desc, id desc);");
+    this.addSql("create index if not exists payment_order_email_idx on payment_order (lower(customer ->> 'email'), created_at desc, id desc);");
+    this.addSql("create index if not exists payment_order_last_four_idx on payment_order (right(card_masked, 4), created_at desc, id desc);");
     // Two B-trees naming columns a status change writes: together they cost each status change its HOT
     // update, which the open attempts' index alone already does (decision 0012 measures and weighs it).
-    this.addSql("create index transaction_open_idx on transaction (trace_id) where status in ('pending', 'pending_async', 'requested');");
-    this.addSql("create index transaction_processor_id_idx on transaction (transaction_id) where transaction_id is not null;");
-    this.addSql("create index callback_unsettled_idx on callback (merchant_id, id desc) where state <> 'delivered';");
+    this.addSql("create index if not exists transaction_open_idx on transaction (trace_id) where status in ('pending', 'pending_async', 'requested');");
+    this.addSql("create index if not exists transaction_processor_id_idx on transaction (transaction_id) where transaction_id is not null;");
+    this.addSql("create index if not exists callback_unsettled_idx on callback (merchant_id, id desc) where state <> 'delivered';");
   }
 }
