@@ -123,17 +123,54 @@ export interface ApplyResult {
   nextTraceId: number | null;
 }
 
+/**
+ * A position in a search's order (newest order first, an order's attempts
+ * latest first): the order's creation time as Postgres prints it (exact to the
+ * microsecond, which a Date is not), its id and the attempt's number.
+ */
+export interface SearchKey {
+  orderCreatedAt: string;
+  orderRef: number;
+  attempt: number;
+}
+
+/** The operators' search: every filter given must hold (AND). */
 export interface ListQuery {
   merchantId?: string;
   orderId?: string;
   pin?: string;
+  /** Compared without regard to case. */
+  email?: string;
+  processorTransactionId?: string;
+  cardLastFour?: string;
+  processor?: string;
+  frontend?: string;
+  traceId?: number;
   type?: TransactionType;
   status?: TransactionStatus;
+  /** The order's creation time, at or after. */
   startTime?: Date;
+  /** The order's creation time, before. */
   endTime?: Date;
   limit: number;
-  /** Keyset cursor: only attempts with a smaller trace_id. */
+  /** Keyset cursor: only attempts after this position. */
+  after?: SearchKey;
+}
+
+/** What a search found, and where its bounded read of orders stopped when it ran out before `limit` attempts. */
+export interface ListResult {
+  rows: { attempt: Attempt; key: SearchKey }[];
+  /** Set when more orders remain unread: the next page starts after it. */
+  scannedTo?: SearchKey;
+}
+
+/** Attempts left non-final: created before `createdBefore`, oldest first. */
+export interface StuckQuery {
+  merchantId?: string;
+  createdBefore: Date;
+  /** Keyset cursor: only attempts with a larger trace_id. */
   afterTraceId?: number;
+  limit: number;
 }
 
 export interface OrderStore {
@@ -159,7 +196,10 @@ export interface OrderStore {
   /** One attempt by trace_id. */
   get(traceId: number): Promise<Attempt | undefined>;
   history(traceId: number): Promise<StatusChange[]>;
-  list(query: ListQuery): Promise<Attempt[]>;
+  /** The operators' search; reads a bounded number of orders per call (SEARCH_SCAN_BUDGET). */
+  list(query: ListQuery): Promise<ListResult>;
+  /** Attempts still pending, pending_async or requested past a horizon. */
+  stuck(query: StuckQuery): Promise<Attempt[]>;
 }
 
 export interface ClaimedCallback {
@@ -209,6 +249,14 @@ export interface CallbackFilter {
   limit: number;
 }
 
+export interface FailingFilter {
+  merchantId?: string;
+  minAttempts: number;
+  /** Keyset cursor: only callbacks with a smaller id. */
+  beforeId?: number;
+  limit: number;
+}
+
 /** The callbacks a transaction owed, with every attempt: claimed and recorded by the delivery worker, read by operators. */
 export interface CallbackLog {
   /**
@@ -221,7 +269,13 @@ export interface CallbackLog {
     v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },
     r: SendResult,
   ): Promise<void>;
-  list(f: CallbackFilter): Promise<CallbackView[]>;
+  /**
+   * Newest first; reads a bounded number of callbacks per call: when the page
+   * is short and more remain unread, `scannedTo` is the id to resume below.
+   */
+  list(f: CallbackFilter): Promise<{ rows: CallbackView[]; scannedTo?: number }>;
+  /** Callbacks failed or refused, or pending after `minAttempts` tries, newest first. */
+  failing(f: FailingFilter): Promise<CallbackView[]>;
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
   redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;

@@ -19,7 +19,8 @@ import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto } from "./proto-mappers.ts";
 import { callbackToProto, kindFromProto, stateFromProto } from "./callback-mappers.ts";
-import { pageOf, readPage } from "./page-token.ts";
+import { boundedPageOf, readPage } from "./page-token.ts";
+import { listFailingDeliveries, listStuckTransactions } from "./stuck-work.ts";
 import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
 import { processorAccountAdmin } from "./processor-account-admin.ts";
 
@@ -58,8 +59,16 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
         beforeId: after,
         limit: read,
       });
-      const page = pageOf(rows, limit, (c) => c.id);
+      const page = boundedPageOf(rows.rows, limit, (c) => c.id, rows.scannedTo);
       return create(ListDeliveriesResponseSchema, { deliveries: page.items.map(callbackToProto), nextPageToken: page.nextPageToken });
+    },
+
+    async listFailingDeliveries(req) {
+      return listFailingDeliveries(deps, req);
+    },
+
+    async listStuckTransactions(req) {
+      return listStuckTransactions(deps, req);
     },
 
     async redeliverCallback(req) {

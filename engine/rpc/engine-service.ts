@@ -6,7 +6,6 @@ import { create } from "@bufbuild/protobuf";
 import {
   type EngineService,
   GetTransactionResponseSchema,
-  ListTransactionsResponseSchema,
   ProcessResponseSchema,
   CompleteChallengeResponseSchema,
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
@@ -15,16 +14,14 @@ import { callbackToProto } from "./callback-mappers.ts";
 import { challengeToProto } from "./challenge-mappers.ts";
 import { PROTO_PATHS } from "./proto-paths.ts";
 import { processFromWire } from "./process-wire.ts";
-import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import { domainError, inCallerNames } from "../domain/errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
-import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
-import { attemptToProto, processInputFromProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
-import { pageOf, readPage } from "./page-token.ts";
-import { timeArgument } from "./time-argument.ts";
+import { checkTraceId, toRpcError } from "./errors.ts";
+import { attemptToProto, processInputFromProto } from "./proto-mappers.ts";
+import { listTransactions } from "./list-transactions.ts";
 
 export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
   return {
@@ -51,34 +48,7 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
     },
 
     async listTransactions(req) {
-      for (const [field, value] of [
-        ["merchant_id", req.merchantId],
-        ["order_id", req.orderId],
-        ["pin", req.pin],
-      ] as const) {
-        checkText(field, value);
-      }
-      const { read, limit, after } = readPage<number>(req, "number");
-      const type = req.transactionType === PbType.UNSPECIFIED ? undefined : typeFromProto(req.transactionType);
-      if (req.transactionType !== PbType.UNSPECIFIED && !type) throw invalidArgument("transaction_type", "is not a TransactionType");
-      const status = req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status);
-      if (req.status !== PbStatus.UNSPECIFIED && !status) throw invalidArgument("status", "is not a TransactionStatus");
-      const startTime = timeArgument("start_time", req.startTime);
-      const endTime = timeArgument("end_time", req.endTime);
-      if (startTime && endTime && startTime > endTime) throw invalidArgument("end_time", "is before start_time");
-      const rows = await deps.orders.list({
-        merchantId: req.merchantId || undefined,
-        orderId: req.orderId || undefined,
-        pin: req.pin || undefined,
-        type,
-        status,
-        startTime,
-        endTime,
-        afterTraceId: after,
-        limit: read,
-      });
-      const page = pageOf(rows, limit, (a) => a.traceId);
-      return create(ListTransactionsResponseSchema, { transactions: page.items.map((a) => attemptToProto(a)), nextPageToken: page.nextPageToken });
+      return listTransactions(deps, req);
     },
 
     async getChallenge(req) {

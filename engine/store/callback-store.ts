@@ -13,10 +13,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback } from "../app/ports.ts";
+import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter } from "../app/ports.ts";
+import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
 import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
-import { type CallbackAttemptRow, callbackViewOf } from "./mappers.ts";
+import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "./notify-work.ts";
 import { msFromNow, typedDb } from "./typed-db.ts";
 
@@ -209,20 +210,21 @@ export class PgCallbackStore implements CallbackLog {
       .execute();
   }
 
-  /** Newest first, each with every attempt at it (one more query for all the page's attempts). */
-  async list(f: CallbackFilter): Promise<CallbackView[]> {
+  /** Newest first, each with every attempt at it (one more query for all the page's attempts); the SQL is callback-search.ts's. */
+  async list(f: CallbackFilter): Promise<{ rows: CallbackView[]; scannedTo?: number }> {
     const db = this.#db();
-    const callbacks = await db
-      .selectFrom("callback")
-      .selectAll()
-      .$if(!!f.merchantId, (q) => q.where("merchant_id", "=", f.merchantId!))
-      .$if(!!f.kind, (q) => q.where("kind", "=", f.kind!))
-      .$if(!!f.state, (q) => q.where("state", "=", f.state!))
-      .$if(!!f.traceId, (q) => q.where("trace_id", "=", f.traceId!))
-      .$if(!!f.beforeId, (q) => q.where("id", "<", f.beforeId!))
-      .orderBy("id", "desc")
-      .limit(f.limit)
-      .execute();
+    const callbacks = await deliveryPage(db, f).execute();
+    const edge = callbacks.length < f.limit ? await deliveryEdge(db, f).executeTakeFirst() : undefined;
+    return { rows: await this.#withAttempts(db, callbacks), scannedTo: edge?.id };
+  }
+
+  /** Callbacks failed or refused, or pending after `minAttempts` tries, newest first, each with its attempts. */
+  async failing(f: FailingFilter): Promise<CallbackView[]> {
+    const db = this.#db();
+    return this.#withAttempts(db, await failingDeliveries(db, f).execute());
+  }
+
+  async #withAttempts(db: ReturnType<typeof typedDb>, callbacks: CallbackRow[]): Promise<CallbackView[]> {
     if (callbacks.length === 0) return [];
     const sent = await this.#attempts(
       db,
@@ -233,7 +235,7 @@ export class PgCallbackStore implements CallbackLog {
 
   /** Every callback a transaction owed, oldest first. */
   async forTransaction(traceId: number): Promise<CallbackView[]> {
-    return (await this.list({ traceId, limit: 1000 })).reverse();
+    return (await this.list({ traceId, limit: 1000 })).rows.reverse();
   }
 
   /**

@@ -8,7 +8,7 @@
  * a repeat a repeat, also when duplicates arrive at the same moment.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ApplyExtras, ApplyResult, CreateOrderResult, ListQuery, OrderDraft, OrderStore, RefundableSale } from "../app/ports.ts";
+import type { ApplyExtras, ApplyResult, CreateOrderResult, ListQuery, ListResult, OrderDraft, OrderStore, RefundableSale, StuckQuery } from "../app/ports.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { Attempt, StatusChange } from "../domain/transaction.ts";
 import type { State } from "../domain/transitions.ts";
@@ -17,6 +17,7 @@ import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { APPLY, CREATE_ORDER, type OutboxRow } from "./hot-statements.ts";
 import { attemptFromRow, changeFromEntity } from "./mappers.ts";
 import { createRefund } from "./refund-order.ts";
+import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "./typed-db.ts";
 
 export class PgOrderStore implements OrderStore {
@@ -167,19 +168,17 @@ export class PgOrderStore implements OrderStore {
     return events.map(changeFromEntity);
   }
 
-  async list(q: ListQuery): Promise<Attempt[]> {
-    const rows = await selectAttempts(this.#db())
-      .$if(!!q.merchantId, (s) => s.where("o.merchant_id", "=", q.merchantId!))
-      .$if(!!q.orderId, (s) => s.where("o.order_id", "=", q.orderId!))
-      .$if(!!q.pin, (s) => s.where("o.pin", "=", q.pin!))
-      .$if(!!q.type, (s) => s.where("o.type", "=", q.type!))
-      .$if(!!q.status, (s) => s.where("t.status", "=", q.status!))
-      .$if(!!q.startTime, (s) => s.where("t.created_at", ">=", q.startTime!))
-      .$if(!!q.endTime, (s) => s.where("t.created_at", "<", q.endTime!))
-      .$if(!!q.afterTraceId, (s) => s.where("t.trace_id", "<", q.afterTraceId!))
-      .orderBy("t.trace_id", "desc")
-      .limit(q.limit)
-      .execute();
-    return rows.map(attemptFromRow);
+  /** The operators' search; its SQL is transaction-search.ts's (bounded reads, explained by the plan test). */
+  async list(q: ListQuery): Promise<ListResult> {
+    const db = this.#db();
+    const rows = await searchPage(db, q).execute();
+    const listed = rows.map((r) => ({ attempt: attemptFromRow(r), key: { orderCreatedAt: r.order_created_at, orderRef: r.order_ref, attempt: r.attempt } }));
+    if (rows.length >= q.limit) return { rows: listed };
+    const edge = await searchEdge(db, q).executeTakeFirst();
+    return { rows: listed, scannedTo: edge ? afterOrder(edge.order_created_at, Number(edge.id)) : undefined };
+  }
+
+  async stuck(q: StuckQuery): Promise<Attempt[]> {
+    return (await stuckAttempts(this.#db(), q).execute()).map(attemptFromRow);
   }
 }

@@ -47,6 +47,8 @@
  * runs load mode instead (test/bench/load.ts): Process alone, for operators.
  * `--servers [--seconds S] [--warmup S] [--concurrency N]` compares grpc-js and
  * connect-node's server on the same descriptors (test/bench/servers.ts, 0005).
+ * `--grow N` fills a database with N orders and prints the searches' latency
+ * and the Process rate beside the empty database's (test/bench/grow.ts, 0012).
  * `--start-memory [--seconds S] [--after S]` measures the resident memory of
  * `npm start` idle, under this load and after it (test/bench/start-memory.ts).
  * `--pg-cost [--sales N]` reads Postgres's CPU per sale with and without the
@@ -631,7 +633,14 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--pg-cost")) {
+if (process.argv.includes("--grow")) {
+  // Growth mode (test/bench/grow.ts): searches and Process on an empty database, then on N orders.
+  const { growMain } = await import("./grow.ts");
+  await growMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--pg-cost")) {
   const { pgCostMain } = await import("./pg-cost.ts");
   await pgCostMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);

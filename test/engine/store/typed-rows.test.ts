@@ -81,8 +81,8 @@ t.test("every read of the stores returns values of the types it declares", async
   checkAttempt(t, "createOrder repeat (typed)", repeat.attempt);
   checkAttempt(t, "get", await orders.get(traceId));
   checkAttempt(t, "markReplied (typed update ... returning)", await followUps.markReplied(traceId));
-  const [listed] = await orders.list({ merchantId: "m-types", limit: 10 });
-  checkAttempt(t, "list", listed);
+  const [listed] = (await orders.list({ merchantId: "m-types", limit: 10 })).rows;
+  checkAttempt(t, "list", listed.attempt);
 
   const approve = {
     to: { status: "approved" as const, letter: null },

@@ -253,6 +253,143 @@ export declare type ListDeliveriesResponse = Message<"cashier.admin.v1.ListDeliv
 export declare const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse>;
 
 /**
+ * ListFailingDeliveriesRequest filters the callbacks that need an operator.
+ *
+ * @generated from message cashier.admin.v1.ListFailingDeliveriesRequest
+ */
+export declare type ListFailingDeliveriesRequest = Message<"cashier.admin.v1.ListFailingDeliveriesRequest"> & {
+  /**
+   * Only this merchant's; empty for all.
+   *
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * A pending callback is listed once it was tried at least this many times
+   * (default 3); failed and refused callbacks are always listed.
+   *
+   * @generated from field: int32 min_attempts = 2;
+   */
+  minAttempts: number;
+
+  /**
+   * At most this many (default 50, maximum 500).
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * Opaque token from a previous response.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListFailingDeliveriesRequest.
+ * Use `create(ListFailingDeliveriesRequestSchema)` to create a new message.
+ */
+export declare const ListFailingDeliveriesRequestSchema: GenMessage<ListFailingDeliveriesRequest>;
+
+/**
+ * ListFailingDeliveriesResponse is one page.
+ *
+ * @generated from message cashier.admin.v1.ListFailingDeliveriesResponse
+ */
+export declare type ListFailingDeliveriesResponse = Message<"cashier.admin.v1.ListFailingDeliveriesResponse"> & {
+  /**
+   * The callbacks, newest first, each with its attempts.
+   *
+   * @generated from field: repeated cashier.engine.v1.Callback deliveries = 1;
+   */
+  deliveries: Callback[];
+
+  /**
+   * Token of the next page; empty on the last.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListFailingDeliveriesResponse.
+ * Use `create(ListFailingDeliveriesResponseSchema)` to create a new message.
+ */
+export declare const ListFailingDeliveriesResponseSchema: GenMessage<ListFailingDeliveriesResponse>;
+
+/**
+ * ListStuckTransactionsRequest names the horizon past which a non-final attempt is stuck.
+ *
+ * @generated from message cashier.admin.v1.ListStuckTransactionsRequest
+ */
+export declare type ListStuckTransactionsRequest = Message<"cashier.admin.v1.ListStuckTransactionsRequest"> & {
+  /**
+   * Only this merchant's; empty for all.
+   *
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * Only attempts created at least this many seconds ago (default 900).
+   *
+   * @generated from field: int32 older_than_seconds = 2;
+   */
+  olderThanSeconds: number;
+
+  /**
+   * At most this many (default 50, maximum 500).
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * Opaque token from a previous response.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListStuckTransactionsRequest.
+ * Use `create(ListStuckTransactionsRequestSchema)` to create a new message.
+ */
+export declare const ListStuckTransactionsRequestSchema: GenMessage<ListStuckTransactionsRequest>;
+
+/**
+ * ListStuckTransactionsResponse is one page.
+ *
+ * @generated from message cashier.admin.v1.ListStuckTransactionsResponse
+ */
+export declare type ListStuckTransactionsResponse = Message<"cashier.admin.v1.ListStuckTransactionsResponse"> & {
+  /**
+   * The attempts, oldest first.
+   *
+   * @generated from field: repeated cashier.engine.v1.Transaction transactions = 1;
+   */
+  transactions: Transaction[];
+
+  /**
+   * Token of the next page; empty on the last.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ListStuckTransactionsResponse.
+ * Use `create(ListStuckTransactionsResponseSchema)` to create a new message.
+ */
+export declare const ListStuckTransactionsResponseSchema: GenMessage<ListStuckTransactionsResponse>;
+
+/**
  * RedeliverCallbackRequest names one callback.
  *
  * @generated from message cashier.admin.v1.RedeliverCallbackRequest
@@ -783,6 +920,28 @@ export declare const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ListDeliveriesRequestSchema;
     output: typeof ListDeliveriesResponseSchema;
+  },
+  /**
+   * ListFailingDeliveries pages through the callbacks that failed or were
+   * refused, or are still being retried after min_attempts tries, newest first.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.ListFailingDeliveries
+   */
+  listFailingDeliveries: {
+    methodKind: "unary";
+    input: typeof ListFailingDeliveriesRequestSchema;
+    output: typeof ListFailingDeliveriesResponseSchema;
+  },
+  /**
+   * ListStuckTransactions pages through attempts still non-final (pending,
+   * pending_async, requested) that were created before the horizon, oldest first.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.ListStuckTransactions
+   */
+  listStuckTransactions: {
+    methodKind: "unary";
+    input: typeof ListStuckTransactionsRequestSchema;
+    output: typeof ListStuckTransactionsResponseSchema;
   },
   /**
    * RedeliverCallback makes a callback due now again, with the same event id.

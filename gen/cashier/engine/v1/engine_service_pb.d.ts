@@ -441,7 +441,11 @@ export declare type GetTransactionResponse = Message<"cashier.engine.v1.GetTrans
 export declare const GetTransactionResponseSchema: GenMessage<GetTransactionResponse>;
 
 /**
- * ListTransactionsRequest filters and pages attempts, newest first.
+ * ListTransactionsRequest filters and pages attempts: newest order first, an
+ * order's attempts together, the latest first. Filters combine with AND; an
+ * empty or zero filter is not applied. A search reads at most a bounded number
+ * of orders per call, so a page may hold fewer attempts than page_size (even
+ * none) while next_page_token is set: keep paging until it is empty.
  *
  * @generated from message cashier.engine.v1.ListTransactionsRequest
  */
@@ -468,14 +472,14 @@ export declare type ListTransactionsRequest = Message<"cashier.engine.v1.ListTra
   status: TransactionStatus;
 
   /**
-   * Created at or after.
+   * Only orders created at or after this time.
    *
    * @generated from field: google.protobuf.Timestamp start_time = 4;
    */
   startTime?: Timestamp | undefined;
 
   /**
-   * Created before.
+   * Only orders created before this time.
    *
    * @generated from field: google.protobuf.Timestamp end_time = 5;
    */
@@ -508,6 +512,48 @@ export declare type ListTransactionsRequest = Message<"cashier.engine.v1.ListTra
    * @generated from field: cashier.engine.v1.TransactionType transaction_type = 9;
    */
   transactionType: TransactionType;
+
+  /**
+   * Only this customer e-mail address, matched without regard to case.
+   *
+   * @generated from field: string email = 10;
+   */
+  email: string;
+
+  /**
+   * Only the attempt with this id at its processor (Transaction.transaction_id).
+   *
+   * @generated from field: string processor_transaction_id = 11;
+   */
+  processorTransactionId: string;
+
+  /**
+   * Only cards ending in these four digits.
+   *
+   * @generated from field: string card_last_four = 12;
+   */
+  cardLastFour: string;
+
+  /**
+   * Only attempts at this processor (sim-a, say).
+   *
+   * @generated from field: string processor = 13;
+   */
+  processor: string;
+
+  /**
+   * Only this frontend's orders.
+   *
+   * @generated from field: string frontend = 14;
+   */
+  frontend: string;
+
+  /**
+   * Only this attempt; 0 for all.
+   *
+   * @generated from field: int32 trace_id = 15;
+   */
+  traceId: number;
 };
 
 /**
@@ -523,7 +569,7 @@ export declare const ListTransactionsRequestSchema: GenMessage<ListTransactionsR
  */
 export declare type ListTransactionsResponse = Message<"cashier.engine.v1.ListTransactionsResponse"> & {
   /**
-   * The attempts, newest first.
+   * The attempts, newest order first.
    *
    * @generated from field: repeated cashier.engine.v1.Transaction transactions = 1;
    */
