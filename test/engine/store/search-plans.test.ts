@@ -180,11 +180,21 @@ t.test("stuck transactions walk the partial index of open attempts", async (t) =
 
 t.test("ListDeliveries and the failing deliveries: merchant, kind, state, bounded", async (t) => {
   await checkPlans(t, "the big merchant's", await deliveries({ merchantId: BIG_MERCHANT }), ["callback_merchant_idx", "callback_pkey"]);
-  await checkPlans(t, "a merchant's", await deliveries({ merchantId: MID_MERCHANT }), "callback_merchant_idx");
+  // A merchant with a few per cent of the rows: walking the primary key backwards meets 50 of its rows soon, so
+  // the planner may take either walk (which one depends on the sampled statistics); both stop at the limit.
+  await checkPlans(t, "a merchant's", await deliveries({ merchantId: MID_MERCHANT }), ["callback_merchant_idx", "callback_pkey"]);
+  // A merchant with a handful of rows: a primary-key walk would read the whole table, so only its index will do.
+  await checkPlans(t, "a small merchant's", await deliveries({ merchantId: TINY_MERCHANT }), "callback_merchant_idx");
   await checkPlans(t, "a merchant's failed", await deliveries({ merchantId: BIG_MERCHANT, state: "failed" }), "callback_unsettled_idx");
-  await checkPlans(t, "a merchant's payouts", await deliveries({ merchantId: MID_MERCHANT, kind: "update_payout" }), "callback_merchant_idx", {
-    bounded: true,
-  });
+  await checkPlans(
+    t,
+    "a merchant's payouts",
+    await deliveries({ merchantId: MID_MERCHANT, kind: "update_payout" }),
+    ["callback_merchant_idx", "callback_pkey"],
+    {
+      bounded: true,
+    },
+  );
   await checkPlans(t, "a kind nobody sent", await deliveries({ kind: "validation" }), "callback_pkey", { bounded: true });
   await checkPlans(t, "a transaction's", await deliveries({ traceId: 4242 }), "callback_trace_idx");
   const failing = (f: Omit<FailingFilter, "limit">) => sentBy(() => engine().deps.callbacks.failing({ limit: 51, ...f }));
