@@ -31,6 +31,11 @@ export type CreateOrderParams = {
   processor: string;
   status: TransactionStatus;
   letter: PayoutLetter | null;
+  createdBy: string;
+  sessionRef: number | null;
+  scOrderId: string | null;
+  udef1: string | null;
+  udef2: string | null;
 };
 
 /**
@@ -59,13 +64,19 @@ export const CREATE_ORDER = preparedStatement<CreateOrderParams, AttemptRow>(
     processor: true,
     status: true,
     letter: true,
+    createdBy: true,
+    sessionRef: true,
+    scOrderId: true,
+    udef1: true,
+    udef2: true,
   },
   (p) => `
   with o as (
     insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
-      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url)
+      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, created_by, session_ref, sc_order_id, udef1, udef2)
     values (${p.merchantId}, ${p.orderId}, ${p.type}, ${p.fingerprint}, ${p.amountMinor}, ${p.currency}, ${p.frontend}, ${p.pin}, ${p.customer}::jsonb,
-      ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl})
+      ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl},
+      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text)
     on conflict on constraint payment_order_merchant_order_unique do nothing
     returning *),
   t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)
