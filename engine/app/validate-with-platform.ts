@@ -22,7 +22,8 @@ export type ValidationResult = { confirmed: true } | { confirmed: false; decisio
 
 export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, merchant: Merchant, url: string, sessionToken?: string): Promise<ValidationResult> {
   const authToken = sessionToken ?? randomBytes(32).toString("base64url");
-  await deps.orders.saveSession(a.orderRef, fingerprint(deps.keys.tokenHash, authToken));
+  // A hosted Cashier session's token is the session's (derived, never stored); a Process order's is its own.
+  if (sessionToken === undefined) await deps.orders.saveSession(a.orderRef, fingerprint(deps.keys.tokenHash, authToken));
   const eventId = randomUUID();
   const body = validationRequestBody(a, authToken, Math.floor(deps.now().getTime() / 1000), merchant.signingKey);
   const result = await deps.send({

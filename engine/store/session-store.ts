@@ -129,7 +129,7 @@ export class PgSessionStore implements SessionStore {
       amount_minor: d.amountMinor,
       balance_minor: d.balanceMinor,
       pin: d.pin,
-      customer: JSON.stringify({
+      customer: {
         pin: c.pin,
         email: c.email,
         first_name: c.firstName,
@@ -142,7 +142,7 @@ export class PgSessionStore implements SessionStore {
         state: c.state,
         zip: c.zip,
         requester_ip: c.requesterIp,
-      }),
+      },
       locale: d.locale,
       return_url: d.returnUrl,
       notification_url: d.notificationUrl,
@@ -157,7 +157,7 @@ export class PgSessionStore implements SessionStore {
       const db = this.#db();
       const inserted = (await db
         .insertInto("hosted_session")
-        .values(values as never)
+        .values(values)
         .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
         .returning(SESSION_COLUMNS)
         .executeTakeFirst()) as Row | undefined;
@@ -219,32 +219,44 @@ export class PgSessionStore implements SessionStore {
 
   /** The offered cards: confirmed by their deposit's approval (or saved before order tracking). */
   #offered(merchantId: string, pin: string) {
-    return this.#db()
-      .selectFrom("saved_card as sc")
-      .where("sc.merchant_id", "=", merchantId)
-      .where("sc.pin", "=", pin)
-      .where((eb) =>
-        eb.or([
-          eb("sc.order_ref", "is", null),
-          eb.exists(eb.selectFrom("transaction as t").select("t.trace_id").whereRef("t.order_ref", "=", "sc.order_ref").where("t.status", "=", "approved")),
-        ]),
-      )
-      .select(["sc.id", "sc.card_masked", "sc.card_brand", "sc.card_expiry", "sc.card_fingerprint", "sc.holder", "sc.card_sealed", "sc.created_at"])
-      .select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom("payment_order as o")
-              .innerJoin("transaction as t", "t.order_ref", "o.id")
-              .select("t.trace_id")
-              .whereRef("o.merchant_id", "=", "sc.merchant_id")
-              .whereRef("o.pin", "=", "sc.pin")
-              .whereRef("o.card_fingerprint", "=", "sc.card_fingerprint")
-              .where("o.type", "=", "sale")
-              .where("t.status", "=", "approved"),
-          )
-          .as("deposited_from"),
-      );
+    return (
+      this.#db()
+        .selectFrom("saved_card as sc")
+        .where("sc.merchant_id", "=", merchantId)
+        .where("sc.pin", "=", pin)
+        .where((eb) =>
+          eb.or([
+            eb("sc.order_ref", "is", null),
+            eb.exists(eb.selectFrom("transaction as t").select("t.trace_id").whereRef("t.order_ref", "=", "sc.order_ref").where("t.status", "=", "approved")),
+          ]),
+        )
+        // Aliased: converted by name, a bare "id" would be read as another table's bigint id.
+        .select([
+          "sc.id as card_id",
+          "sc.card_masked",
+          "sc.card_brand",
+          "sc.card_expiry",
+          "sc.card_fingerprint",
+          "sc.holder",
+          "sc.card_sealed",
+          "sc.created_at",
+        ])
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("payment_order as o")
+                .innerJoin("transaction as t", "t.order_ref", "o.id")
+                .select("t.trace_id")
+                .whereRef("o.merchant_id", "=", "sc.merchant_id")
+                .whereRef("o.pin", "=", "sc.pin")
+                .whereRef("o.card_fingerprint", "=", "sc.card_fingerprint")
+                .where("o.type", "=", "sale")
+                .where("t.status", "=", "approved"),
+            )
+            .as("deposited_from"),
+        )
+    );
   }
 
   async savedCards(merchantId: string, pin: string): Promise<SavedCardRecord[]> {
@@ -268,7 +280,7 @@ export class PgSessionStore implements SessionStore {
       .execute();
     const rows = await this.#offered(merchantId, pin).orderBy("sc.created_at", "desc").orderBy("sc.id").execute();
     return rows.map((r) => ({
-      id: r.id,
+      id: r.card_id,
       cardMasked: r.card_masked,
       cardBrand: r.card_brand,
       cardExpiry: r.card_expiry,
@@ -282,7 +294,7 @@ export class PgSessionStore implements SessionStore {
     const r = await this.#offered(merchantId, pin).where("sc.id", "=", id).executeTakeFirst();
     if (!r) return undefined;
     return {
-      id: r.id,
+      id: r.card_id,
       cardMasked: r.card_masked,
       cardBrand: r.card_brand,
       cardExpiry: r.card_expiry,
