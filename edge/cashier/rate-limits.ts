@@ -12,6 +12,8 @@
  */
 import type { Context, Next } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { REASONS } from "../../engine/domain/errors.ts";
+import { refusalReply } from "../../engine/wire/process-reply.ts";
 
 export interface Limit {
   points: number;
@@ -88,6 +90,6 @@ export function sessionStartLimit(limiter: Limiter) {
     ctx.status = 429;
     ctx.set("Retry-After", String(wait));
     ctx.type = "application/json";
-    ctx.body = JSON.stringify({ status: 21, description: `Too many session starts from this address; retry after ${wait} s`, signature: null });
+    ctx.body = refusalReply(REASONS.RATE_LIMITED.status, `Too many session starts from this address; retry after ${wait} s`);
   };
 }

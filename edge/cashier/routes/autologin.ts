@@ -10,11 +10,11 @@ import type Router from "@koa/router";
 import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { declaredParent, isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
-import { type CashierDeps, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
+import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
 
 export function autologinRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/autologin/:token", async (ctx) => {
-    const wait = await deps.limiters.autologinGuesses.check(ctx.ip);
+    const wait = await deps.limiters.autologinGuesses.check(clientIp(ctx));
     if (wait !== undefined) return send(ctx, noticePage(pageContext(ctx), "tooMany", { seconds: wait }));
     if (ctx.method === "HEAD") {
       ctx.status = 204;
@@ -23,17 +23,17 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
     }
     const token = ctx.params.token;
     if (!isToken(token)) {
-      await deps.limiters.autologinGuesses.hit(ctx.ip);
+      await deps.limiters.autologinGuesses.hit(clientIp(ctx));
       return send(ctx, noticePage(pageContext(ctx), "autologin"));
     }
     try {
-      const redeemed = await deps.cashier.redeemAutologin({ autologinToken: token, requesterIp: ctx.ip });
+      const redeemed = await deps.cashier.redeemAutologin({ autologinToken: token, requesterIp: clientIp(ctx) });
       const session = redeemed.session!;
       const parent = declaredParent(ctx.query.parent, session.frontendSettings?.allowedOrigins ?? []);
       const page = session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
       seeOther(ctx, sessionPath(redeemed.sessionToken, page, parent));
     } catch (err) {
-      if (noticeOf(err) === "autologin") await deps.limiters.autologinGuesses.hit(ctx.ip);
+      if (noticeOf(err) === "autologin") await deps.limiters.autologinGuesses.hit(clientIp(ctx));
       refuse(ctx, deps, err);
     }
   });

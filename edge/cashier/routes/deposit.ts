@@ -17,7 +17,7 @@ import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-inp
 import { sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
-import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
 
 type Decoded = { ok: true; request: SubmitDepositRequest } | { ok: false; errors: FieldError[] };
@@ -109,7 +109,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     if (!form) return;
     const l = await loadSession(ctx, deps);
     if (!l) return;
-    const decoded = decodeDeposit(form, l, ctx.ip);
+    const decoded = decodeDeposit(form, l, clientIp(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {
       const { transaction } = await deps.cashier.submitDeposit(decoded.request);

@@ -29,6 +29,11 @@ export interface CashierDeps {
   log: EdgeLogger;
 }
 
+/** The customer's address as the engine takes it: an IPv4 client of a dual-stack socket without its ::ffff: prefix. */
+export function clientIp(ctx: Context): string {
+  return ctx.ip.startsWith("::ffff:") && ctx.ip.includes(".") ? ctx.ip.slice(7) : ctx.ip;
+}
+
 /** The language and nonce of one response. */
 export function pageContext(ctx: Context, session?: CashierSession): PageContext {
   const locale = chooseLocale({

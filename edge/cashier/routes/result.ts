@@ -7,11 +7,19 @@
 import type Router from "@koa/router";
 import { resultPage } from "../views/result.ts";
 import { STATUS_WORD } from "../views/page.ts";
-import { isToken } from "../paths.ts";
-import { type CashierDeps, noticeOf, refuse, send } from "./respond.ts";
+import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { type Transaction, TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { isToken, sessionPath } from "../paths.ts";
+import { type CashierDeps, noticeOf, refuse, seeOther, send } from "./respond.ts";
 import { frameOf } from "./session-pages.ts";
 import { noticePage } from "../views/notice.ts";
 import { pageContext } from "./respond.ts";
+
+/** The cascade's later attempt of the same order, when this one ended declined_retry and the next has begun. */
+function nextAttempt(session: CashierSession, x: Transaction): Transaction | undefined {
+  if (x.status !== TransactionStatus.DECLINED_RETRY) return undefined;
+  return session.transactions.find((o) => o.orderId === x.orderId && o.traceId !== x.traceId && o.attempt > x.attempt);
+}
 
 function traceOf(text: string | undefined): number | undefined {
   return text && /^[1-9][0-9]{0,9}$/.test(text) && Number(text) < 2 ** 31 ? Number(text) : undefined;
@@ -28,6 +36,8 @@ export function resultRoutes(router: Router, deps: CashierDeps): void {
         deps.cashier.getSessionTransaction({ sessionToken: token, traceId }),
       ]);
       const l = frameOf(ctx, token, session!);
+      const next = nextAttempt(session!, transaction!);
+      if (next) return seeOther(ctx, sessionPath(token, `result/${next.traceId}`, l.frame.parent));
       send(ctx, resultPage(l.c, l.frame, transaction!));
     } catch (err) {
       refuse(ctx, deps, err);
@@ -46,7 +56,12 @@ export function resultRoutes(router: Router, deps: CashierDeps): void {
     }
     try {
       const { transaction } = await deps.cashier.getSessionTransaction({ sessionToken: token, traceId });
-      ctx.body = JSON.stringify({ transaction_status: STATUS_WORD[transaction!.status] });
+      let x = transaction!;
+      if (x.status === TransactionStatus.DECLINED_RETRY) {
+        const { session } = await deps.cashier.getCashierSession({ sessionToken: token });
+        x = nextAttempt(session!, x) ?? x;
+      }
+      ctx.body = JSON.stringify({ transaction_status: STATUS_WORD[x.status] });
     } catch (err) {
       const kind = noticeOf(err);
       ctx.status = kind === "ended" ? 410 : kind === "unavailable" ? 503 : kind === "failed" ? 500 : 404;

@@ -15,7 +15,7 @@ import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
 import { type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
-import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
 
 type Decoded = { ok: true; request: SubmitWithdrawalRequest } | { ok: false; errors: FieldError[] };
@@ -79,7 +79,7 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (!form) return;
     const l = await loadSession(ctx, deps);
     if (!l) return;
-    const decoded = decodeWithdrawal(form, l, ctx.ip);
+    const decoded = decodeWithdrawal(form, l, clientIp(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {
       const { transaction } = await deps.cashier.submitWithdrawal(decoded.request);

@@ -44,7 +44,6 @@ function headingKey(x: Transaction): MessageKey {
     case TransactionStatus.APPROVED:
       return deposit ? "cashier.result.deposit.approved" : "cashier.result.withdrawal.approved";
     case TransactionStatus.DECLINED:
-    case TransactionStatus.DECLINED_RETRY:
       return deposit ? "cashier.result.deposit.declined" : "cashier.result.withdrawal.declined";
     case TransactionStatus.CANCELLED:
       return deposit ? "cashier.result.deposit.cancelled" : "cashier.result.withdrawal.cancelled";
@@ -75,7 +74,8 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   const deposit = x.transactionType !== TransactionType.PAYOUT;
   const intent = deposit ? "deposit" : "withdrawal";
   const final = isFinal(x.status);
-  const declined = x.status === TransactionStatus.DECLINED || x.status === TransactionStatus.DECLINED_RETRY;
+  // declined_retry is not the order's end: the cascade's next attempt follows (the route moves to it).
+  const declined = x.status === TransactionStatus.DECLINED;
   const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: STATUS_WORD[x.status] });
   const self = sessionPath(f.sessionToken, `result/${x.traceId}`, f.parent);
   const following = !final && x.status !== TransactionStatus.REQUESTED;
