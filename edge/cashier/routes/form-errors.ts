@@ -48,7 +48,7 @@ export function fieldErrorsOf(err: ConnectError, tr: Translator, session: Cashie
     }
     const known = FIELDS[v.field];
     if (known) {
-      const closedLoop = intent === "withdrawal" && /closed|deposited/i.test(v.description);
+      const closedLoop = intent === "withdrawal" && /deposit/i.test(v.description);
       out.push({ field: known.field, message: tr.t(closedLoop ? "cashier.error.closedLoop" : known.key) });
     }
   }
