@@ -53,7 +53,7 @@ export function buildApp({
   // The hosted Cashier: rate limits in this process's memory (cashier/rate-limits.ts), session start first.
   const limiters = createCashierLimiters();
   router.post("/api/session", sessionStartLimit(limiters.sessionStart));
-  sessionRoutes(router, cashier);
+  sessionRoutes(router, cashier, log);
   cashierRoutes(router, { cashier, csrfKey, limiters, log });
   challengeRoutes(router, engine, log);
   assetRoutes(router);
