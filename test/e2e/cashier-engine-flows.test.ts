@@ -313,6 +313,33 @@ t.test("the cancel switch: pending withdrawals listed, cancelled by the customer
   t.match(refused.message, /player_cancel_withdrawal/);
 });
 
+t.test("a direct gRPC caller's session start is refused in StartSessionRequest's field paths", async (t) => {
+  const r = await refusal(
+    cashier.startSession({
+      merchantId: "m-cash",
+      intent: 0,
+      frontend: "cash-usd",
+      currency: "USD",
+      amountMinor: 0n,
+      customer: { pin: "p", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
+      returnUrl: "https://merchant.example/r",
+      version: "1.0",
+    }),
+  );
+  t.same([r.code, r.fields], [Code.InvalidArgument, ["intent", "amount_minor"]]);
+  const ok = await cashier.startSession({
+    merchantId: "m-cash",
+    intent: 1,
+    frontend: "cash-usd",
+    currency: "USD",
+    customer: { pin: "p", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
+    returnUrl: "https://merchant.example/r",
+    version: "1.0",
+  });
+  t.match(ok.redirectUrl, /\/cashier\/autologin\/[A-Za-z0-9_-]{43}$/);
+  t.equal(ok.wireReply, undefined, "typed answers, no JSON, for a direct caller");
+});
+
 t.test("a late autologin and an ended session reveal nothing; a repeat after the end makes a new session (the clock moved, so this runs last)", async (t) => {
   const b = sessionBody({ merchant_id: "m-cash", frontend: "cash-usd", timestamp: nowSeconds(), sc_order_id: orderId("sc") });
   const r = await postSession(service().edgeUrl, b);
