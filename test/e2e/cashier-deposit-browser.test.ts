@@ -332,6 +332,13 @@ t.test("a saved card pays again with a fresh security code", async (t) => {
   await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
   t.equal(await page.textContent("h1"), "Payment approved");
   t.equal((await page.textContent("#receipt-card"))?.trim(), "Mastercard 555555******4444");
+
+  // The customer removes it: the next session offers no saved card.
+  const third = await openSession(t, { pin, sc_order_id: "sc-79" });
+  await page.goto(third.reply.redirect_url);
+  await Promise.all([page.waitForURL(/\/deposit/), page.click("#remove-0")]);
+  t.equal(await page.locator("#card-0").count(), 0, "the card is gone");
+  t.equal(await page.locator("#cards-heading").count(), 0);
 });
 
 t.test("framed by the allowed origin: the Cashier works in the frame and posts its events to exactly that origin", async (t) => {
@@ -361,6 +368,25 @@ t.test("framed by the allowed origin: the Cashier works in the frame and posts i
   await frame.click("#continue");
   await page.waitForFunction("window.events && window.events.some((e) => e.data.type === 'cashier:close')");
   t.pass("Continue posts cashier:close");
+});
+
+t.test("framed, with 3-D Secure: the challenge shows inside the same frame and the result reaches the parent", async (t) => {
+  const { reply } = await openSession(t);
+  const page = await freshPage(t);
+  const src = `${reply.redirect_url}?parent=${encodeURIComponent(parent)}`;
+  await page.goto(`${parent}/shop?src=${encodeURIComponent(src)}`);
+  await page.waitForFunction("window.events && window.events.some((e) => e.data.type === 'cashier:loaded')");
+  const frame = page.frames().find((f) => f !== page.mainFrame())!;
+  await frame.check("#preset-2500");
+  await fillNewCard(frame as unknown as Page, CARDS.threeDs);
+  await frame.click("#pay");
+  await frame.waitForURL(/\/3ds\//);
+  t.equal(await frame.textContent("h1"), "3-D Secure check", "the challenge is shown in the frame (its frame-ancestors are the Cashier's)");
+  await frame.click("#approve");
+  await page.waitForFunction("window.events && window.events.some((e) => e.data.type === 'cashier:result')");
+  const result = ((await page.evaluate("window.events")) as { data: Record<string, unknown> }[]).find((e) => e.data.type === "cashier:result")!.data;
+  t.equal(result.transaction_status, "approved");
+  t.equal(await frame.textContent("h1"), "Payment approved");
 });
 
 t.test("framed by an origin not allowed: the browser refuses to show it", async (t) => {

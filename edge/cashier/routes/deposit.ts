@@ -122,6 +122,21 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     }
   });
 
+  router.post("/cashier/s/:session/cards/delete", async (ctx) => {
+    const form = await guardedForm(ctx, deps);
+    if (!form) return;
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const cardId = one(form, "card_id");
+    if (!l.frame.session.savedCards.some((c) => c.cardId === cardId)) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    try {
+      await deps.cashier.deleteSavedCard({ sessionToken: l.frame.sessionToken, cardId });
+      seeOther(ctx, sessionPath(l.frame.sessionToken, l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit", l.frame.parent));
+    } catch (err) {
+      refuse(ctx, deps, err, l.frame.session);
+    }
+  });
+
   router.get("/cashier/s/:session/return", async (ctx) => {
     const l = await loadSession(ctx, deps);
     if (!l) return;

@@ -4,8 +4,8 @@
  * first with a fresh security code, then a new card; one form, one submit
  * button. Card numbers and codes are never written back into the page.
  */
-import { type FieldError, amountDisplay, button, errorSummary, field, radioGroup } from "../../pages/kit/components.ts";
-import { html } from "../../pages/kit/html.ts";
+import { type FieldError, amountDisplay, button, errorSummary, field, hiddenFields, radioGroup } from "../../pages/kit/components.ts";
+import { type Html, html } from "../../pages/kit/html.ts";
 import { sessionPath } from "../paths.ts";
 import { type CashierPage, type PageContext, type SessionFrame, sessionPage } from "./page.ts";
 import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel } from "./parts.ts";
@@ -27,6 +27,22 @@ export interface DepositForm {
 }
 
 export const NEW_CARD = "new";
+
+/** The customer's saved cards, each with its own form to remove it (the engine erases its sealed number). */
+function savedCardsSection(c: PageContext, f: SessionFrame, csrfToken: string): Html {
+  const { tr } = c;
+  return html`<section aria-labelledby="cards-heading" class="pending">
+<h2 id="cards-heading">${tr.t("cashier.cards.heading")}</h2>
+<ul class="pending-list">${f.session.savedCards.map((card, i) => {
+    const label = savedCardLabel(tr, card);
+    return html`<li><span>${label}</span><form method="post" action="${sessionPath(f.sessionToken, "cards/delete", f.parent)}">${formTokens(f.sessionToken, csrfToken)}${hiddenFields(
+      {
+        card_id: card.cardId,
+      },
+    )}${button({ label: tr.t("cashier.cards.remove", { card: label }), variant: "danger", id: `remove-${i}` })}</form></li>`;
+  })}</ul>
+</section>`;
+}
 
 export function depositPage(c: PageContext, f: SessionFrame, form: DepositForm): CashierPage {
   const { tr } = c;
@@ -92,6 +108,7 @@ ${cards}
 ${newCardFields(tr, { errors, holder: values.holder, cvv: true, save: settings?.saveCards ? { checked: values.save ?? false } : undefined })}
 </fieldset>
 ${button({ label: t("cashier.deposit.submit"), id: "pay" })}
-</form>`;
+</form>
+${saved.length > 0 ? savedCardsSection(c, f, form.csrfToken) : ""}`;
   return sessionPage(c, f, { http: errors.length > 0 ? 400 : 200, title: t("cashier.deposit.title"), body });
 }

@@ -30,7 +30,10 @@ t.test(
     t.match(h, "Visa ending in 1111, expires 12/2030");
     for (const token of ["cc-number", "cc-exp", "cc-csc", "cc-name"]) t.match(h, `autocomplete="${token}"`);
     t.match(h, 'name="save_card"');
-    t.equal(h.match(/type="submit"/g)?.length, 1, "one submit button");
+    const depositForm = /<form[^>]*data-card-form>[\s\S]*?<\/form>/.exec(h)![0];
+    t.equal(depositForm.match(/type="submit"/g)?.length, 1, "one submit button in the deposit form");
+    t.match(h, 'action="/cashier/s/' + TOKEN + "/cards/delete?parent=", "each saved card has its own form to remove it");
+    t.match(h, "Remove Visa ending in 1111, expires 12/2030");
     t.match(h, `name="session_token" value="${TOKEN}"`);
     t.match(h, 'name="csrf_token" value="csrf"');
     t.match(h, `action="/cashier/s/${TOKEN}/deposit?parent=https%3A%2F%2Fshop.example"`);
