@@ -97,6 +97,7 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
     async submitDeposit(req) {
       checkText("requester_ip", req.requesterIp);
       checkText("return_url", req.returnUrl);
+      if (req.source.case === "savedCardId") checkText("saved_card_id", req.source.value);
       const source =
         req.source.case === "newCard"
           ? newCardSource(req.source.value)
@@ -117,6 +118,7 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
     async submitWithdrawal(req) {
       checkText("requester_ip", req.requesterIp);
       const d = req.destination;
+      if (d.case === "savedCardId") checkText("saved_card_id", d.value);
       const destination =
         d.case === "newCard" ? newCardSource(d.value) : d.case === "savedCardId" ? { kind: "saved" as const, id: d.value, cvv: "" } : undefined;
       const result = await submitWithdrawal(deps, { sessionToken: req.sessionToken, ...formAmount(req.amount), destination, requesterIp: req.requesterIp });
