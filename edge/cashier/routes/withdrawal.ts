@@ -13,6 +13,7 @@ import { parseAmountInput } from "../amount-input.ts";
 import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
+import { noticePage } from "../views/notice.ts";
 import { type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
@@ -96,8 +97,8 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     const traceId = Number(one(form, "trace_id"));
+    if (!Number.isInteger(traceId) || traceId <= 0 || traceId >= 2 ** 31) return send(ctx, noticePage(l.c, "notFound"));
     try {
-      if (!Number.isInteger(traceId) || traceId <= 0 || traceId >= 2 ** 31) throw new Error("no such withdrawal");
       await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
       seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
     } catch (err) {
