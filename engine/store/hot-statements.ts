@@ -133,7 +133,8 @@ export type ApplyRow = AttemptRow & { next_trace_id: number | null; woken: numbe
 /**
  * One statement moves an attempt and writes everything the move owes: the
  * history row, the callbacks (outbox; RecordFailedDeposit's unique index makes
- * a second one a no-op), the order's sealed card when it changes, and the
+ * a second one a no-op), the order's sealed card when it changes (and a card
+ * a customer asked to keep, once its deposit ends unapproved), and the
  * cascade's next attempt (a new trace_id, not yet submitted, due at once).
  * The where clause on the current state makes a lost race a no-op. When it
  * wrote a callback or a cascade attempt, it also wakes the other engines'
@@ -183,6 +184,8 @@ export const APPLY = preparedStatement<ApplyParams, ApplyRow>(
          where not x.if_replied or t.replied
          on conflict do nothing returning id),
   c as (update payment_order set card_sealed = ${p.cardSealed}::text where ${p.writeCard}::boolean and id = (select order_ref from t)),
+  sc as (delete from saved_card where ${p.toStatus}::text in ('declined', 'cancelled') and order_ref = (select order_ref from t)
+         and not exists (select 1 from transaction x where x.order_ref = saved_card.order_ref and x.status = 'approved')),
   nx as (insert into transaction (order_ref, attempt, processor, status, submitted, next_check_at)
          select order_ref, attempt + 1, ${p.cascadeProcessor}::text, 'pending', false, now() from t where ${p.cascadeProcessor}::text is not null returning trace_id),
   nxe as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)

@@ -257,6 +257,24 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
   t.same(await service().sql("select id from saved_card where id = $1", [cards[0].cardId]), [], "the row and its sealed number are gone");
   t.notOk((await service().sql<{ v: string }>("select card_sealed as v from saved_card")).some((r) => r.v === row.card_sealed));
   t.equal((await cashier.getCashierSession({ sessionToken: later.token })).session!.savedCards.length, 0);
+  const challenged = await deposit(later.token, "4000000000003220", 1500, { source: newCard("4000000000003220", { save: true }) });
+  const waiting = await service().sql("select id from saved_card where order_ref = (select order_ref from transaction where trace_id = $1)", [
+    challenged.transaction!.traceId,
+  ]);
+  t.equal(waiting.length, 1, "a card asked to be kept waits for its deposit");
+  t.notOk(
+    (await cashier.getCashierSession({ sessionToken: later.token })).session!.savedCards.some((c) => c.card!.maskedNumber.endsWith("3220")),
+    "and is not offered yet",
+  );
+  const m = /\/3ds\/(\d+)\/([0-9a-f]+)$/.exec(challenged.transaction!.redirectUrl)!;
+  await service().client.completeChallenge({ traceId: Number(m[1]), mac: m[2], passed: false });
+  t.same(
+    await service().sql("select id from saved_card where order_ref = (select order_ref from transaction where trace_id = $1)", [
+      challenged.transaction!.traceId,
+    ]),
+    [],
+    "the deposit failed: the kept card and its sealed number went with the status change",
+  );
   const off = await opened({ pin, frontend: "open-usd" });
   await deposit(off.token, "4111111111111111", 1500, { source: newCard("4111111111111111", { save: true }) });
   t.equal((await cashier.getCashierSession({ sessionToken: off.token })).session!.savedCards.length, 0, "save_cards false: nothing kept");

@@ -9,7 +9,8 @@
  *   repeat a repeat, also when repeats arrive together.
  * - saved_card: a card the customer kept; its number only sealed, erased with
  *   the row. A card asked to be kept on a deposit still in flight waits for
- *   that deposit's approval (`order_ref`) and is erased if it never comes.
+ *   that deposit's approval (`order_ref`) and is erased with the status change
+ *   that ends the deposit otherwise.
  * - payment_order gains who made it (`created_by`: api, customer) and, for an
  *   order made in a session, the session and its SCOrderID/Udef1/Udef2, which
  *   RecordFailedDeposit echoes.
@@ -63,6 +64,8 @@ export class Migration009HostedCashier extends Migration {
   created_at timestamptz not null default now(),
   constraint saved_card_customer_card_unique unique (merchant_id, pin, card_fingerprint)
 );`);
+    // A status change erases a card kept for a deposit that ended unapproved: found by its order.
+    this.addSql(`create index saved_card_order_idx on saved_card (order_ref) where order_ref is not null;`);
     this.addSql(`alter table payment_order
   add column created_by text not null default 'api',
   add column session_ref bigint null references hosted_session (id),
