@@ -56,6 +56,23 @@ t.test("forms: no CSRF token, another session's token, a form too large or of an
   t.equal((await fetch(service().edgeUrl + a.path)).headers.get("strict-transport-security"), null, "no HSTS over plain HTTP");
 });
 
+t.test("a HEAD (a link preview) does not use up the link; a declared parent that is not allowed is dropped", async (t) => {
+  const url = await open();
+  const head = await fetch(url, { method: "HEAD", redirect: "manual" });
+  t.equal(head.status, 204);
+  const res = await fetch(`${url}?parent=${encodeURIComponent("https://evil.example")}`, { redirect: "manual" });
+  t.equal(res.status, 303, "the link still works after the HEAD");
+  const location = res.headers.get("location") ?? "";
+  t.notMatch(location, "parent=", "a parent origin not in allowed_origins is not carried");
+  const page = await (await fetch(service().edgeUrl + location)).text();
+  t.notMatch(page, "data-parent-origin", "so the page posts no event");
+
+  const allowed = await fetch(`${await open()}?parent=${encodeURIComponent("http://localhost:1")}`, { redirect: "manual" });
+  const kept = allowed.headers.get("location") ?? "";
+  t.match(kept, "?parent=http%3A%2F%2Flocalhost%3A1");
+  t.match(await (await fetch(service().edgeUrl + kept)).text(), 'data-parent-origin="http://localhost:1"');
+});
+
 t.test("late: an autologin address past expires_at, and a session past its end, say only that", async (t) => {
   const unused = await open();
   const opened = await redeem(await open());
