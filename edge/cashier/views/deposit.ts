@@ -39,7 +39,7 @@ function savedCardsSection(c: PageContext, f: SessionFrame, csrfToken: string): 
       {
         card_id: card.cardId,
       },
-    )}${button({ label: tr.t("cashier.cards.remove", { card: label }), variant: "danger", id: `remove-${i}` })}</form></li>`;
+    )}${button({ label: tr.t("cashier.cards.removeShort"), ariaLabel: tr.t("cashier.cards.remove", { card: label }), variant: "danger", id: `remove-${i}` })}</form></li>`;
   })}</ul>
 </section>`;
 }

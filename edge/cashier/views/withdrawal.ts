@@ -65,7 +65,7 @@ ${
           cancel
             ? html`<form method="post" action="${sessionPath(f.sessionToken, "cancel", f.parent)}">${formTokens(f.sessionToken, csrfToken)}${hiddenFields({
                 trace_id: String(w.traceId),
-              })}${button({ label: t("cashier.withdrawal.cancel", { amount }), variant: "danger", id: `cancel-${w.traceId}` })}</form>`
+              })}${button({ label: t("cashier.withdrawal.cancelShort"), ariaLabel: t("cashier.withdrawal.cancel", { amount }), variant: "danger", id: `cancel-${w.traceId}` })}</form>`
             : ""
         }</li>`;
       })}</ul>`

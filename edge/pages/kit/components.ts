@@ -68,12 +68,14 @@ export interface ButtonSpec {
   /** primary: the form's main action; secondary: an alternative; danger: a refusal or a cancel. */
   variant?: "primary" | "secondary" | "danger";
   type?: "submit" | "button";
+  /** The full name for assistive technology when the visible label is short (it must contain the label's words). */
+  ariaLabel?: string;
 }
 
 export function button(b: ButtonSpec): Html {
   return html`<button type="${b.type ?? "submit"}" class="button ${b.variant ?? "primary"}"${b.id ? html` id="${b.id}"` : ""}${
-    b.name ? html` name="${b.name}"` : ""
-  }${b.value !== undefined ? html` value="${b.value}"` : ""}>${b.label}</button>`;
+    b.ariaLabel ? html` aria-label="${b.ariaLabel}"` : ""
+  }${b.name ? html` name="${b.name}"` : ""}${b.value !== undefined ? html` value="${b.value}"` : ""}>${b.label}</button>`;
 }
 
 export interface LinkOptions {
