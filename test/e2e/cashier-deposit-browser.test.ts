@@ -41,7 +41,10 @@ const listen = async (server: Server): Promise<number> => {
 };
 
 /** A shop page framing the Cashier at ?src=..., recording every message it gets. */
-const shopPage = (src: string) => `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
+const shopPage = (src: string, link?: string | null) =>
+  link
+    ? `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1><a id="pay" href="${link.replace(/"/g, "&quot;")}" target="_blank">Pay</a></body></html>`
+    : `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
 <script>window.events = []; addEventListener("message", (e) => events.push({ origin: e.origin, data: e.data }));</script>
 <iframe title="Cashier" src="${src.replace(/"/g, "&quot;")}" width="480" height="900"></iframe></body></html>`;
 
@@ -50,7 +53,8 @@ t.before(async () => {
   stub = await startPlatformStub({ secrets: { "m-cash": SECRET, "m-cash-manual": SECRET } });
   const shop = createServer((req, res) => {
     res.setHeader("content-type", "text/html; charset=utf-8");
-    res.end(shopPage(new URL(req.url ?? "/", "http://x").searchParams.get("src") ?? ""));
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    res.end(shopPage(q.get("src") ?? "", q.get("link")));
   });
   parent = `http://localhost:${await listen(shop)}`;
   const other = createServer((req, res) => {
@@ -146,6 +150,19 @@ t.test("autologin once: the deposit page, then the same link says only that it c
   t.notMatch(await again.content(), /Jane|USD|<form/, "and nothing else");
   await axeClean(t, again, "used link");
   t.comment(`screenshot: ${await screenshot(again, "cashier-autologin-used-en")}`);
+});
+
+t.test("in a new tab opened from the shop: the Cashier needs nothing from the opener", async (t) => {
+  const { reply } = await openSession(t);
+  const page = await freshPage(t);
+  await page.goto(`${parent}/shop?link=${encodeURIComponent(reply.redirect_url)}`);
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), page.click("#pay")]);
+  await tab.locator("h1", { hasText: "Deposit" }).waitFor();
+  await tab.check("#preset-1000");
+  await fillNewCard(tab, CARDS.approved);
+  await Promise.all([tab.waitForURL(/\/result\/\d+/), tab.click("#pay")]);
+  t.equal(await tab.textContent("h1"), "Payment approved");
+  t.same(await tab.context().cookies(), [], "no cookie was needed");
 });
 
 t.test("approved by keyboard alone: presets, a new card, saved; receipt, Continue; Validation with the auth_token, a notification", async (t) => {
