@@ -399,6 +399,7 @@ t.test("framed, with 3-D Secure: the challenge shows inside the same frame and t
   await frame.click("#pay");
   await frame.waitForURL(/\/3ds\//);
   t.equal(await frame.textContent("h1"), "3-D Secure check", "the challenge is shown in the frame (its frame-ancestors are the Cashier's)");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-framed-challenge-en")}`);
   await frame.click("#approve");
   await page.waitForFunction("window.events && window.events.some((e) => e.data.type === 'cashier:result')");
   const result = ((await page.evaluate("window.events")) as { data: Record<string, unknown> }[]).find((e) => e.data.type === "cashier:result")!.data;
