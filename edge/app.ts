@@ -7,14 +7,18 @@
  */
 import Koa from "koa";
 import Router from "@koa/router";
-import type { EngineClient } from "./engine-client.ts";
+import type { CashierClient, EngineClient } from "./engine-client.ts";
 import { errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
 import { unmatched } from "./middleware/unmatched.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
+import { sessionRoutes } from "./routes/session.ts";
 import { challengeRoutes } from "./pages/challenge.ts";
 import { assetRoutes } from "./pages/kit/assets.ts";
+import { cashierRoutes } from "./cashier/routes/index.ts";
+import { createCashierLimiters, sessionStartLimit } from "./cashier/rate-limits.ts";
+import { randomBytes } from "node:crypto";
 
 export interface EdgeLogger {
   error(obj: object, msg: string): void;
@@ -26,13 +30,31 @@ export type EdgeApp = Koa & {
   allowedOn(path: string): string[];
 };
 
-export function buildApp({ engine, log, metrics = createEdgeMetrics() }: { engine: EngineClient; log: EdgeLogger; metrics?: EdgeMetrics }): EdgeApp {
+export function buildApp({
+  engine,
+  cashier,
+  log,
+  metrics = createEdgeMetrics(),
+  csrfKey = randomBytes(32),
+}: {
+  engine: EngineClient;
+  cashier: CashierClient;
+  log: EdgeLogger;
+  metrics?: EdgeMetrics;
+  /** The hosted pages' CSRF key, the same on every edge of a deployment (csrfKeyFrom the edge token); a random one by default. */
+  csrfKey?: Buffer;
+}): EdgeApp {
   const app = new Koa();
   app.proxy = false;
   // Koa's own error printer would write stacks to stderr; errors are handled below.
   app.silent = true;
   const router = new Router();
   processRoutes(router, engine);
+  // The hosted Cashier: rate limits in this process's memory (cashier/rate-limits.ts), session start first.
+  const limiters = createCashierLimiters();
+  router.post("/api/session", sessionStartLimit(limiters.sessionStart));
+  sessionRoutes(router, cashier, log);
+  cashierRoutes(router, { cashier, csrfKey, limiters, log });
   challengeRoutes(router, engine, log);
   assetRoutes(router);
   router.get("/healthz", (ctx) => {

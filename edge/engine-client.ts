@@ -9,9 +9,12 @@ import { createClient, type Client, type Interceptor } from "@connectrpc/connect
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { isIP } from "node:net";
 import { EngineService } from "../gen/cashier/engine/v1/engine_service_pb.js";
+import { CashierService } from "../gen/cashier/engine/v1/cashier_service_pb.js";
 import { createEnginePool, engineUrls } from "./engine-pool.ts";
 
 export type EngineClient = Client<typeof EngineService>;
+/** The hosted Cashier's engine API (session start, autologin, the customer's forms). */
+export type CashierClient = Client<typeof CashierService>;
 
 /**
  * How the client trusts a TLS engine (an https:// base URL). `ca`: PEM of a
@@ -38,6 +41,11 @@ function tlsOptions(trust: EngineTrust): http2.SecureClientSessionOptions {
 }
 
 export function createEngineClient(baseUrl: string, token: string, trust: EngineTrust = {}): EngineClient {
+  return createEngineClients(baseUrl, token, trust).engine;
+}
+
+/** Both engine services' clients over one transport (one connection, or one pool of them). */
+export function createEngineClients(baseUrl: string, token: string, trust: EngineTrust = {}): { engine: EngineClient; cashier: CashierClient } {
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);
@@ -52,5 +60,6 @@ export function createEngineClient(baseUrl: string, token: string, trust: Engine
     });
   // One engine: one transport. Several (a list, or a name with several addresses): round-robin.
   const single = engineUrls(baseUrl).length === 1 && isIP(new URL(baseUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
-  return createClient(EngineService, single ? make(baseUrl) : createEnginePool(baseUrl, make).transport);
+  const transport = single ? make(baseUrl) : createEnginePool(baseUrl, make).transport;
+  return { engine: createClient(EngineService, transport), cashier: createClient(CashierService, transport) };
 }

@@ -2,8 +2,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp, type EdgeLogger } from "./app.ts";
-import { createEngineClient, type EngineTrust } from "./engine-client.ts";
+import { createEngineClients, type EngineTrust } from "./engine-client.ts";
 import { drainable } from "./drain.ts";
+import { csrfKeyFrom } from "./pages/kit/csrf.ts";
 import { answerUnknownMethods } from "./unknown-method.ts";
 
 export interface EdgeHandle {
@@ -20,8 +21,8 @@ export async function startEdge(opts: {
   engineTrust?: EngineTrust;
   log: EdgeLogger;
 }): Promise<EdgeHandle> {
-  const engine = createEngineClient(opts.engineUrl, opts.token, opts.engineTrust);
-  const app = buildApp({ engine, log: opts.log });
+  const { engine, cashier } = createEngineClients(opts.engineUrl, opts.token, opts.engineTrust);
+  const app = buildApp({ engine, cashier, log: opts.log, csrfKey: csrfKeyFrom(opts.token) });
   const server = createServer(app.callback());
   answerUnknownMethods(server, app.allowedOn);
   server.keepAliveTimeout = 65_000;

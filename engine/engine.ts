@@ -10,7 +10,6 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { bootstrapMerchants, demoFrontendSettings } from "./app/bootstrap-merchants.ts";
-import type { ProcessDeps } from "./app/ports.ts";
 import { type Clock, systemClock } from "./app/clock.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { simConnector } from "./processors/sim/integration.ts";
@@ -20,6 +19,8 @@ import { deriveKeys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
+import { PgSessionStore } from "./store/session-store.ts";
+import type { CashierDeps } from "./app/cashier-ports.ts";
 import { PgFollowUpStore } from "./store/follow-up-store.ts";
 import { PgRetentionStore } from "./store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
@@ -41,7 +42,7 @@ export interface EngineHandle {
   /** The token the edge should send (CASHIER_EDGE_TOKEN or one made for this process). */
   edgeToken: string;
   orm: MikroORM;
-  deps: ProcessDeps;
+  deps: CashierDeps;
   databaseUrl: string;
   /** The engine's own acquirer simulator (a child process), when ACQUIRER_SIM_URL was not set. */
   acquirerSim: { url: string; pid: number } | undefined;
@@ -155,7 +156,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
   let workers: Workers | undefined;
-  const deps: ProcessDeps & MerchantAdminDeps = {
+  const deps: CashierDeps & MerchantAdminDeps = {
     merchants,
     merchantStore: merchants,
     orders: new PgOrderStore(orm, origin),
@@ -171,6 +172,8 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
       if (workers) wakeWorkers(workers);
     },
     onProcessorOutcome: recordProcessorOutcome,
+    sessions: new PgSessionStore(orm),
+    sessionTtlSeconds: config.sessionTtlSeconds,
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");

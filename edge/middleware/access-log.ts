@@ -3,6 +3,7 @@
  * Bodies are never logged (they carry card data).
  */
 import type { Context, Next } from "koa";
+import { redactPath } from "../cashier/paths.ts";
 
 export function accessLog(log: { info(obj: object, msg: string): void }) {
   return async (ctx: Context, next: Next) => {
@@ -15,7 +16,8 @@ export function accessLog(log: { info(obj: object, msg: string): void }) {
         {
           method: ctx.method,
           // The challenge page's MAC is a capability: it never reaches a log.
-          path: ctx.path.replace(/^\/3ds\/([^/]+)\/[^/]+/, "/3ds/$1/[mac]"),
+          // So are the hosted Cashier's autologin and browser session tokens.
+          path: redactPath(ctx.path.replace(/^\/3ds\/([^/]+)\/[^/]+/, "/3ds/$1/[mac]")),
           http: ctx.status,
           status: body?.status,
           trace_id: body?.trace_id ?? undefined,

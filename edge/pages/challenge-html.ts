@@ -44,12 +44,13 @@ export interface Page {
 /**
  * Headers of every challenge page: only the edge's own assets under the
  * nonce, the form may post only here (and be redirected to the merchant), no
- * framing (the challenge link may come from any Process caller), no caching,
+ * framing (the challenge link may come from any Process caller) except by the
+ * allowed_origins of the hosted Cashier the deposit was made in, no caching,
  * no referrer carrying the challenge's MAC to the merchant.
  */
-export function pageHeaders(returnUrl = "", nonce = "", tls = false): Record<string, string> {
+export function pageHeaders(returnUrl = "", nonce = "", tls = false, frameAncestors: readonly string[] = []): Record<string, string> {
   const origin = httpOrigin(returnUrl);
-  return kitHeaders({ nonce, formTargets: origin ? [origin] : [], tls, customerData: true });
+  return kitHeaders({ nonce, formTargets: origin ? [origin] : [], tls, customerData: true, frameAncestors });
 }
 
 function page(kit: PageKit, http: number, title: string, body: Html): Page {

@@ -36,9 +36,9 @@ function kitOf(ctx: Context): PageKit {
   return kitFor(chooseLocale({ acceptLanguage: ctx.get("accept-language") }));
 }
 
-function send(ctx: Context, page: Page, returnUrl = ""): void {
+function send(ctx: Context, page: Page, returnUrl = "", frameAncestors: readonly string[] = []): void {
   ctx.status = page.http;
-  ctx.set(pageHeaders(returnUrl, page.nonce, ctx.secure));
+  ctx.set(pageHeaders(returnUrl, page.nonce, ctx.secure, frameAncestors));
   ctx.set("Vary", "Accept-Language");
   ctx.body = page.html;
 }
@@ -79,7 +79,7 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
   const show = async (ctx: Context, target: Target) => {
     try {
       const challenge = await engine.getChallenge(target);
-      send(ctx, pageOf(challenge, kitOf(ctx)), challenge.returnUrl);
+      send(ctx, pageOf(challenge, kitOf(ctx)), challenge.returnUrl, challenge.allowedOrigins);
     } catch (err) {
       refuse(ctx, err);
     }

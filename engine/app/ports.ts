@@ -77,6 +77,17 @@ export interface OrderDraft {
   referenceTraceId: number | null;
   processor: string;
   initial: State;
+  /** Who made the order and, for the hosted Cashier, in which session (absent: Process, `api`). */
+  origin?: OrderOriginRecord;
+}
+
+/** What an order keeps of who made it (payment_order.created_by, session_ref, sc_order_id, udef1, udef2). */
+export interface OrderOriginRecord {
+  createdBy: string;
+  sessionRef: number | null;
+  scOrderId: string | null;
+  udef1: string | null;
+  udef2: string | null;
 }
 
 export type CreateOrderResult = { created: true; attempt: Attempt } | { created: false; fingerprint: string; attempt: Attempt };

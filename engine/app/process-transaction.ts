@@ -4,6 +4,10 @@
  * the merchant has a validation_url) -> run the attempt -> answer. A repeat
  * with the same parameters answers the order's current attempt and processes
  * nothing; other parameters under a used order_id are ORDER_CONFLICT.
+ * Process (`api`) and the hosted Cashier's forms (`customer`, in a session:
+ * submit-deposit.ts, submit-withdrawal.ts) both come through here; the origin
+ * only says who made the order, which auth_token Validation carries, and that
+ * the platform, which saw no reply, is notified of every change.
  */
 import { cardBrand, maskCard } from "../domain/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
@@ -17,11 +21,32 @@ import { advance } from "./advance.ts";
 import { runAttempt } from "./run-attempt.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
 
+/** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
+export interface OrderOrigin {
+  createdBy: "api" | "customer";
+  /** The hosted Cashier session the order is made in. */
+  session?: {
+    ref: number;
+    /** The session's auth_token, which every Validation of its transactions carries. */
+    authToken: string;
+    scOrderId: string | null;
+    udef1: string | null;
+    udef2: string | null;
+  };
+}
+
 export type ProcessResult = { ok: true; attempt: Attempt; merchant: Merchant; replayed: boolean } | { ok: false; error: DomainError };
 
 const fail = (error: DomainError): ProcessResult => ({ ok: false, error });
 
-function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant, deps: ProcessDeps, sale: RefundableSale | undefined): OrderDraft {
+function draftOf(
+  input: ProcessInput,
+  type: TransactionType,
+  merchant: Merchant,
+  deps: ProcessDeps,
+  sale: RefundableSale | undefined,
+  origin: OrderOrigin | undefined,
+): OrderDraft {
   // The order's parameters for idempotency: everything but the timestamp and
   // the CVV, which must never reach the disk, not even inside a keyed hash.
   const { timestamp: _t, ...rest } = input;
@@ -58,6 +83,13 @@ function draftOf(input: ProcessInput, type: TransactionType, merchant: Merchant,
     referenceTraceId: sale?.traceId ?? null,
     processor: sale ? sale.processor : merchant.processors[0],
     initial: INITIAL_STATE[type],
+    origin: origin && {
+      createdBy: origin.createdBy,
+      sessionRef: origin.session?.ref ?? null,
+      scOrderId: origin.session?.scOrderId || null,
+      udef1: origin.session?.udef1 || null,
+      udef2: origin.session?.udef2 || null,
+    },
   };
 }
 
@@ -91,7 +123,12 @@ async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: Process
   return { sale };
 }
 
-export async function processTransaction(deps: ProcessDeps, input: ProcessInput, wire: WireSignature | undefined): Promise<ProcessResult> {
+export async function processTransaction(
+  deps: ProcessDeps,
+  input: ProcessInput,
+  wire: WireSignature | undefined,
+  origin?: OrderOrigin,
+): Promise<ProcessResult> {
   const now = deps.now();
   const unprintable = controlCharacterViolations(input);
   if (unprintable.length > 0) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
@@ -114,7 +151,7 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     if ("error" in checked) return fail(checked.error);
     sale = checked.sale;
   }
-  const draft = draftOf(input, input.type, merchant, deps, sale);
+  const draft = draftOf(input, input.type, merchant, deps, sale, origin);
   // A processor that cannot do this operation refuses it by name before any order exists.
   const able = deps.processors.capability(draft.processor, input.type, merchant);
   if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });
@@ -140,9 +177,10 @@ export async function processTransaction(deps: ProcessDeps, input: ProcessInput,
     }
     return { ok: true, attempt, merchant, replayed: true };
   }
-  const ctx = { merchant, afterReply: false, updatedBy: "system" };
+  // A session's order answers the customer, not the platform: every change is notified.
+  const ctx = { merchant, afterReply: origin?.session !== undefined, updatedBy: "system" };
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {
-    const validation = await validateWithPlatform(deps, created.attempt, merchant, merchant.validationUrl);
+    const validation = await validateWithPlatform(deps, created.attempt, merchant, merchant.validationUrl, origin?.session?.authToken);
     if (!validation.confirmed) {
       const declined = await advance(deps, created.attempt, validation.decision, ctx);
       return { ok: true, attempt: declined.attempt, merchant, replayed: false };

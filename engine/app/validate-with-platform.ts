@@ -1,7 +1,8 @@
 /**
  * Validation: before any processor is called, a sale or payout of a merchant
  * with a validation_url is put to the platform, with an auth_token issued for
- * this cashier session (kept only as a keyed hash). Status 0 confirms; any
+ * this cashier session: the hosted Cashier session's own, or for a Process
+ * order one made for it (kept only as a keyed hash). Status 0 confirms; any
  * other status rejects (declined, 9002, the platform's description); no
  * usable reply in time declines with 9003 and says why. The call and its
  * reply are kept with the transaction's callbacks.
@@ -19,9 +20,10 @@ import { acceptedKeys } from "./authenticate.ts";
 
 export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };
 
-export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, merchant: Merchant, url: string): Promise<ValidationResult> {
-  const authToken = randomBytes(32).toString("base64url");
-  await deps.orders.saveSession(a.orderRef, fingerprint(deps.keys.tokenHash, authToken));
+export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, merchant: Merchant, url: string, sessionToken?: string): Promise<ValidationResult> {
+  const authToken = sessionToken ?? randomBytes(32).toString("base64url");
+  // A hosted Cashier session's token is the session's (derived, never stored); a Process order's is its own.
+  if (sessionToken === undefined) await deps.orders.saveSession(a.orderRef, fingerprint(deps.keys.tokenHash, authToken));
   const eventId = randomUUID();
   const body = validationRequestBody(a, authToken, Math.floor(deps.now().getTime() / 1000), merchant.signingKey);
   const result = await deps.send({

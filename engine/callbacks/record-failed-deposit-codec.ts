@@ -36,7 +36,11 @@ export function recordFailedDepositBody(a: Attempt, siteId: number | null): stri
     PSPCurrency: a.currency,
     PSPAmount: amount,
     IPAddress: a.requesterIp || undefined,
-    CreatedBy: "api",
+    // Given in the session start; Cashier deposits only.
+    SCOrderID: a.scOrderId ?? undefined,
+    Udef1: a.udef1 ?? undefined,
+    Udef2: a.udef2 ?? undefined,
+    CreatedBy: a.createdBy,
     EditedBy: "system",
   });
 }

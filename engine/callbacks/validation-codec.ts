@@ -26,7 +26,7 @@ export function validationRequestBody(a: Attempt, authToken: string, nowSeconds:
     amount: wireAmount(a.amountMinor, a.currency, VALIDATION_WHOLE_UNIT_CURRENCIES),
     currency: a.currency,
     payment_method: "CreditCard",
-    created_by: "api",
+    created_by: a.createdBy,
     auth_token: authToken,
     merchant_id: a.merchantId,
     version: API_VERSION,

@@ -47,6 +47,10 @@ export const REASONS = {
   INVALID_STATE: { grpc: "FAILED_PRECONDITION", http: 409, status: 15 },
   ALREADY_EXISTS: { grpc: "ALREADY_EXISTS", http: 409, status: 16 },
   CAPABILITY_MISSING: { grpc: "FAILED_PRECONDITION", http: 400, status: 17 },
+  AUTOLOGIN_UNUSABLE: { grpc: "FAILED_PRECONDITION", http: 410, status: 18 },
+  SESSION_ENDED: { grpc: "FAILED_PRECONDITION", http: 401, status: 19 },
+  NOT_ALLOWED_BY_FRONTEND: { grpc: "FAILED_PRECONDITION", http: 403, status: 20 },
+  RATE_LIMITED: { grpc: "RESOURCE_EXHAUSTED", http: 429, status: 21 },
   INTERNAL: { grpc: "INTERNAL", http: 500, status: -1 },
   UNAVAILABLE: { grpc: "UNAVAILABLE", http: 503, status: -2 },
 } as const satisfies Record<string, ReasonInfo>;

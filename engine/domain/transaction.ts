@@ -99,6 +99,14 @@ export interface Attempt {
   completingUntil: Date | null;
   /** A repeated request already told the platform this attempt's non-final state. */
   replied: boolean;
+  /** Who made the order: "api" (Process) or "customer" (the hosted Cashier). */
+  createdBy: string;
+  /** The hosted Cashier session the order was made in; null for Process orders. */
+  sessionRef: number | null;
+  /** The session's SCOrderID, Udef1, Udef2 (RecordFailedDeposit); null when not given. */
+  scOrderId: string | null;
+  udef1: string | null;
+  udef2: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,7 +7,7 @@ import { attemptToProto } from "./proto-mappers.ts";
 
 const STATES = { open: ChallengeState.OPEN, finished: ChallengeState.FINISHED, expired: ChallengeState.EXPIRED } as const;
 
-export function challengeToProto(v: ChallengeView): GetChallengeResponse {
+export function challengeToProto(v: ChallengeView, allowedOrigins: string[] = []): GetChallengeResponse {
   const t = attemptToProto(v.attempt);
   return create(GetChallengeResponseSchema, {
     state: STATES[v.state],
@@ -18,5 +18,6 @@ export function challengeToProto(v: ChallengeView): GetChallengeResponse {
     returnUrl: v.attempt.returnUrl,
     expireTime: v.state === "open" && v.attempt.challengeExpiresAt ? timestampFromDate(v.attempt.challengeExpiresAt) : undefined,
     status: t.status,
+    allowedOrigins,
   });
 }

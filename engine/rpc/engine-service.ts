@@ -55,7 +55,10 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       checkTraceId(req.traceId);
       const found = await getChallenge(deps, req.traceId, req.mac);
       if (!found.ok) throw toRpcError(found.error);
-      return challengeToProto(found.view);
+      // A hosted Cashier deposit's challenge may be framed where its Cashier may be.
+      const a = found.view.attempt;
+      const frontend = a.sessionRef === null ? undefined : (await deps.merchants.get(a.merchantId))?.frontends.find((f) => f.name === a.frontend);
+      return challengeToProto(found.view, frontend?.settings.allowedOrigins ?? []);
     },
 
     async completeChallenge(req) {

@@ -1,14 +1,16 @@
 /**
- * The engine's gRPC server (grpc-js): EngineService and AdminService behind
+ * The engine's gRPC server (grpc-js): EngineService, CashierService and AdminService behind
  * bearer-token authentication. Built here, started by the caller.
  */
 import * as grpc from "@grpc/grpc-js";
 import { EngineService, file_cashier_engine_v1_engine_service } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { CashierService, file_cashier_engine_v1_cashier_service } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { AdminService, file_cashier_admin_v1_admin_service } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { adminService } from "./admin-service.ts";
 import type { MerchantAdminDeps } from "./merchant-admin.ts";
-import type { ProcessDeps } from "../app/ports.ts";
+import type { CashierDeps } from "../app/cashier-ports.ts";
+import { cashierService } from "./cashier-service.ts";
 import type { Logger } from "../log.ts";
 import { bearerAuth } from "./auth.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
@@ -25,7 +27,7 @@ import { addReflection } from "./reflection.ts";
  * grpcurl's discovery need none. Interceptors as interceptorsFor() lists them.
  */
 export function buildGrpcServer(
-  deps: ProcessDeps & MerchantAdminDeps,
+  deps: CashierDeps & MerchantAdminDeps,
   tokens: { engine: string[]; admin: string[] },
   log: Logger,
   probe: () => Promise<void>,
@@ -40,9 +42,16 @@ export function buildGrpcServer(
   const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
   const chain = (accepted: string[]) => interceptorsFor(accepted, { observe: opts.observe, onInternal });
   addService(server, EngineService, engineService(deps), { interceptors: chain(tokens.engine), malformed });
+  // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).
+  addService(server, CashierService, cashierService(deps), { interceptors: chain(tokens.engine), malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
   addService(server, AdminService, adminService(deps), { interceptors: chain(tokens.admin), malformed });
-  addReflection(server, [file_cashier_engine_v1_engine_service, file_cashier_admin_v1_admin_service, file_cashier_engine_v1_errors]);
+  addReflection(server, [
+    file_cashier_engine_v1_engine_service,
+    file_cashier_engine_v1_cashier_service,
+    file_cashier_admin_v1_admin_service,
+    file_cashier_engine_v1_errors,
+  ]);
   const health = addHealth(server, probe);
   return { server, health };
 }

@@ -45,6 +45,11 @@ const ORDER_COLUMNS = [
   "pin",
   "frontend",
   "reference_trace_id",
+  "created_by",
+  "session_ref",
+  "sc_order_id",
+  "udef1",
+  "udef2",
 ] as const satisfies readonly (keyof CashierDb["payment_order"])[];
 
 /**

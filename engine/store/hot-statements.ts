@@ -31,6 +31,11 @@ export type CreateOrderParams = {
   processor: string;
   status: TransactionStatus;
   letter: PayoutLetter | null;
+  createdBy: string;
+  sessionRef: number | null;
+  scOrderId: string | null;
+  udef1: string | null;
+  udef2: string | null;
 };
 
 /**
@@ -59,13 +64,19 @@ export const CREATE_ORDER = preparedStatement<CreateOrderParams, AttemptRow>(
     processor: true,
     status: true,
     letter: true,
+    createdBy: true,
+    sessionRef: true,
+    scOrderId: true,
+    udef1: true,
+    udef2: true,
   },
   (p) => `
   with o as (
     insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
-      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url)
+      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, created_by, session_ref, sc_order_id, udef1, udef2)
     values (${p.merchantId}, ${p.orderId}, ${p.type}, ${p.fingerprint}, ${p.amountMinor}, ${p.currency}, ${p.frontend}, ${p.pin}, ${p.customer}::jsonb,
-      ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl})
+      ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl},
+      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text)
     on conflict on constraint payment_order_merchant_order_unique do nothing
     returning *),
   t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)
@@ -122,7 +133,8 @@ export type ApplyRow = AttemptRow & { next_trace_id: number | null; woken: numbe
 /**
  * One statement moves an attempt and writes everything the move owes: the
  * history row, the callbacks (outbox; RecordFailedDeposit's unique index makes
- * a second one a no-op), the order's sealed card when it changes, and the
+ * a second one a no-op), the order's sealed card when it changes (and a card
+ * a customer asked to keep, once its deposit ends unapproved), and the
  * cascade's next attempt (a new trace_id, not yet submitted, due at once).
  * The where clause on the current state makes a lost race a no-op. When it
  * wrote a callback or a cascade attempt, it also wakes the other engines'
@@ -172,6 +184,8 @@ export const APPLY = preparedStatement<ApplyParams, ApplyRow>(
          where not x.if_replied or t.replied
          on conflict do nothing returning id),
   c as (update payment_order set card_sealed = ${p.cardSealed}::text where ${p.writeCard}::boolean and id = (select order_ref from t)),
+  sc as (delete from saved_card where ${p.toStatus}::text in ('declined', 'cancelled') and order_ref = (select order_ref from t)
+         and not exists (select 1 from transaction x where x.order_ref = saved_card.order_ref and x.status = 'approved')),
   nx as (insert into transaction (order_ref, attempt, processor, status, submitted, next_check_at)
          select order_ref, attempt + 1, ${p.cascadeProcessor}::text, 'pending', false, now() from t where ${p.cascadeProcessor}::text is not null returning trace_id),
   nxe as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)

@@ -48,6 +48,11 @@ export function attemptFromRow(r: AttemptRow): Attempt {
     challengeExpiresAt: r.challenge_expires_at,
     completingUntil: r.completing_until,
     replied: r.replied,
+    createdBy: r.created_by,
+    sessionRef: r.session_ref,
+    scOrderId: r.sc_order_id,
+    udef1: r.udef1,
+    udef2: r.udef2,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -56,6 +56,11 @@ export class PgOrderStore implements OrderStore {
         processor: d.processor,
         status: d.initial.status,
         letter: d.initial.letter ?? null,
+        createdBy: d.origin?.createdBy ?? "api",
+        sessionRef: d.origin?.sessionRef ?? null,
+        scOrderId: d.origin?.scOrderId ?? null,
+        udef1: d.origin?.udef1 ?? null,
+        udef2: d.origin?.udef2 ?? null,
       });
     } else {
       created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId);

@@ -14,6 +14,7 @@ import { Migration005FairDelivery } from "./migrations/005-fair-delivery.ts";
 import { Migration006FrontendSettings } from "./migrations/006-frontend-settings.ts";
 import { Migration007LookupSweep } from "./migrations/007-lookup-sweep.ts";
 import { Migration008ProcessorAccounts } from "./migrations/008-processor-accounts.ts";
+import { Migration009HostedCashier } from "./migrations/009-hosted-cashier.ts";
 import { Migration010Retention } from "./migrations/010-retention.ts";
 import { Migration011SearchIndexes } from "./migrations/011-search-indexes.ts";
 
@@ -26,6 +27,7 @@ const MIGRATIONS = [
   { name: "006-frontend-settings", class: Migration006FrontendSettings },
   { name: "007-lookup-sweep", class: Migration007LookupSweep },
   { name: "008-processor-accounts", class: Migration008ProcessorAccounts },
+  { name: "009-hosted-cashier", class: Migration009HostedCashier },
   { name: "010-retention", class: Migration010Retention },
   { name: "011-search-indexes", class: Migration011SearchIndexes },
 ];

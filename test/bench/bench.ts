@@ -20,7 +20,10 @@
  * Only a 200 with status 0 and an approved transaction (edge), or an APPROVED
  * transaction (grpc), counts as a success; p50/p99 are over successes.
  *
- * Other knobs: BENCH_PHASES (default "edge,grpc,raw"), BENCH_HTTP_CLIENT
+ *   cashier  one customer's deposit through the hosted Cashier's pages: session
+ *         start, autologin, deposit page, submit, result page (cashier-phase.ts)
+ *
+ * Other knobs: BENCH_PHASES (default "edge,grpc,raw,cashier"), BENCH_HTTP_CLIENT
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
  * measured the same), BENCH_GRPC_CLIENT ("grpc-js", default, measured at about
  * 0.3 ms less CPU per call; "connect": the Connect client the edge uses),
@@ -76,11 +79,12 @@ import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/
 import type { Worker } from "node:worker_threads";
 import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
 import { orderId, saleBody, sign } from "../support/wire.ts";
+import { cashierShot } from "./cashier-phase.ts";
 import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
 import { startFloorServer } from "./floor.ts";
 import { formatMemory, memorySampler } from "./memory.ts";
 
-const PHASE_NAMES = ["edge", "grpc", "raw", "floor"] as const;
+const PHASE_NAMES = ["edge", "grpc", "raw", "floor", "cashier"] as const;
 type PhaseName = (typeof PHASE_NAMES)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -103,7 +107,7 @@ const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 2, 0);
 const CONCURRENCY = Math.floor(envNumber("BENCH_CONCURRENCY", 64, 1));
 const HTTP_CLIENT = envChoice("BENCH_HTTP_CLIENT", ["http", "fetch"] as const, "http");
 const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["grpc-js", "connect"] as const, "grpc-js");
-const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
+const PHASES: PhaseName[] = (process.env.BENCH_PHASES || "edge,grpc,raw,cashier")
   .split(",")
   .map((s) => s.trim())
   .filter((s) => s !== "")
@@ -533,6 +537,7 @@ async function main(): Promise<void> {
   const memory = memorySampler(svc.edge.thread, () => [...(childTicks()?.keys() ?? [])].filter((pid) => pid !== simPid));
   let memoryFigures: Awaited<ReturnType<typeof memory.stop>> | undefined;
   let rssAfter = Number.NaN;
+  let cashierSteps: string[] = [];
   let pgVersion = "?";
   let poolSize = 20;
   try {
@@ -546,6 +551,12 @@ async function main(): Promise<void> {
         const c = edgeShot(svc.edgeUrl);
         results.set(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread));
         c.close();
+      } else if (phase === "cashier") {
+        // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
+        const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
+        results.set(phase, await runPhase("cashier (pages)", c.shot));
+        c.close();
+        cashierSteps = c.report();
       } else if (phase === "grpc") {
         const c = grpcShot(svc);
         results.set(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread));
@@ -628,6 +639,7 @@ async function main(): Promise<void> {
   }
   console.log(table(rows));
   if (memoryFigures) console.log(formatMemory({ ...memoryFigures, rssAfter }, AFTER_SECONDS));
+  for (const line of cashierSteps) console.log(line);
   for (const [, r] of results) {
     for (const [kind, n] of [...r.errorKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${r.name} error x${n}: ${kind}`);
   }

@@ -83,3 +83,9 @@ t.test("retention: callbacks 90 days, history kept, 1000 a step; 0 keeps, a nega
   t.throws(() => loadConfig({ CASHIER_RETENTION_EVENT_DAYS: "1.5" }), /^CASHIER_RETENTION_EVENT_DAYS must be a whole number/);
   t.throws(() => loadConfig({ CASHIER_RETENTION_BATCH: "0" }), /^CASHIER_RETENTION_BATCH must be a positive integer/);
 });
+
+t.test("CASHIER_SESSION_TTL_SECONDS: 900 by default, a positive integer when set", async (t) => {
+  t.equal(loadConfig({}).sessionTtlSeconds, 900);
+  t.equal(loadConfig({ CASHIER_SESSION_TTL_SECONDS: "120" }).sessionTtlSeconds, 120);
+  t.throws(() => loadConfig({ CASHIER_SESSION_TTL_SECONDS: "0" }), /CASHIER_SESSION_TTL_SECONDS/);
+});

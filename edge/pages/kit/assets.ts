@@ -25,8 +25,9 @@ export function hashedName(base: string, ext: string, body: Buffer): string {
   return `${base}.${createHash("sha256").update(body).digest("hex").slice(0, 16)}.${ext}`;
 }
 
-function load(file: string, type: string): Asset {
-  const body = readFileSync(new URL(`./assets/${file}`, import.meta.url));
+/** `dir`: the folder of the file (the kit's assets/ unless a face passes its own). */
+export function load(file: string, type: string, dir: URL = new URL("./assets/", import.meta.url)): Asset {
+  const body = readFileSync(new URL(file, dir));
   const [base, ext] = file.split(".");
   return {
     url: `/assets/${hashedName(base, ext, body)}`,
@@ -43,6 +44,12 @@ export const ASSETS = {
 } as const;
 
 const BY_URL = new Map<string, Asset>(Object.values(ASSETS).map((a) => [a.url, a]));
+
+/** Serves a face's own asset at its hashed URL too. */
+export function registerAsset(asset: Asset): Asset {
+  BY_URL.set(asset.url, asset);
+  return asset;
+}
 
 /** GET (and HEAD) /assets/<hashed name>. */
 export function assetRoutes(router: Router): void {

@@ -68,23 +68,78 @@ export interface ButtonSpec {
   /** primary: the form's main action; secondary: an alternative; danger: a refusal or a cancel. */
   variant?: "primary" | "secondary" | "danger";
   type?: "submit" | "button";
+  /** The full name for assistive technology when the visible label is short (it must contain the label's words). */
+  ariaLabel?: string;
 }
 
 export function button(b: ButtonSpec): Html {
   return html`<button type="${b.type ?? "submit"}" class="button ${b.variant ?? "primary"}"${b.id ? html` id="${b.id}"` : ""}${
-    b.name ? html` name="${b.name}"` : ""
-  }${b.value !== undefined ? html` value="${b.value}"` : ""}>${b.label}</button>`;
+    b.ariaLabel ? html` aria-label="${b.ariaLabel}"` : ""
+  }${b.name ? html` name="${b.name}"` : ""}${b.value !== undefined ? html` value="${b.value}"` : ""}>${b.label}</button>`;
+}
+
+export interface LinkOptions {
+  /** "_top": leave a frame for the whole window (the merchant's return_url). */
+  target?: "_top";
+  /** The script posts cashier:close to the framing parent when it is followed. */
+  closes?: boolean;
+  variant?: "primary" | "secondary";
 }
 
 /** A link styled as a button, only to an http(s) URL (never javascript: or the like); otherwise nothing. */
-export function linkButton(label: string, href: string, id?: string): Html {
+export function linkButton(label: string, href: string, id?: string, o: LinkOptions = {}): Html {
   try {
     const u = new URL(href);
     if (u.protocol !== "http:" && u.protocol !== "https:") return html``;
   } catch {
     return html``;
   }
-  return html`<a${id ? html` id="${id}"` : ""} class="button primary" href="${href}">${label}</a>`;
+  return html`<a${id ? html` id="${id}"` : ""} class="button ${o.variant ?? "primary"}" href="${href}"${o.target ? html` target="${o.target}"` : ""}${
+    o.closes ? html` data-cashier-close` : ""
+  }>${label}</a>`;
+}
+
+/** A link to a page of this site (a path), styled as a button. */
+export function pathButton(label: string, path: string, id?: string, variant: "primary" | "secondary" = "primary"): Html {
+  return path.startsWith("/") && !path.startsWith("//") ? html`<a${id ? html` id="${id}"` : ""} class="button ${variant}" href="${path}">${label}</a>` : html``;
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+  /** The choice's element id (for the error summary's links and tests). */
+  id: string;
+  checked?: boolean;
+}
+
+/** A group of radio buttons under its legend, with the group's hint and error tied to it. */
+export function radioGroup(g: {
+  name: string;
+  legend: string;
+  choices: readonly Choice[];
+  hint?: string;
+  error?: string;
+  id?: string;
+  className?: string;
+}): Html {
+  const id = g.id ?? g.name;
+  const hintId = g.hint ? `${id}-hint` : undefined;
+  const errorId = g.error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ");
+  return html`<fieldset class="choices${g.className ? ` ${g.className}` : ""}${g.error ? " field-error" : ""}" id="${id}"${describedBy ? html` aria-describedby="${describedBy}"` : ""}>
+<legend>${g.legend}</legend>
+${g.hint ? html`<p class="hint" id="${hintId}">${g.hint}</p>` : ""}${g.error ? html`<p class="error" id="${errorId}">${g.error}</p>` : ""}
+${g.choices.map(
+  (c) =>
+    html`<div class="choice"><input type="radio" name="${g.name}" id="${c.id}" value="${c.value}"${c.checked ? html` checked` : ""}><label for="${c.id}">${c.label}</label></div>`,
+)}
+</fieldset>`;
+}
+
+/** A checkbox with its label after it. */
+export function checkbox(c: { name: string; label: string; id?: string; checked?: boolean; value?: string }): Html {
+  const id = c.id ?? c.name;
+  return html`<div class="choice"><input type="checkbox" name="${c.name}" id="${id}" value="${c.value ?? "1"}"${c.checked ? html` checked` : ""}><label for="${id}">${c.label}</label></div>`;
 }
 
 /** An amount as the customer's language writes it; the digits never go through a float. */

@@ -6,10 +6,18 @@
  * back to English (a test keeps the catalogues complete).
  */
 import { IntlMessageFormat } from "intl-messageformat";
-import ar from "../messages/ar.json" with { type: "json" };
-import de from "../messages/de.json" with { type: "json" };
-import en from "../messages/en.json" with { type: "json" };
+import cashierAr from "../../cashier/messages/ar.json" with { type: "json" };
+import cashierDe from "../../cashier/messages/de.json" with { type: "json" };
+import cashierEn from "../../cashier/messages/en.json" with { type: "json" };
+import kitAr from "../messages/ar.json" with { type: "json" };
+import kitDe from "../messages/de.json" with { type: "json" };
+import kitEn from "../messages/en.json" with { type: "json" };
 import { currencyExponent } from "../../../engine/domain/money.ts";
+
+// The kit's and the challenge's texts, then each face's own (edge/<face>/messages/), as one catalogue per language.
+const en = { ...kitEn, ...cashierEn };
+const de = { ...kitDe, ...cashierDe };
+const ar = { ...kitAr, ...cashierAr };
 
 /** The languages the Cashier speaks, English first (the last resort). */
 export const LOCALES = ["en", "de", "ar"] as const;

@@ -4,7 +4,7 @@
  * with this response's nonce. The script is `defer`red and only enhances: the
  * page is complete without it.
  */
-import { ASSETS } from "./assets.ts";
+import { ASSETS, type Asset } from "./assets.ts";
 import { type Html, html } from "./html.ts";
 import type { Translator } from "./i18n.ts";
 
@@ -16,6 +16,10 @@ export interface Shell {
   body: Html;
   /** The exact origin of the parent window the script may post events to (framed pages only). */
   parentOrigin?: string;
+  /** More of the edge's own scripts (a face's enhancements), deferred, under the same nonce. */
+  scripts?: readonly Asset[];
+  /** Seconds after which a page without scripts reloads itself (a result that is not final yet). */
+  refreshWithoutScript?: number;
 }
 
 export function layout(s: Shell): Html {
@@ -23,7 +27,9 @@ export function layout(s: Shell): Html {
 <html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${s.title}</title>
 <link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">
-<script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script></head>
+<script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
+    (a) => html`\n<script src="${a.url}" integrity="${a.integrity}" nonce="${s.nonce}" defer></script>`,
+  )}${s.refreshWithoutScript ? html`\n<noscript><meta http-equiv="refresh" content="${s.refreshWithoutScript}"></noscript>` : ""}</head>
 <body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
 <main id="main" tabindex="-1">${s.body}</main></body></html>
 `;

@@ -7,6 +7,8 @@ import { AllowedTransitionEntity } from "./allowed-transition.entity.ts";
 import { CallbackAttemptEntity } from "./callback-attempt.entity.ts";
 import { CallbackEntity } from "./callback.entity.ts";
 import { CashierSessionEntity } from "./cashier-session.entity.ts";
+import { HostedSessionEntity } from "./hosted-session.entity.ts";
+import { SavedCardEntity } from "./saved-card.entity.ts";
 import { FrontendEntity } from "./frontend.entity.ts";
 import { MerchantEntity } from "./merchant.entity.ts";
 import { PaymentOrderEntity } from "./payment-order.entity.ts";
@@ -29,4 +31,6 @@ export const ENTITIES = [
   RecoveryWatermarkEntity,
   ProcessorAccountEntity,
   RetentionWatermarkEntity,
+  HostedSessionEntity,
+  SavedCardEntity,
 ] as const;

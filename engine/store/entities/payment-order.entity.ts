@@ -5,6 +5,7 @@
  */
 import { defineEntity, p } from "@mikro-orm/core";
 import { TRANSACTION_TYPES } from "./column-values.ts";
+import { HostedSessionEntity } from "./hosted-session.entity.ts";
 import { MerchantEntity } from "./merchant.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
 
@@ -33,6 +34,14 @@ export const PaymentOrderEntity = defineEntity({
     /** A refund's sale: the sale's attempt. */
     reference: () => p.manyToOne(TransactionEntity).fieldName("reference_trace_id").nullable(),
     createdAt: p.datetime().defaultRaw("now()"),
+    /** Who made the order: `api` (Process) or `customer` (the hosted Cashier). */
+    createdBy: p.text().default("api"),
+    /** The hosted Cashier session the order was made in. */
+    session: () => p.manyToOne(HostedSessionEntity).fieldName("session_ref").nullable(),
+    /** The session's SCOrderID, Udef1 and Udef2, for RecordFailedDeposit. */
+    scOrderId: p.text().nullable(),
+    udef1: p.text().nullable(),
+    udef2: p.text().nullable(),
     attempts: () => p.oneToMany(TransactionEntity).mappedBy("order"),
   },
 });

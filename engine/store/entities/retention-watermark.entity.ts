@@ -9,6 +9,6 @@ export const RetentionWatermarkEntity = defineEntity({
   properties: {
     name: p.enum(RETENTION_TABLES).primary(),
     /** Every row with an id up to this one has been looked at. */
-    afterId: p.bigint("number").default(0),
+    afterId: p.bigint("number").defaultRaw("0"),
   },
 });

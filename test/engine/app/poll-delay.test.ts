@@ -45,6 +45,11 @@ function createdAgo(ms: number): Attempt {
     challengeExpiresAt: null,
     completingUntil: null,
     replied: false,
+    createdBy: "api",
+    sessionRef: null,
+    scOrderId: null,
+    udef1: null,
+    udef2: null,
     createdAt,
     updatedAt: createdAt,
   };

@@ -48,6 +48,11 @@ const approved: Attempt = {
   challengeExpiresAt: null,
   completingUntil: null,
   replied: false,
+  createdBy: "api",
+  sessionRef: null,
+  scOrderId: null,
+  udef1: null,
+  udef2: null,
   createdAt: new Date(0),
   updatedAt: new Date(0),
 };

@@ -29,6 +29,7 @@
     tell("cashier:loaded", {});
     const result = document.querySelector("[data-cashier-result]");
     if (result) tell("cashier:result", JSON.parse(result.getAttribute("data-cashier-result")));
+    for (const link of document.querySelectorAll("[data-cashier-close]")) link.addEventListener("click", () => tell("cashier:close", {}));
     reportHeight();
     if ("ResizeObserver" in window) new ResizeObserver(reportHeight).observe(document.documentElement);
   });

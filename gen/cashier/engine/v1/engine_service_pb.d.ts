@@ -677,6 +677,14 @@ export declare type GetChallengeResponse = Message<"cashier.engine.v1.GetChallen
    * @generated from field: cashier.engine.v1.TransactionStatus status = 8;
    */
   status: TransactionStatus;
+
+  /**
+   * Origins that may frame this page: the frontend's allowed_origins for a
+   * deposit made in the hosted Cashier (which may sit in a frame), else none.
+   *
+   * @generated from field: repeated string allowed_origins = 9;
+   */
+  allowedOrigins: string[];
 };
 
 /**

@@ -203,6 +203,34 @@ export enum ErrorReason {
   CAPABILITY_MISSING = 17,
 
   /**
+   * [18] HTTP 410: a hosted Cashier autologin address that is unknown, already used or expired; it says nothing more.
+   *
+   * @generated from enum value: ERROR_REASON_AUTOLOGIN_UNUSABLE = 18;
+   */
+  AUTOLOGIN_UNUSABLE = 18,
+
+  /**
+   * [19] HTTP 401: a hosted Cashier browser session that is unknown or has ended.
+   *
+   * @generated from enum value: ERROR_REASON_SESSION_ENDED = 19;
+   */
+  SESSION_ENDED = 19,
+
+  /**
+   * [20] HTTP 403: the frontend's settings do not let the customer do this (cancel a withdrawal, keep a card).
+   *
+   * @generated from enum value: ERROR_REASON_NOT_ALLOWED_BY_FRONTEND = 20;
+   */
+  NOT_ALLOWED_BY_FRONTEND = 20,
+
+  /**
+   * [21] HTTP 429: too many requests from one client in a short time (session start, the Cashier's forms); retry later.
+   *
+   * @generated from enum value: ERROR_REASON_RATE_LIMITED = 21;
+   */
+  RATE_LIMITED = 21,
+
+  /**
    * [-1] HTTP 500: internal failure; nothing internal is echoed.
    *
    * @generated from enum value: ERROR_REASON_INTERNAL = 100;

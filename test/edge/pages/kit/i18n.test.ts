@@ -13,7 +13,24 @@ t.test("every catalogue has exactly English's keys, and every message parses", a
     t.same(Object.keys(CATALOGUES[locale]).sort(), keys, `${locale} has every key and no other`);
     for (const [key, source] of Object.entries(CATALOGUES[locale])) {
       t.doesNotThrow(
-        () => new IntlMessageFormat(source, locale).format({ count: 1, bytes: 1, min: "1", max: "2", amount: "1", currency: "USD" }),
+        () =>
+          new IntlMessageFormat(source, locale).format({
+            count: 1,
+            bytes: 1,
+            min: "1",
+            max: "2",
+            amount: "1",
+            currency: "USD",
+            name: "n",
+            brand: "b",
+            last4: "1",
+            expiry: "e",
+            decimals: 2,
+            date: "d",
+            status: "s",
+            card: "c",
+            seconds: 2,
+          }),
         `${locale} ${key}`,
       );
     }

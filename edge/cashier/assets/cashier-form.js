@@ -1,0 +1,106 @@
+// The Cashier's enhancements; every page works without them. The card's
+// brand as it is typed, a hint when the number fails the Luhn check, only
+// the card fields that apply (a saved card or a new one), the amount field
+// and the preset choices kept apart, and a pending result followed until it
+// is final. Texts come from the page (the server's catalogues), never from here.
+
+(() => {
+  const BRANDS = [
+    ["American Express", /^3[47]/],
+    ["Visa", /^4/],
+    ["Mastercard", /^(5[1-5]|2(2[2-9][1-9]|2[3-9]|[3-6]|7[01]|720))/],
+    ["Discover", /^(6011|65|64[4-9])/],
+    ["JCB", /^35(2[89]|[3-8])/],
+    ["Diners Club", /^3(0[0-5]|[689])/],
+    ["UnionPay", /^62/],
+    ["Maestro", /^(5018|5020|5038|6304|6759|676[1-3])/],
+  ];
+
+  function luhn(digits) {
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) {
+      let d = Number(digits[digits.length - 1 - i]);
+      if (i % 2 === 1) {
+        d *= 2;
+        if (d > 9) d -= 9;
+      }
+      sum += d;
+    }
+    return sum % 10 === 0;
+  }
+
+  function cardNumber(form) {
+    const input = form.querySelector("#card_number");
+    const out = form.querySelector("#card_number-brand");
+    const hint = form.querySelector("#card_number-luhn");
+    if (!input || !out || !hint) return;
+    const described = input.getAttribute("aria-describedby") || "";
+    const update = () => {
+      const digits = input.value.replace(/[\s-]/g, "");
+      const brand = BRANDS.find(([, re]) => re.test(digits));
+      out.textContent = brand && digits.length >= 2 ? out.dataset.template.replace("%BRAND%", brand[0]) : "";
+      const wrong = /^[0-9]{12,19}$/.test(digits) ? !luhn(digits) : digits.length >= 19;
+      hint.hidden = !wrong;
+      input.setAttribute("aria-describedby", `${described} ${wrong ? "card_number-luhn" : ""}`.trim());
+    };
+    input.addEventListener("input", update);
+    update();
+  }
+
+  function sources(form) {
+    const group = form.querySelector("#new-card[data-source-new]");
+    if (!group) return;
+    const saved = form.querySelector("#saved-group");
+    const radios = [...form.querySelectorAll("input[name=source], input[name=destination]")];
+    const update = () => {
+      const chosen = radios.find((r) => r.checked);
+      const isNew = !chosen || chosen.value === group.dataset.sourceNew;
+      group.hidden = !isNew;
+      if (saved) saved.hidden = isNew;
+    };
+    for (const r of radios) r.addEventListener("change", update);
+    update();
+  }
+
+  function amounts(form) {
+    const amount = form.querySelector("#amount");
+    const presets = [...form.querySelectorAll("input[name=preset]")];
+    if (!amount || presets.length === 0) return;
+    for (const p of presets)
+      p.addEventListener("change", () => {
+        if (p.checked) amount.value = "";
+      });
+    amount.addEventListener("input", () => {
+      if (amount.value.trim()) for (const p of presets) p.checked = false;
+    });
+  }
+
+  function follow() {
+    const el = document.querySelector("[data-follow]");
+    if (!el) return;
+    const url = el.getAttribute("data-follow");
+    const current = el.getAttribute("data-status");
+    const tick = async () => {
+      try {
+        const res = await fetch(url, { headers: { accept: "application/json" }, cache: "no-store", credentials: "omit" });
+        if (res.ok) {
+          const { transaction_status } = await res.json();
+          if (transaction_status && transaction_status !== current) return location.reload();
+        }
+      } catch {
+        // Offline for a moment: try again.
+      }
+      setTimeout(tick, 2000);
+    };
+    setTimeout(tick, 2000);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const form of document.querySelectorAll("form[data-card-form]")) {
+      cardNumber(form);
+      sources(form);
+      amounts(form);
+    }
+    follow();
+  });
+})();

@@ -1,0 +1,37 @@
+/**
+ * The hosted Cashier's addresses. The browser session lives in the path
+ * (`/cashier/s/<session token>/...`) and in each form, never only in a
+ * cookie: a Cashier framed by another site gets no third-party cookie in
+ * Chromium as shipped, and a path works the same in a tab, a new tab and a
+ * frame. Pages send no Referer, and the access log writes the token as
+ * `[session]`. The framing parent's origin, declared by the merchant as
+ * `?parent=<origin>` on the autologin address, follows in the query and is
+ * honoured only when it is one of the frontend's allowed_origins.
+ */
+
+/** An autologin or browser session token as the engine makes them (base64url). */
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+
+export function isToken(value: string | undefined): value is string {
+  return value !== undefined && TOKEN.test(value);
+}
+
+/** The pages of a session. */
+export type SessionPage = "deposit" | "withdrawal" | "return" | `result/${number}` | `result/${number}/status` | "cancel" | "cards/delete";
+
+/** The address of a session's page, with the declared parent origin when there is one. */
+export function sessionPath(sessionToken: string, page: SessionPage, parent?: string): string {
+  const base = `/cashier/s/${sessionToken}/${page}`;
+  return parent ? `${base}?parent=${encodeURIComponent(parent)}` : base;
+}
+
+/** The parent origin a request declares, when it is exactly one of `allowed` (else none: no events are posted). */
+export function declaredParent(query: unknown, allowed: readonly string[]): string | undefined {
+  const parent = typeof query === "string" ? query : undefined;
+  return parent && allowed.includes(parent) ? parent : undefined;
+}
+
+/** The access log's form of a Cashier path: tokens replaced by their kind. */
+export function redactPath(path: string): string {
+  return path.replace(/^\/cashier\/autologin\/[^/]+/, "/cashier/autologin/[token]").replace(/^\/cashier\/s\/[^/]+/, "/cashier/s/[session]");
+}

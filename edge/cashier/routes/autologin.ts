@@ -1,0 +1,40 @@
+/**
+ * GET /cashier/autologin/<token>[?parent=<origin>]: the one-time address
+ * StartSession hands out. Redeemed once (RedeemAutologin), it sends the
+ * browser on with a 303 to the session's page, whose path carries the
+ * browser session; opened again, late or guessed, it says only that the link
+ * cannot be used. Unusable links count against the client address
+ * (rate-limits.ts). A HEAD (a link preview) redeems nothing.
+ */
+import type Router from "@koa/router";
+import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { declaredParent, isToken, sessionPath } from "../paths.ts";
+import { noticePage } from "../views/notice.ts";
+import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
+
+export function autologinRoutes(router: Router, deps: CashierDeps): void {
+  router.get("/cashier/autologin/:token", async (ctx) => {
+    const wait = await deps.limiters.autologinGuesses.check(clientIp(ctx));
+    if (wait !== undefined) return send(ctx, noticePage(pageContext(ctx), "tooMany", { seconds: wait }));
+    if (ctx.method === "HEAD") {
+      ctx.status = 204;
+      ctx.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+      return;
+    }
+    const token = ctx.params.token;
+    if (!isToken(token)) {
+      await deps.limiters.autologinGuesses.hit(clientIp(ctx));
+      return send(ctx, noticePage(pageContext(ctx), "autologin"));
+    }
+    try {
+      const redeemed = await deps.cashier.redeemAutologin({ autologinToken: token, requesterIp: clientIp(ctx) });
+      const session = redeemed.session!;
+      const parent = declaredParent(ctx.query.parent, session.frontendSettings?.allowedOrigins ?? []);
+      const page = session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+      seeOther(ctx, sessionPath(redeemed.sessionToken, page, parent));
+    } catch (err) {
+      if (noticeOf(err) === "autologin") await deps.limiters.autologinGuesses.hit(clientIp(ctx));
+      refuse(ctx, deps, err);
+    }
+  });
+}

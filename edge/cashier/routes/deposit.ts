@@ -1,0 +1,146 @@
+/**
+ * The deposit form: GET shows it, POST decodes it (the shape of each field;
+ * the engine applies the rules and names what it refuses), calls
+ * SubmitDeposit and sends the browser on with a 303: to the 3-D Secure
+ * challenge when the sale waits for it (which comes back to `return`), else
+ * to the result page. GET return: after a challenge, the session's newest
+ * deposit's result. The card number and code are never shown again.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { SessionIntent, type SubmitDepositRequest, SubmitDepositRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import type { FieldError } from "../../pages/kit/components.ts";
+import { parseAmountInput } from "../amount-input.ts";
+import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
+import { sessionPath } from "../paths.ts";
+import { type DepositValues, NEW_CARD, depositPage } from "../views/deposit.ts";
+import { amountError, fieldErrorsOf } from "./form-errors.ts";
+import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
+
+type Decoded = { ok: true; request: SubmitDepositRequest } | { ok: false; errors: FieldError[] };
+
+/** The form -> SubmitDepositRequest, or the fields whose shape is wrong. */
+export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Decoded {
+  const { session } = l.frame;
+  const tr = l.c.tr;
+  const t = tr.t;
+  const errors: FieldError[] = [];
+  const currency = session.currency;
+
+  let amountMinor: bigint | undefined = session.amount?.amountMinor;
+  if (amountMinor === undefined) {
+    const typed = one(form, "amount").trim();
+    const preset = one(form, "preset");
+    if (typed) {
+      const parsed = parseAmountInput(typed, currency);
+      if (parsed.ok) amountMinor = parsed.minor;
+      else errors.push({ field: "amount", message: amountError(tr, session, "deposit", true) });
+    } else if (preset && session.frontendSettings?.depositPresetsMinor.some((p) => String(p) === preset)) {
+      amountMinor = BigInt(preset);
+    } else errors.push({ field: "amount", message: t("cashier.amount.choose") });
+  }
+
+  const source = session.savedCards.length > 0 ? one(form, "source") : NEW_CARD;
+  let chosen: MessageInitShape<typeof SubmitDepositRequestSchema>["source"];
+  let savedCardCvv = "";
+  if (source !== NEW_CARD) {
+    if (!session.savedCards.some((c) => c.cardId === source)) errors.push({ field: "source", message: t("cashier.error.source") });
+    const cvv = cvvInput(one(form, "saved_card_cvv"));
+    if (!cvv.ok) errors.push({ field: "saved_card_cvv", message: t("cashier.error.cvv") });
+    if (errors.length === 0 && cvv.ok) {
+      chosen = { case: "savedCardId", value: source };
+      savedCardCvv = cvv.value;
+    }
+  } else {
+    const number = cardNumberInput(one(form, "card_number"));
+    const expiry = expiryInput(one(form, "card_exp"));
+    const cvv = cvvInput(one(form, "cvv"));
+    const holder = holderInput(one(form, "holder"));
+    if (!number.ok) errors.push({ field: "card_number", message: t("cashier.error.cardNumber") });
+    if (!expiry.ok) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
+    if (!cvv.ok) errors.push({ field: "cvv", message: t("cashier.error.cvv") });
+    if (!holder.ok) errors.push({ field: "holder", message: t("cashier.error.holder") });
+    if (number.ok && expiry.ok && cvv.ok && holder.ok) {
+      chosen = {
+        case: "newCard",
+        value: { card: { number: number.value, expiry: expiry.value, cvv: cvv.value }, holder: holder.value, save: one(form, "save_card") === "1" },
+      };
+    }
+  }
+  if (errors.length > 0 || amountMinor === undefined || !chosen) return { ok: false, errors };
+  const request = create(SubmitDepositRequestSchema, {
+    sessionToken: l.frame.sessionToken,
+    requesterIp: ip,
+    returnUrl: sessionPath(l.frame.sessionToken, "return", l.frame.parent),
+    amount: { amountMinor, currency },
+    source: chosen,
+    savedCardCvv,
+  });
+  return { ok: true, request };
+}
+
+/** What the form showed, to show again: never the card number nor a code. */
+function valuesOf(form: URLSearchParams): DepositValues {
+  return {
+    amount: one(form, "amount"),
+    preset: one(form, "preset"),
+    source: one(form, "source") || undefined,
+    holder: one(form, "holder"),
+    save: one(form, "save_card") === "1",
+  };
+}
+
+export function depositRoutes(router: Router, deps: CashierDeps): void {
+  const show = (ctx: Context, l: Loaded, values?: DepositValues, errors?: FieldError[]) =>
+    send(ctx, depositPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors }));
+
+  router.get("/cashier/s/:session/deposit", async (ctx) => {
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
+    show(ctx, l);
+  });
+
+  router.post("/cashier/s/:session/deposit", async (ctx) => {
+    const form = await guardedForm(ctx, deps);
+    if (!form) return;
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const decoded = decodeDeposit(form, l, clientIp(ctx));
+    if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
+    try {
+      const { transaction } = await deps.cashier.submitDeposit(decoded.request);
+      const x = transaction!;
+      if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl) return seeOther(ctx, x.redirectUrl);
+      seeOther(ctx, sessionPath(l.frame.sessionToken, `result/${x.traceId}`, l.frame.parent));
+    } catch (err) {
+      if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "deposit"));
+      refuse(ctx, deps, err, l.frame.session);
+    }
+  });
+
+  router.post("/cashier/s/:session/cards/delete", async (ctx) => {
+    const form = await guardedForm(ctx, deps);
+    if (!form) return;
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const cardId = one(form, "card_id");
+    if (!l.frame.session.savedCards.some((c) => c.cardId === cardId)) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    try {
+      await deps.cashier.deleteSavedCard({ sessionToken: l.frame.sessionToken, cardId });
+      seeOther(ctx, sessionPath(l.frame.sessionToken, l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit", l.frame.parent));
+    } catch (err) {
+      refuse(ctx, deps, err, l.frame.session);
+    }
+  });
+
+  router.get("/cashier/s/:session/return", async (ctx) => {
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const newest = l.frame.session.transactions.find((x) => x.transactionType === TransactionType.SALE);
+    seeOther(ctx, sessionPath(l.frame.sessionToken, newest ? `result/${newest.traceId}` : "deposit", l.frame.parent));
+  });
+}

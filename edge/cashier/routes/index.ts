@@ -1,0 +1,26 @@
+/**
+ * The hosted Cashier's routes on the edge's router: the autologin address,
+ * the deposit and withdrawal forms, cancel, results. Each decodes, calls
+ * CashierService and renders a view; no rule of the payment lives here.
+ */
+import type Router from "@koa/router";
+import type { EdgeLogger } from "../../app.ts";
+import type { Client } from "@connectrpc/connect";
+import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { createCsrf } from "../../pages/kit/csrf.ts";
+import type { CashierLimiters } from "../rate-limits.ts";
+import { autologinRoutes } from "./autologin.ts";
+import { depositRoutes } from "./deposit.ts";
+import { resultRoutes } from "./result.ts";
+import { withdrawalRoutes } from "./withdrawal.ts";
+
+export function cashierRoutes(
+  router: Router,
+  o: { cashier: Client<typeof CashierService>; csrfKey: Buffer; limiters: CashierLimiters; log: EdgeLogger },
+): void {
+  const deps = { cashier: o.cashier, csrf: createCsrf(o.csrfKey), limiters: o.limiters, log: o.log };
+  autologinRoutes(router, deps);
+  depositRoutes(router, deps);
+  withdrawalRoutes(router, deps);
+  resultRoutes(router, deps);
+}

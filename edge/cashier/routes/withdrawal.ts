@@ -1,0 +1,108 @@
+/**
+ * The withdrawal form (SubmitWithdrawal with the session's order_id) and the
+ * cancel button of a pending withdrawal (CancelWithdrawal; the engine refuses
+ * it unless the frontend allows it). After each, a 303: to the result, or
+ * back to the withdrawal page with the list as it now stands.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { SessionIntent, type SubmitWithdrawalRequest, SubmitWithdrawalRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import type { FieldError } from "../../pages/kit/components.ts";
+import { parseAmountInput } from "../amount-input.ts";
+import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
+import { sessionPath } from "../paths.ts";
+import { NEW_CARD } from "../views/deposit.ts";
+import { noticePage } from "../views/notice.ts";
+import { type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
+import { amountError, fieldErrorsOf } from "./form-errors.ts";
+import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
+
+type Decoded = { ok: true; request: SubmitWithdrawalRequest } | { ok: false; errors: FieldError[] };
+
+export function decodeWithdrawal(form: URLSearchParams, l: Loaded, ip: string): Decoded {
+  const { session } = l.frame;
+  const tr = l.c.tr;
+  const t = tr.t;
+  const errors: FieldError[] = [];
+  let amountMinor = session.amount?.amountMinor;
+  if (amountMinor === undefined) {
+    const parsed = parseAmountInput(one(form, "amount"), session.currency);
+    if (parsed.ok) amountMinor = parsed.minor;
+    else errors.push({ field: "amount", message: amountError(tr, session, "withdrawal", one(form, "amount").trim() !== "") });
+  }
+  const cards = session.savedCards.filter((c) => c.withdrawable);
+  const destination = cards.length > 0 ? one(form, "destination") : NEW_CARD;
+  let chosen: MessageInitShape<typeof SubmitWithdrawalRequestSchema>["destination"];
+  if (destination !== NEW_CARD) {
+    if (cards.some((c) => c.cardId === destination)) chosen = { case: "savedCardId", value: destination };
+    else errors.push({ field: "source", message: t("cashier.error.source") });
+  } else {
+    const number = cardNumberInput(one(form, "card_number"));
+    const expiry = expiryInput(one(form, "card_exp"));
+    const holder = holderInput(one(form, "holder"));
+    if (!number.ok) errors.push({ field: "card_number", message: t("cashier.error.cardNumber") });
+    if (!expiry.ok) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
+    if (!holder.ok) errors.push({ field: "holder", message: t("cashier.error.holder") });
+    if (number.ok && expiry.ok && holder.ok)
+      chosen = { case: "newCard", value: { card: { number: number.value, expiry: expiry.value }, holder: holder.value } };
+  }
+  if (errors.length > 0 || amountMinor === undefined || !chosen) return { ok: false, errors };
+  return {
+    ok: true,
+    request: create(SubmitWithdrawalRequestSchema, {
+      sessionToken: l.frame.sessionToken,
+      requesterIp: ip,
+      amount: { amountMinor, currency: session.currency },
+      destination: chosen,
+    }),
+  };
+}
+
+function valuesOf(form: URLSearchParams): WithdrawalValues {
+  return { amount: one(form, "amount"), destination: one(form, "destination") || undefined, holder: one(form, "holder") };
+}
+
+export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
+  const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[]) =>
+    send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors }));
+
+  router.get("/cashier/s/:session/withdrawal", async (ctx) => {
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    show(ctx, l);
+  });
+
+  router.post("/cashier/s/:session/withdrawal", async (ctx) => {
+    const form = await guardedForm(ctx, deps);
+    if (!form) return;
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const decoded = decodeWithdrawal(form, l, clientIp(ctx));
+    if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
+    try {
+      const { transaction } = await deps.cashier.submitWithdrawal(decoded.request);
+      seeOther(ctx, sessionPath(l.frame.sessionToken, `result/${transaction!.traceId}`, l.frame.parent));
+    } catch (err) {
+      if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "withdrawal"));
+      refuse(ctx, deps, err, l.frame.session);
+    }
+  });
+
+  router.post("/cashier/s/:session/cancel", async (ctx) => {
+    const form = await guardedForm(ctx, deps);
+    if (!form) return;
+    const l = await loadSession(ctx, deps);
+    if (!l) return;
+    const traceId = Number(one(form, "trace_id"));
+    if (!Number.isInteger(traceId) || traceId <= 0 || traceId >= 2 ** 31) return send(ctx, noticePage(l.c, "notFound"));
+    try {
+      await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
+      seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
+    } catch (err) {
+      refuse(ctx, deps, err, l.frame.session);
+    }
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * What every Cashier view returns, and the pieces they share: the response
+ * (status, headers, HTML) built from the kit's layout and security headers,
+ * the session's framing origins, the statuses as the interface writes them.
+ */
+import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { ASSETS_OF_CASHIER } from "../assets.ts";
+import type { Html } from "../../pages/kit/html.ts";
+import type { Translator } from "../../pages/kit/i18n.ts";
+import { layout } from "../../pages/kit/layout.ts";
+import { httpOrigin, pageHeaders } from "../../pages/kit/security.ts";
+
+/** One response of the Cashier. */
+export interface CashierPage {
+  http: number;
+  headers: Record<string, string>;
+  html: string;
+}
+
+/** One response's language, nonce and transport. */
+export interface PageContext {
+  tr: Translator;
+  nonce: string;
+  /** Served over TLS: HSTS. */
+  tls: boolean;
+}
+
+/** The page of a session: framed only by its frontend's allowed_origins, events only to the declared parent. */
+export interface SessionFrame {
+  session: CashierSession;
+  sessionToken: string;
+  /** The declared parent origin, already checked against allowed_origins. */
+  parent?: string;
+}
+
+export function sessionPage(c: PageContext, f: SessionFrame, p: { http?: number; title: string; body: Html; refreshWithoutScript?: number }): CashierPage {
+  const allowed = f.session.frontendSettings?.allowedOrigins ?? [];
+  const back = httpOrigin(f.session.returnUrl);
+  return {
+    http: p.http ?? 200,
+    headers: pageHeaders({ nonce: c.nonce, frameAncestors: allowed, formTargets: back ? [back] : [], tls: c.tls, customerData: true }),
+    html: layout({
+      tr: c.tr,
+      nonce: c.nonce,
+      title: p.title,
+      body: p.body,
+      parentOrigin: f.parent,
+      scripts: [ASSETS_OF_CASHIER.form],
+      refreshWithoutScript: p.refreshWithoutScript,
+    }).value,
+  };
+}
+
+/** A page with no customer data and no control (a used link, an error): any frame may show it. */
+export function plainPage(c: PageContext, p: { http: number; title: string; body: Html; headers?: Record<string, string> }): CashierPage {
+  return {
+    http: p.http,
+    headers: { ...pageHeaders({ nonce: c.nonce, frameAncestors: "any", tls: c.tls, customerData: true }), ...p.headers },
+    html: layout({ tr: c.tr, nonce: c.nonce, title: p.title, body: p.body }).value,
+  };
+}
+
+/** TransactionStatus -> the word the interface writes (seed 2.2, CONTRACT 3). */
+export const STATUS_WORD: Readonly<Record<TransactionStatus, string>> = {
+  [TransactionStatus.UNSPECIFIED]: "",
+  [TransactionStatus.PENDING]: "pending",
+  [TransactionStatus.APPROVED]: "approved",
+  [TransactionStatus.DECLINED_RETRY]: "declined_retry",
+  [TransactionStatus.DECLINED]: "declined",
+  [TransactionStatus.CANCELLED]: "cancelled",
+  [TransactionStatus.PENDING_ASYNC]: "pending_async",
+  [TransactionStatus.REQUESTED]: "requested",
+};
+
+/** Whether a status can still change (the result page keeps following it). */
+export function isFinal(status: TransactionStatus): boolean {
+  return status === TransactionStatus.APPROVED || status === TransactionStatus.DECLINED || status === TransactionStatus.CANCELLED;
+}

@@ -1,0 +1,108 @@
+/**
+ * The result of a deposit or withdrawal made in the session: approved with a
+ * receipt and "Continue" to the merchant's return_url; declined with the
+ * reason a customer may see (from the catalogue, by decline code) and "Try
+ * another card" (a fresh form: the next submit is a new order); not final yet
+ * with a page that follows the transaction (a refresh without scripts, a
+ * status poll with them). The page carries its cashier:result event.
+ */
+import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { amountDisplay, linkButton, pathButton } from "../../pages/kit/components.ts";
+import { type Html, html } from "../../pages/kit/html.ts";
+import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
+import { sessionPath } from "../paths.ts";
+import { type CashierPage, type PageContext, type SessionFrame, STATUS_WORD, isFinal, sessionPage } from "./page.ts";
+import { brandName } from "./parts.ts";
+import { dateText } from "./withdrawal.ts";
+
+/** Seconds between two looks at a transaction that is not final. */
+export const FOLLOW_SECONDS = 2;
+
+/** A decline's reason for the customer, by the transaction's error_code (ISO 8583 codes below 100, Cashier's from 9000). */
+export function declineReason(tr: Translator, errorCode: number): string {
+  const key: MessageKey =
+    errorCode === 51
+      ? "cashier.decline.insufficientFunds"
+      : errorCode === 5
+        ? "cashier.decline.doNotHonour"
+        : errorCode === 9001 || errorCode === 91
+          ? "cashier.decline.unavailable"
+          : errorCode === 9002 || errorCode === 9003
+            ? "cashier.decline.validation"
+            : errorCode === 9004
+              ? "cashier.decline.threeDsFailed"
+              : errorCode === 9005
+                ? "cashier.decline.threeDsExpired"
+                : "cashier.decline.other";
+  return tr.t(key);
+}
+
+function headingKey(x: Transaction): MessageKey {
+  const deposit = x.transactionType !== TransactionType.PAYOUT;
+  switch (x.status) {
+    case TransactionStatus.APPROVED:
+      return deposit ? "cashier.result.deposit.approved" : "cashier.result.withdrawal.approved";
+    case TransactionStatus.DECLINED:
+      return deposit ? "cashier.result.deposit.declined" : "cashier.result.withdrawal.declined";
+    case TransactionStatus.CANCELLED:
+      return deposit ? "cashier.result.deposit.cancelled" : "cashier.result.withdrawal.cancelled";
+    case TransactionStatus.REQUESTED:
+      return "cashier.result.withdrawal.requested";
+    default:
+      return deposit ? "cashier.result.deposit.pending" : "cashier.result.withdrawal.pending";
+  }
+}
+
+function receipt(tr: Translator, x: Transaction): Html {
+  const t = tr.t;
+  const card = x.card?.maskedNumber
+    ? html`<dt>${t("cashier.receipt.card")}</dt><dd id="receipt-card"><bdi dir="ltr">${x.card.brand ? `${brandName(x.card.brand)} ` : ""}${x.card.maskedNumber}</bdi></dd>`
+    : "";
+  return html`<dl class="receipt">
+<dt>${t("cashier.receipt.order")}</dt><dd id="receipt-order"><bdi>${x.orderId}</bdi></dd>
+<dt>${t("cashier.receipt.reference")}</dt><dd id="receipt-reference"><bdi>${String(x.traceId)}</bdi></dd>
+<dt>${t("cashier.receipt.amount")}</dt><dd id="receipt-amount">${amountDisplay(tr, x.amount?.amountMinor ?? 0n, x.amount?.currency ?? "")}</dd>
+${card}
+<dt>${t("cashier.receipt.date")}</dt><dd id="receipt-date">${dateText(tr, x)}</dd>
+</dl>`;
+}
+
+export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): CashierPage {
+  const { tr } = c;
+  const t = tr.t;
+  const deposit = x.transactionType !== TransactionType.PAYOUT;
+  const intent = deposit ? "deposit" : "withdrawal";
+  const final = isFinal(x.status);
+  // declined_retry is not the order's end: the cascade's next attempt follows (the route moves to it).
+  const declined = x.status === TransactionStatus.DECLINED;
+  const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: STATUS_WORD[x.status] });
+  const self = sessionPath(f.sessionToken, `result/${x.traceId}`, f.parent);
+  const following = !final && x.status !== TransactionStatus.REQUESTED;
+  const cont = linkButton(t("kit.continue"), f.session.returnUrl, "continue", {
+    target: "_top",
+    closes: true,
+    variant: declined && deposit ? "secondary" : "primary",
+  });
+
+  let message: Html;
+  if (x.status === TransactionStatus.APPROVED && deposit) message = html`<p id="result-message">${t("cashier.result.deposit.approvedBody")}</p>`;
+  else if (declined && deposit) message = html`<p id="result-message">${declineReason(tr, x.errorCode)}</p>`;
+  else if (x.status === TransactionStatus.REQUESTED) message = html`<p id="result-message">${t("cashier.result.requestedBody")}</p>`;
+  else if (following) message = html`<p id="result-message" role="status">${t("cashier.result.pendingBody")}</p>`;
+  else message = html``;
+
+  const actions = html`<p class="actions">${
+    declined && deposit ? pathButton(t("cashier.tryAgain"), sessionPath(f.sessionToken, "deposit", f.parent), "try-again") : ""
+  }${following ? pathButton(t("cashier.result.refresh"), self, "refresh", "secondary") : ""}${
+    !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""
+  }${cont}</p>`;
+
+  const body = html`<div data-cashier-result="${event}"${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${STATUS_WORD[x.status]}">
+<h1>${t(headingKey(x))}</h1>
+${message}
+${receipt(tr, x)}
+${actions}
+</div>`;
+  return sessionPage(c, f, { title: t(headingKey(x)), body, refreshWithoutScript: following ? FOLLOW_SECONDS : undefined });
+}

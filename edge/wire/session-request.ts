@@ -1,0 +1,135 @@
+/**
+ * The session start JSON body (`POST /api/session`, the hosted Cashier's
+ * InitPayIn / InitPayOut) -> a typed StartSessionRequest, judged exactly as
+ * the Process body is (process-request.ts): only the wire's own typing here
+ * (strings where it says varchar, JSON integers where it says int, no objects
+ * or arrays, `amount` and `balance` in the wire's unit incl. the whole-unit
+ * currencies); what breaks it travels in the same call as `wire_violations`
+ * for the engine to refuse and sign. Every business rule is the engine's.
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { SessionIntent, type StartSessionRequest, StartSessionRequestSchema } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
+import { ownEntry } from "../../engine/domain/own-entry.ts";
+import { wireAmountToMinor } from "./amount.ts";
+import type { WireViolation } from "./process-request.ts";
+
+const STRING_FIELDS = [
+  "intent",
+  "merchant_id",
+  "frontend",
+  "pin",
+  "currency",
+  "order_id",
+  "email",
+  "first_name",
+  "last_name",
+  "country",
+  "state",
+  "zip",
+  "city",
+  "address",
+  "dob",
+  "requester_ip",
+  "locale",
+  "return_url",
+  "notification_url",
+  "sc_order_id",
+  "udef1",
+  "udef2",
+  "version",
+  "signature",
+] as const;
+const INT_FIELDS = ["amount", "balance", "timestamp"] as const;
+
+const INTENTS: Record<string, SessionIntent> = { deposit: SessionIntent.DEPOSIT, withdrawal: SessionIntent.WITHDRAWAL };
+
+type Body = Record<string, unknown>;
+
+/** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
+function memberName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
+  return safe === name ? name : `${safe} (renamed)`;
+}
+
+/** Members whose JSON type the session start does not allow, each named. */
+export function sessionTypeViolations(body: Body): WireViolation[] {
+  const out: WireViolation[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
+  }
+  for (const f of STRING_FIELDS) {
+    const v = body[f];
+    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
+  }
+  for (const f of INT_FIELDS) {
+    const v = body[f];
+    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
+  }
+  const phone = body.phone;
+  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
+    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
+  }
+  return out;
+}
+
+const s = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
+
+export interface SessionDecodeResult {
+  ok: boolean;
+  request: StartSessionRequest;
+  violations: WireViolation[];
+}
+
+export function decodeSessionRequest(body: Body): SessionDecodeResult {
+  const violations = sessionTypeViolations(body);
+  const typed = violations.length === 0;
+  const currency = s(body, "currency");
+  // An optional amount stays absent when the body has none (null counts as none, as in the canonical string).
+  const minor = (field: "amount" | "balance"): bigint | undefined => {
+    const v = body[field];
+    if (!typed || typeof v !== "number") return undefined;
+    const converted = wireAmountToMinor(v, currency);
+    if (converted.ok) return converted.minor;
+    violations.push({ field, kind: WireViolationKind.AMOUNT_NOT_WHOLE });
+    return undefined;
+  };
+  const amountMinor = minor("amount");
+  const balanceMinor = minor("balance");
+  const init: MessageInitShape<typeof StartSessionRequestSchema> = {
+    merchantId: s(body, "merchant_id"),
+    intent: ownEntry(INTENTS, s(body, "intent")) ?? SessionIntent.UNSPECIFIED,
+    frontend: s(body, "frontend"),
+    currency,
+    amountMinor,
+    balanceMinor,
+    customer: {
+      pin: s(body, "pin"),
+      email: s(body, "email"),
+      firstName: s(body, "first_name"),
+      lastName: s(body, "last_name"),
+      dob: s(body, "dob"),
+      phone: typeof body.phone === "number" ? String(body.phone) : s(body, "phone"),
+      address: s(body, "address"),
+      city: s(body, "city"),
+      country: s(body, "country"),
+      state: s(body, "state"),
+      zip: s(body, "zip"),
+      requesterIp: s(body, "requester_ip"),
+    },
+    locale: s(body, "locale"),
+    returnUrl: s(body, "return_url"),
+    notificationUrl: s(body, "notification_url"),
+    orderId: s(body, "order_id"),
+    scOrderId: s(body, "sc_order_id"),
+    udef1: s(body, "udef1"),
+    udef2: s(body, "udef2"),
+    timestamp: Number.isSafeInteger(body.timestamp) ? BigInt(body.timestamp as number) : undefined,
+    version: s(body, "version"),
+    // No canonical string for a body with an object member: it is refused for its members first.
+    wireSignature: { canonical: typed ? canonicalString(body as Record<string, Scalar>) : "", signature: s(body, "signature") },
+    wireViolations: violations,
+  };
+  return { ok: violations.length === 0, request: create(StartSessionRequestSchema, init), violations };
+}

@@ -1,0 +1,81 @@
+/**
+ * The hosted Cashier's browser session: the one-time autologin that opens it
+ * (atomic: of two redemptions one wins), the session token that names it on
+ * every later call, and the session as the pages show it. An unknown, used or
+ * expired autologin is AUTOLOGIN_UNUSABLE and says nothing more; an unknown or
+ * ended session is SESSION_ENDED.
+ */
+import { domainError, type DomainError } from "../domain/errors.ts";
+import type { CashierFrontendView } from "../domain/hosted-session.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { newSessionToken, TOKEN_SHAPE, tokenHash } from "../security/session-tokens.ts";
+import type { CashierDeps, SavedCardRecord, SessionRecord } from "./cashier-ports.ts";
+import type { Merchant } from "./ports.ts";
+
+/** A live session with its merchant and frontend, as every form's use case starts from. */
+export interface OpenSession {
+  session: SessionRecord;
+  merchant: Merchant;
+  frontend: CashierFrontendView;
+}
+
+export interface SessionView extends OpenSession {
+  /** Offered saved cards, `withdrawable` by the closed-loop rule (or always when the frontend turns it off). */
+  savedCards: (SavedCardRecord & { withdrawable: boolean })[];
+  pendingWithdrawals: Attempt[];
+  transactions: Attempt[];
+}
+
+export const AUTOLOGIN_UNUSABLE = domainError("AUTOLOGIN_UNUSABLE", "This Cashier link cannot be used: it was already opened or has expired.");
+export const SESSION_ENDED = domainError("SESSION_ENDED", "The Cashier session has ended.");
+
+type Opened = { ok: true; open: OpenSession } | { ok: false; error: DomainError };
+
+async function withMerchant(deps: CashierDeps, session: SessionRecord | undefined, refusal: DomainError): Promise<Opened> {
+  if (!session) return { ok: false, error: refusal };
+  const merchant = await deps.merchants.get(session.merchantId);
+  const frontend = merchant?.frontends.find((f) => f.name === session.frontend);
+  // A frontend removed since the start ends its sessions.
+  if (!merchant || !frontend) return { ok: false, error: refusal };
+  return { ok: true, open: { session, merchant, frontend } };
+}
+
+/** The live session a browser session token names. */
+export async function openSession(deps: CashierDeps, sessionToken: string): Promise<Opened> {
+  if (!TOKEN_SHAPE.test(sessionToken)) return { ok: false, error: SESSION_ENDED };
+  const session = await deps.sessions.bySessionHash(tokenHash(deps.keys.tokenHash, "session", sessionToken), deps.now());
+  return withMerchant(deps, session, SESSION_ENDED);
+}
+
+/** Uses an autologin token once: a new browser session token, valid until the session's end. */
+export async function redeemAutologin(
+  deps: CashierDeps,
+  autologin: string,
+): Promise<{ ok: true; sessionToken: string; open: OpenSession } | { ok: false; error: DomainError }> {
+  if (!TOKEN_SHAPE.test(autologin)) return { ok: false, error: AUTOLOGIN_UNUSABLE };
+  const sessionToken = newSessionToken();
+  const session = await deps.sessions.redeem(
+    tokenHash(deps.keys.tokenHash, "autologin", autologin),
+    tokenHash(deps.keys.tokenHash, "session", sessionToken),
+    deps.now(),
+  );
+  const opened = await withMerchant(deps, session, AUTOLOGIN_UNUSABLE);
+  return opened.ok ? { ok: true, sessionToken, open: opened.open } : opened;
+}
+
+/** The session as the pages show it. */
+export async function sessionView(deps: CashierDeps, open: OpenSession): Promise<SessionView> {
+  const { session } = open;
+  const closedLoop = open.frontend.settings.closedLoopWithdrawals;
+  const [cards, pendingWithdrawals, transactions] = await Promise.all([
+    deps.sessions.savedCards(session.merchantId, session.pin),
+    deps.sessions.pendingWithdrawals(session.merchantId, session.pin),
+    deps.sessions.sessionTransactions(session.id),
+  ]);
+  return {
+    ...open,
+    savedCards: cards.map((c) => ({ ...c, withdrawable: !closedLoop || c.depositedFrom })),
+    pendingWithdrawals,
+    transactions,
+  };
+}

@@ -1,0 +1,371 @@
+/**
+ * The hosted Cashier's sessions and saved cards on Postgres (migration 009),
+ * typed queries over the entities. Unique keys decide every race: a repeated
+ * session start (merchant_id, idempotency_key), a second redemption of one
+ * autologin (the update's where clause), a card saved twice (merchant_id,
+ * pin, card_fingerprint).
+ */
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { sql } from "kysely";
+import type { NewSavedCard, SavedCardRecord, SessionDraft, SessionRecord, SessionStore } from "../app/cashier-ports.ts";
+import type { CustomerInput, Attempt } from "../domain/transaction.ts";
+import { selectAttempts } from "./attempt-select.ts";
+import { attemptFromRow } from "./mappers.ts";
+import { typedDb } from "./typed-db.ts";
+
+type Row = {
+  id: number;
+  merchant_id: string;
+  intent: "deposit" | "withdrawal";
+  frontend: string;
+  currency: string;
+  amount_minor: number | null;
+  balance_minor: number | null;
+  pin: string;
+  customer: Record<string, string>;
+  locale: string;
+  return_url: string;
+  notification_url: string | null;
+  order_id: string | null;
+  sc_order_id: string | null;
+  udef1: string | null;
+  udef2: string | null;
+  nonce: string;
+  fingerprint: string;
+  expires_at: Date;
+  autologin_used_at: Date | null;
+};
+
+function customerOf(c: Record<string, string>): CustomerInput {
+  const v = (k: string) => c[k] ?? "";
+  return {
+    pin: v("pin"),
+    email: v("email"),
+    firstName: v("first_name"),
+    lastName: v("last_name"),
+    dob: v("dob"),
+    phone: v("phone"),
+    address: v("address"),
+    city: v("city"),
+    country: v("country"),
+    state: v("state"),
+    zip: v("zip"),
+    requesterIp: v("requester_ip"),
+  };
+}
+
+function sessionOf(r: Row): SessionRecord {
+  return {
+    id: r.id,
+    merchantId: r.merchant_id,
+    intent: r.intent,
+    frontend: r.frontend,
+    currency: r.currency,
+    amountMinor: r.amount_minor,
+    balanceMinor: r.balance_minor,
+    pin: r.pin,
+    customer: customerOf(r.customer),
+    locale: r.locale,
+    returnUrl: r.return_url,
+    notificationUrl: r.notification_url,
+    orderId: r.order_id,
+    scOrderId: r.sc_order_id,
+    udef1: r.udef1,
+    udef2: r.udef2,
+    nonce: r.nonce,
+    fingerprint: r.fingerprint,
+    expiresAt: r.expires_at,
+    autologinUsedAt: r.autologin_used_at,
+  };
+}
+
+const SESSION_COLUMNS = [
+  "id",
+  "merchant_id",
+  "intent",
+  "frontend",
+  "currency",
+  "amount_minor",
+  "balance_minor",
+  "pin",
+  "customer",
+  "locale",
+  "return_url",
+  "notification_url",
+  "order_id",
+  "sc_order_id",
+  "udef1",
+  "udef2",
+  "nonce",
+  "fingerprint",
+  "expires_at",
+  "autologin_used_at",
+] as const;
+
+const NOT_FINAL = ["pending", "pending_async", "requested"] as const;
+
+export class PgSessionStore implements SessionStore {
+  readonly #orm: MikroORM;
+
+  constructor(orm: MikroORM) {
+    this.#orm = orm;
+  }
+
+  #db() {
+    return typedDb(this.#orm.em.fork());
+  }
+
+  async start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord }> {
+    const c = d.customer;
+    const values = {
+      merchant_id: d.merchantId,
+      intent: d.intent,
+      idempotency_key: d.idempotencyKey,
+      fingerprint: d.fingerprint,
+      nonce: d.nonce,
+      autologin_hash: d.autologinHash,
+      frontend: d.frontend,
+      currency: d.currency,
+      amount_minor: d.amountMinor,
+      balance_minor: d.balanceMinor,
+      pin: d.pin,
+      customer: {
+        pin: c.pin,
+        email: c.email,
+        first_name: c.firstName,
+        last_name: c.lastName,
+        dob: c.dob,
+        phone: c.phone,
+        address: c.address,
+        city: c.city,
+        country: c.country,
+        state: c.state,
+        zip: c.zip,
+        requester_ip: c.requesterIp,
+      },
+      locale: d.locale,
+      return_url: d.returnUrl,
+      notification_url: d.notificationUrl,
+      order_id: d.orderId,
+      sc_order_id: d.scOrderId,
+      udef1: d.udef1,
+      udef2: d.udef2,
+      expires_at: d.expiresAt,
+    };
+    // Two rounds at most: the second after releasing the key of an ended deposit session.
+    for (let round = 0; round < 3; round++) {
+      const db = this.#db();
+      const inserted = (await db
+        .insertInto("hosted_session")
+        .values(values)
+        .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
+        .returning(SESSION_COLUMNS)
+        .executeTakeFirst()) as Row | undefined;
+      if (inserted) return { created: true, session: sessionOf(inserted) };
+      const existing = (await db
+        .selectFrom("hosted_session")
+        .select(SESSION_COLUMNS)
+        .where("merchant_id", "=", d.merchantId)
+        .where("idempotency_key", "=", d.idempotencyKey)
+        .executeTakeFirst()) as Row | undefined;
+      if (!existing) continue;
+      if (existing.intent === "withdrawal" || existing.expires_at > now) return { created: false, session: sessionOf(existing) };
+      // An ended deposit session keeps its row under a key no start can repeat.
+      await db
+        .updateTable("hosted_session")
+        .set({ idempotency_key: `${d.idempotencyKey}#${existing.id}` })
+        .where("id", "=", existing.id)
+        .where("expires_at", "<=", now)
+        .execute();
+    }
+    throw new Error("session start: the idempotency key stayed taken");
+  }
+
+  async discard(id: number): Promise<void> {
+    await this.#db().deleteFrom("hosted_session").where("id", "=", id).execute();
+  }
+
+  async orderExists(merchantId: string, orderId: string): Promise<boolean> {
+    const r = await this.#db()
+      .selectFrom("payment_order")
+      .select("id")
+      .where("merchant_id", "=", merchantId)
+      .where("order_id", "=", orderId)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async redeem(autologinHash: string, sessionHash: string, now: Date): Promise<SessionRecord | undefined> {
+    const r = (await this.#db()
+      .updateTable("hosted_session")
+      .set({ autologin_used_at: now, session_hash: sessionHash })
+      .where("autologin_hash", "=", autologinHash)
+      .where("autologin_used_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning(SESSION_COLUMNS)
+      .executeTakeFirst()) as Row | undefined;
+    return r ? sessionOf(r) : undefined;
+  }
+
+  async bySessionHash(sessionHash: string, now: Date): Promise<SessionRecord | undefined> {
+    const r = (await this.#db()
+      .selectFrom("hosted_session")
+      .select(SESSION_COLUMNS)
+      .where("session_hash", "=", sessionHash)
+      .where("expires_at", ">", now)
+      .executeTakeFirst()) as Row | undefined;
+    return r ? sessionOf(r) : undefined;
+  }
+
+  /** The offered cards: confirmed by their deposit's approval (or saved before order tracking). */
+  #offered(merchantId: string, pin: string) {
+    return (
+      this.#db()
+        .selectFrom("saved_card as sc")
+        .where("sc.merchant_id", "=", merchantId)
+        .where("sc.pin", "=", pin)
+        .where((eb) =>
+          eb.or([
+            eb("sc.order_ref", "is", null),
+            eb.exists(eb.selectFrom("transaction as t").select("t.trace_id").whereRef("t.order_ref", "=", "sc.order_ref").where("t.status", "=", "approved")),
+          ]),
+        )
+        // Aliased: converted by name, a bare "id" would be read as another table's bigint id.
+        .select([
+          "sc.id as card_id",
+          "sc.card_masked",
+          "sc.card_brand",
+          "sc.card_expiry",
+          "sc.card_fingerprint",
+          "sc.holder",
+          "sc.card_sealed",
+          "sc.created_at",
+        ])
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("payment_order as o")
+                .innerJoin("transaction as t", "t.order_ref", "o.id")
+                .select("t.trace_id")
+                .whereRef("o.merchant_id", "=", "sc.merchant_id")
+                .whereRef("o.pin", "=", "sc.pin")
+                .whereRef("o.card_fingerprint", "=", "sc.card_fingerprint")
+                .where("o.type", "=", "sale")
+                .where("t.status", "=", "approved"),
+            )
+            .as("deposited_from"),
+        )
+    );
+  }
+
+  async savedCards(merchantId: string, pin: string): Promise<SavedCardRecord[]> {
+    // A card kept for a deposit that ended unapproved is never offered: its sealed number goes now.
+    await this.#db()
+      .deleteFrom("saved_card as sc")
+      .where("sc.merchant_id", "=", merchantId)
+      .where("sc.pin", "=", pin)
+      .where("sc.order_ref", "is not", null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("transaction as t")
+              .select("t.trace_id")
+              .whereRef("t.order_ref", "=", "sc.order_ref")
+              .where("t.status", "in", ["approved", ...NOT_FINAL]),
+          ),
+        ),
+      )
+      .execute();
+    const rows = await this.#offered(merchantId, pin).orderBy("sc.created_at", "desc").orderBy("sc.id").execute();
+    return rows.map((r) => ({
+      id: r.card_id,
+      cardMasked: r.card_masked,
+      cardBrand: r.card_brand,
+      cardExpiry: r.card_expiry,
+      cardFingerprint: r.card_fingerprint,
+      holder: r.holder,
+      depositedFrom: Boolean(r.deposited_from),
+    }));
+  }
+
+  async savedCard(merchantId: string, pin: string, id: string): Promise<(SavedCardRecord & { cardSealed: string }) | undefined> {
+    const r = await this.#offered(merchantId, pin).where("sc.id", "=", id).executeTakeFirst();
+    if (!r) return undefined;
+    return {
+      id: r.card_id,
+      cardMasked: r.card_masked,
+      cardBrand: r.card_brand,
+      cardExpiry: r.card_expiry,
+      cardFingerprint: r.card_fingerprint,
+      holder: r.holder,
+      depositedFrom: Boolean(r.deposited_from),
+      cardSealed: r.card_sealed,
+    };
+  }
+
+  async saveCard(c: NewSavedCard): Promise<void> {
+    await this.#db()
+      .insertInto("saved_card")
+      .values({
+        id: c.id,
+        merchant_id: c.merchantId,
+        pin: c.pin,
+        card_masked: c.cardMasked,
+        card_brand: c.cardBrand,
+        card_expiry: c.cardExpiry,
+        card_fingerprint: c.cardFingerprint,
+        card_sealed: c.cardSealed,
+        holder: c.holder,
+        order_ref: c.orderRef,
+      })
+      .onConflict((oc) =>
+        oc.constraint("saved_card_customer_card_unique").doUpdateSet({
+          card_expiry: (eb) => eb.ref("excluded.card_expiry"),
+          holder: (eb) => eb.ref("excluded.holder"),
+          card_sealed: (eb) => eb.ref("excluded.card_sealed"),
+          // A card already kept stays kept; one still waiting waits for the newest deposit.
+          order_ref: sql`case when saved_card.order_ref is null or exists (select 1 from transaction t where t.order_ref = saved_card.order_ref and t.status = 'approved') then saved_card.order_ref else excluded.order_ref end`,
+        }),
+      )
+      .execute();
+  }
+
+  async deleteSavedCard(merchantId: string, pin: string, id: string): Promise<boolean> {
+    const r = await this.#db().deleteFrom("saved_card").where("id", "=", id).where("merchant_id", "=", merchantId).where("pin", "=", pin).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async depositedFrom(merchantId: string, pin: string, cardFingerprint: string): Promise<boolean> {
+    const r = await this.#db()
+      .selectFrom("payment_order as o")
+      .innerJoin("transaction as t", "t.order_ref", "o.id")
+      .select("t.trace_id")
+      .where("o.merchant_id", "=", merchantId)
+      .where("o.pin", "=", pin)
+      .where("o.type", "=", "sale")
+      .where("o.card_fingerprint", "=", cardFingerprint)
+      .where("t.status", "=", "approved")
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async sessionTransactions(sessionRef: number): Promise<Attempt[]> {
+    const rows = await selectAttempts(this.#db()).where("o.session_ref", "=", sessionRef).orderBy("t.trace_id", "desc").limit(100).execute();
+    return rows.map(attemptFromRow);
+  }
+
+  async pendingWithdrawals(merchantId: string, pin: string): Promise<Attempt[]> {
+    const rows = await selectAttempts(this.#db())
+      .where("o.merchant_id", "=", merchantId)
+      .where("o.pin", "=", pin)
+      .where("o.type", "=", "payout")
+      .where("t.status", "in", ["requested", "pending"])
+      .orderBy("t.trace_id", "desc")
+      .limit(50)
+      .execute();
+    return rows.map(attemptFromRow);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The hosted Cashier's withdrawal in Chromium against the running service:
+ * the amount within the balance and the limits, a card checked against the
+ * closed-loop rule (only a card this customer deposited from), the payout
+ * requested with the session's order_id, the customer's pending withdrawals
+ * and the cancel button only where the frontend allows it (UpdatePayout C,
+ * UpdatedBy customer); completed by keyboard alone; axe on every state; en
+ * and ar.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import t, { type Test } from "tap";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
+import { cashierMerchants, SECRET, sessionBody, startSession } from "../support/cashier.ts";
+import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
+import { useService } from "../support/service.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+let browser: Browser;
+let stub: PlatformStub;
+let parent: string;
+const servers: Server[] = [];
+
+t.before(async () => {
+  browser = await launchBrowser();
+  stub = await startPlatformStub({ secrets: { "m-cash": SECRET, "m-cash-manual": SECRET } });
+  const shop = createServer((_req, res) => res.end("shop"));
+  servers.push(shop);
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  parent = `http://localhost:${(shop.address() as AddressInfo).port}`;
+});
+const service = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100" }, () => ({
+  merchants: cashierMerchants(stub.url, parent),
+}));
+t.teardown(async () => {
+  await browser?.close();
+  await stub?.close();
+  for (const s of servers) s.close();
+});
+
+async function freshPage(t: Test, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 520, height: 900 }, ...options });
+  context.setDefaultTimeout(20_000);
+  t.teardown(() => context.close());
+  return context.newPage();
+}
+
+/** A customer who deposited from 4111 1111 1111 1111 at m-cash-manual (through Process), then opens a withdrawal session. */
+async function withdrawalSession(t: Test, over: Record<string, unknown> = {}) {
+  const pin = `wd-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const sale = await processSale(service().edgeUrl, { merchant_id: "m-cash-manual", frontend: "manual-usd", pin, amount: 10_000 });
+  t.equal(sale.body.transaction_status, "approved", "the customer deposited from the card first", { sale: sale.text });
+  const order = orderId("wd");
+  const reply = await startSession(
+    service().edgeUrl,
+    sessionBody({
+      intent: "withdrawal",
+      merchant_id: "m-cash-manual",
+      frontend: "manual-usd",
+      pin,
+      order_id: order,
+      balance: 20_000,
+      return_url: `${stub.url}/return`,
+      ...over,
+    }),
+  );
+  t.equal(reply.http, 200, "the withdrawal session starts", { reply: reply.body });
+  return { order, pin, redirectUrl: reply.body.redirect_url as string };
+}
+
+t.test(
+  "limits and the closed loop are enforced with errors tied to their fields; then requested with the session's order_id and listed as pending",
+  async (t) => {
+    const s = await withdrawalSession(t);
+    const page = await freshPage(t);
+    await page.goto(s.redirectUrl);
+    t.equal(await page.textContent("h1"), "Withdrawal");
+    t.equal((await page.textContent("#balance"))?.trim(), "200.00 USD");
+    t.match(await page.textContent("#amount-hint"), "From 10.00 USD to 200.00 USD", "the balance caps the limits");
+    t.notOk(await page.locator("#cvv").count(), "no security code for a withdrawal");
+    t.same(await axeViolations(page), [], "axe: withdrawal page");
+    t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-en")}`);
+
+    await page.fill("#amount", "300");
+    await page.fill("#card_number", "5555555555554444");
+    await page.fill("#card_exp", "12/30");
+    await page.fill("#holder", "Jane Doe");
+    await Promise.all([page.waitForURL(/\/withdrawal/), page.click("#withdraw")]);
+    await page.waitForSelector("#error-summary");
+    const summary = await page.textContent("#error-summary");
+    t.match(summary, "200.00 USD", "over the balance: the bound is named");
+    t.same(await axeViolations(page), [], "axe: withdrawal with errors");
+    t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-errors-en")}`);
+
+    await page.fill("#amount", "50");
+    await page.fill("#card_number", "5555555555554444");
+    await page.fill("#card_exp", "12/30");
+    await Promise.all([page.waitForURL(/\/withdrawal/), page.click("#withdraw")]);
+    await page.waitForSelector("#card_number-error");
+    t.equal(await page.textContent("#card_number-error"), "Withdrawals can only go to a card you have deposited from", "closed loop");
+
+    await page.fill("#amount", "50");
+    await page.fill("#card_number", "4111111111111111");
+    await page.fill("#card_exp", "12/30");
+    await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#withdraw")]);
+    t.equal(await page.textContent("h1"), "Withdrawal requested");
+    t.equal((await page.textContent("#receipt-order"))?.trim(), s.order, "the payout carries the session's order_id");
+    t.same(await axeViolations(page), [], "axe: withdrawal requested");
+    t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-requested-en")}`);
+    const [validation] = await stub.waitFor("validation", (c) => (c.body as any)?.order_id === s.order);
+    t.equal((validation.body as any).created_by, "customer");
+
+    await Promise.all([page.waitForURL(/\/withdrawal/), page.click("#back")]);
+    t.match(await page.textContent("#pending-count"), "1 withdrawal is pending.");
+    t.ok(await page.locator("#withdrawal-made").count(), "the session's one payout is made: no second form");
+  },
+);
+
+t.test("cancel: offered only where the frontend allows it; the customer's cancel reaches UpdatePayout as C by customer", async (t) => {
+  const s = await withdrawalSession(t);
+  const page = await freshPage(t);
+  await page.goto(s.redirectUrl);
+  await page.fill("#amount", "20");
+  await page.fill("#card_number", "4111 1111 1111 1111");
+  await page.fill("#card_exp", "12/30");
+  await page.fill("#holder", "Jane Doe");
+  await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#withdraw")]);
+  const traceId = Number(/\/result\/(\d+)/.exec(page.url())![1]);
+  await page.click("#back");
+  await page.waitForSelector(`#cancel-${traceId}`);
+  t.same(await axeViolations(page), [], "axe: pending list with cancel");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-pending-en")}`);
+  await Promise.all([page.waitForURL(/\/withdrawal/), page.click(`#cancel-${traceId}`)]);
+  t.match(await page.textContent("#pending-count"), "You have no pending withdrawals.");
+  const [update] = await stub.waitFor("update_payout", (c) => (c.body as any)?.Status === "C" && (c.body as any)?.ExtPayoutID === s.order);
+  t.equal((update.body as any).UpdatedBy, "customer");
+
+  // Another frontend of the merchant keeps the default: no cancel button.
+  const other = await withdrawalSession(t, { frontend: "manual-nocancel" });
+  const p2 = await freshPage(t);
+  await p2.goto(other.redirectUrl);
+  await p2.fill("#amount", "20");
+  await p2.fill("#card_number", "4111111111111111");
+  await p2.fill("#card_exp", "12/30");
+  await p2.fill("#holder", "Jane Doe");
+  await Promise.all([p2.waitForURL(/\/result\/\d+/), p2.click("#withdraw")]);
+  await p2.click("#back");
+  await p2.waitForSelector("#pending-count");
+  t.equal(await p2.locator("[id^=cancel-]").count(), 0, "no cancel button");
+});
+
+t.test("keyboard alone, in Arabic: the withdrawal completes", async (t) => {
+  const s = await withdrawalSession(t, { locale: "ar" });
+  const page = await freshPage(t);
+  await page.goto(s.redirectUrl);
+  t.equal(await page.getAttribute("html", "dir"), "rtl");
+  const stops = await keyboardWalk(page);
+  for (const stop of stops) t.ok(stop.visible, `focus visible on ${stop.element}`);
+  t.equal(stops.at(-1)?.element, "button#withdraw", "Tab ends on the one submit button");
+  for (const [id, text] of [
+    ["#amount", "25"],
+    ["#card_number", "4111111111111111"],
+    ["#card_exp", "12/30"],
+    ["#holder", "Jane Doe"],
+  ] as const) {
+    await page.focus(id);
+    await page.keyboard.type(text);
+  }
+  t.same(await axeViolations(page), [], "axe: Arabic withdrawal");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-ar")}`);
+  await page.focus("#withdraw");
+  await Promise.all([page.waitForURL(/\/result\/\d+/), page.keyboard.press("Enter")]);
+  t.equal(await page.textContent("h1"), "تم طلب السحب");
+});

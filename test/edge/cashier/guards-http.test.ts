@@ -1,0 +1,110 @@
+/**
+ * The Cashier's guards over HTTP against the running service (no browser
+ * needed): a late autologin address and an ended session say only that; a
+ * form without its CSRF token, with another session's token, too large or of
+ * another type is refused with a page; unusable autologin guesses and session
+ * starts are rate limited with 429 and Retry-After; HSTS is sent only over
+ * TLS (behind a proxy that says so is the operator's choice, not trusted here).
+ */
+import t from "tap";
+import { cashierMerchants, sessionBody, startSession } from "../../support/cashier.ts";
+import { movableClock } from "../../support/clock.ts";
+import { useService } from "../../support/service.ts";
+
+const clock = movableClock();
+const service = useService(t, {}, () => ({ merchants: cashierMerchants("http://127.0.0.1:9", "http://localhost:1"), now: clock.now }));
+
+async function open(over: Record<string, unknown> = {}) {
+  const reply = await startSession(service().edgeUrl, sessionBody({ timestamp: Math.floor(clock.now().getTime() / 1000), ...over }));
+  t.equal(reply.http, 200, "session started");
+  return reply.body.redirect_url as string;
+}
+
+/** Follows the autologin redirect: the session page's path and its form's hidden fields. */
+async function redeem(url: string) {
+  const res = await fetch(url, { redirect: "manual" });
+  const path = res.headers.get("location") ?? "";
+  const html = await (await fetch(service().edgeUrl + path)).text();
+  return {
+    path,
+    session: /name="session_token" value="([^"]+)"/.exec(html)?.[1] ?? "",
+    csrf: /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "",
+  };
+}
+
+const post = (path: string, body: string, type = "application/x-www-form-urlencoded") =>
+  fetch(service().edgeUrl + path, { method: "POST", body, redirect: "manual", headers: { "content-type": type } });
+
+t.test("forms: no CSRF token, another session's token, a form too large or of another type are refused with a page", async (t) => {
+  const a = await redeem(await open());
+  const b = await redeem(await open());
+  const fields = (over: Record<string, string>) =>
+    new URLSearchParams({ preset: "1000", card_number: "4111111111111111", card_exp: "12/30", cvv: "123", holder: "Jane Doe", ...over }).toString();
+  let res = await post(a.path, fields({ session_token: a.session }));
+  t.equal(res.status, 403, "no CSRF token");
+  t.match(await res.text(), "This form has expired or did not come from this page");
+  res = await post(a.path, fields({ session_token: a.session, csrf_token: b.csrf }));
+  t.equal(res.status, 403, "the CSRF token of another session");
+  res = await post(a.path, fields({ session_token: b.session, csrf_token: b.csrf }));
+  t.equal(res.status, 403, "another session's fields posted to this session's address");
+  res = await post(a.path, "x".repeat(5000));
+  t.equal(res.status, 413);
+  res = await post(a.path, "{}", "application/json");
+  t.equal(res.status, 415);
+  res = await post(a.path, fields({ session_token: a.session, csrf_token: a.csrf }));
+  t.equal(res.status, 303, "with both tokens the form goes through");
+  t.equal((await fetch(service().edgeUrl + a.path)).headers.get("strict-transport-security"), null, "no HSTS over plain HTTP");
+});
+
+t.test("a HEAD (a link preview) does not use up the link; a declared parent that is not allowed is dropped", async (t) => {
+  const url = await open();
+  const head = await fetch(url, { method: "HEAD", redirect: "manual" });
+  t.equal(head.status, 204);
+  const res = await fetch(`${url}?parent=${encodeURIComponent("https://evil.example")}`, { redirect: "manual" });
+  t.equal(res.status, 303, "the link still works after the HEAD");
+  const location = res.headers.get("location") ?? "";
+  t.notMatch(location, "parent=", "a parent origin not in allowed_origins is not carried");
+  const page = await (await fetch(service().edgeUrl + location)).text();
+  t.notMatch(page, "data-parent-origin", "so the page posts no event");
+
+  const allowed = await fetch(`${await open()}?parent=${encodeURIComponent("http://localhost:1")}`, { redirect: "manual" });
+  const kept = allowed.headers.get("location") ?? "";
+  t.match(kept, "?parent=http%3A%2F%2Flocalhost%3A1");
+  t.match(await (await fetch(service().edgeUrl + kept)).text(), 'data-parent-origin="http://localhost:1"');
+});
+
+t.test("late: an autologin address past expires_at, and a session past its end, say only that", async (t) => {
+  const unused = await open();
+  const opened = await redeem(await open());
+  clock.advance(901_000);
+  const late = await fetch(unused, { redirect: "manual" });
+  t.equal(late.status, 410);
+  const text = await late.text();
+  t.match(text, "This link cannot be used");
+  t.notMatch(text, /Jane|USD|<form/);
+  const ended = await fetch(service().edgeUrl + opened.path);
+  t.equal(ended.status, 410);
+  t.match(await ended.text(), "Your session has ended");
+});
+
+t.test("autologin guesses from one address are refused after ten unusable links (the late one above counts), with Retry-After", async (t) => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 12 && statuses.at(-1) !== 429; i++) {
+    const res = await fetch(`${service().edgeUrl}/cashier/autologin/${"g".repeat(42)}${i % 10}`);
+    statuses.push(res.status);
+    await res.text();
+  }
+  t.same(statuses, [...Array(9).fill(410), 429], "nine more unusable links say so, then the address is refused");
+  const refused = await fetch(`${service().edgeUrl}/cashier/autologin/${"h".repeat(43)}`);
+  t.equal(refused.status, 429);
+  t.ok(Number(refused.headers.get("retry-after")) > 0);
+  t.match(await refused.text(), "Too many attempts");
+});
+
+t.test("session starts from one address are limited (120 a minute): the wire's refusal with status 21", async (t) => {
+  let last: { http: number; body: Record<string, any> } | undefined;
+  for (let i = 0; i < 125 && last?.http !== 429; i++) last = await startSession(service().edgeUrl, { intent: "deposit" });
+  t.equal(last?.http, 429);
+  t.equal(last?.body.status, 21);
+  t.match(last?.body.description, "Too many session starts");
+});
