@@ -2516,6 +2516,34 @@ export declare type GetDashboardResponse = Message<"cashier.admin.v1.GetDashboar
 export declare const GetDashboardResponseSchema: GenMessage<GetDashboardResponse>;
 
 /**
+ * ConsoleError travels in the details of a BackofficeService refusal, after
+ * the cashier.engine.v1.ErrorDetail that every engine refusal carries.
+ *
+ * @generated from message cashier.admin.v1.ConsoleError
+ */
+export declare type ConsoleError = Message<"cashier.admin.v1.ConsoleError"> & {
+  /**
+   * Why.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleErrorReason reason = 1;
+   */
+  reason: ConsoleErrorReason;
+
+  /**
+   * For ACTION_DENIED: the action refused (payout.decide, merchant.update, ...).
+   *
+   * @generated from field: string action = 2;
+   */
+  action: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ConsoleError.
+ * Use `create(ConsoleErrorSchema)` to create a new message.
+ */
+export declare const ConsoleErrorSchema: GenMessage<ConsoleError>;
+
+/**
  * EnrolmentStep is where an enrolment stands.
  *
  * @generated from enum cashier.admin.v1.EnrolmentStep
@@ -2662,6 +2690,89 @@ export enum PayoutReason {
  * Describes the enum cashier.admin.v1.PayoutReason.
  */
 export declare const PayoutReasonSchema: GenEnum<PayoutReason>;
+
+/**
+ * ConsoleErrorReason tells the console which page or message a refusal needs.
+ *
+ * @generated from enum cashier.admin.v1.ConsoleErrorReason
+ */
+export enum ConsoleErrorReason {
+  /**
+   * Not a console refusal (see cashier.engine.v1.ErrorDetail).
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * UNAUTHENTICATED: no session token, or one the engine never issued.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_SESSION_REQUIRED = 1;
+   */
+  SESSION_REQUIRED = 1,
+
+  /**
+   * UNAUTHENTICATED: the session ended (15 idle minutes, signed out, operator disabled or reset).
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_SESSION_ENDED = 2;
+   */
+  SESSION_ENDED = 2,
+
+  /**
+   * UNAUTHENTICATED: login and password refused; one answer for an unknown
+   * login, a wrong password, a disabled, enrolling or locked account.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_SIGN_IN_REFUSED = 3;
+   */
+  SIGN_IN_REFUSED = 3,
+
+  /**
+   * UNAUTHENTICATED: the second factor was wrong; the pending sign-in stays usable until it expires.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_SECOND_FACTOR_REFUSED = 4;
+   */
+  SECOND_FACTOR_REFUSED = 4,
+
+  /**
+   * UNAUTHENTICATED: the pending sign-in is unknown, used or expired: start again with the password.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_SIGN_IN_EXPIRED = 5;
+   */
+  SIGN_IN_EXPIRED = 5,
+
+  /**
+   * PERMISSION_DENIED: the operator's role does not allow the action (named in `action`).
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_ACTION_DENIED = 6;
+   */
+  ACTION_DENIED = 6,
+
+  /**
+   * NOT_FOUND: the enrolment link is unknown, used or expired.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_ENROLMENT_INVALID = 7;
+   */
+  ENROLMENT_INVALID = 7,
+
+  /**
+   * FAILED_PRECONDITION: the second approval of a four-eyes payout came from its first approver.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_FOUR_EYES_SAME_OPERATOR = 8;
+   */
+  FOUR_EYES_SAME_OPERATOR = 8,
+
+  /**
+   * RESOURCE_EXHAUSTED: too many sign-in attempts from this address; retry later.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_RATE_LIMITED = 9;
+   */
+  RATE_LIMITED = 9,
+}
+
+/**
+ * Describes the enum cashier.admin.v1.ConsoleErrorReason.
+ */
+export declare const ConsoleErrorReasonSchema: GenEnum<ConsoleErrorReason>;
 
 /**
  * BackofficeService is what the Backoffice console calls on behalf of a person.
