@@ -56,12 +56,17 @@ export function csrfToken(ctx: Context, deps: ConsoleDeps): string {
 
 /**
  * A posted form is ours: its CSRF token was made for this browser's session
- * (or visitor cookie), and when the browser names the page's origin, it is
- * the console's.
+ * (or visitor cookie), and what the browser says of the request's source
+ * agrees: Sec-Fetch-Site same-origin (or none, typed by hand), an Origin that
+ * is the console's. Under Referrer-Policy no-referrer a browser sends
+ * `Origin: null` for its own forms, so "null" proves nothing either way and
+ * the token decides.
  */
 export function formIsOurs(ctx: Context, deps: ConsoleDeps, form: URLSearchParams): boolean {
+  const site = ctx.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return false;
   const origin = ctx.get("origin");
-  if (origin && origin !== originOf(ctx, deps) && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+  if (origin && origin !== "null" && origin !== originOf(ctx, deps) && origin !== `${ctx.protocol}://${ctx.host}`) return false;
   const subject = sessionToken(ctx) ?? visitor(ctx);
   return deps.csrf.verify(subject, form.get(CSRF_FIELD));
 }

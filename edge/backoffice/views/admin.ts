@@ -210,7 +210,7 @@ ${noticeBox(v.notice)}
 ${dataTable({
   id: "passkeys",
   caption: t("bo.account.passkeysCaption"),
-  head: [t("bo.account.name"), t("bo.cb.created"), t("bo.account.lastUsed"), ""],
+  head: [t("bo.account.name"), t("bo.account.added"), t("bo.account.lastUsed"), html`<span class="visually-hidden">${t("bo.op.actions")}</span>`],
   rows: v.passkeys.map(
     (p) =>
       html`<tr><td>${p.name}</td><td>${when(tr, p.createTime)}</td><td>${when(tr, p.lastUsedTime)}</td><td><form method="post" action="/account/passkeys/delete">${hiddenFields(

@@ -104,6 +104,9 @@ t.test("a form without this browser's CSRF token is refused before the engine is
   const crossSite = await post({ cookie, origin: "https://evil.example" }, `login=someone&password=x&csrf_token=${encodeURIComponent(token)}`);
   t.equal(crossSite.status, 403, "a post from another origin");
   await crossSite.body?.cancel();
+  const crossFetch = await post({ cookie, "sec-fetch-site": "cross-site" }, `login=someone&password=x&csrf_token=${encodeURIComponent(token)}`);
+  t.equal(crossFetch.status, 403, "a post the browser marks cross-site");
+  await crossFetch.body?.cancel();
   const json = await fetch(`${console_.url}/signin`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: "{}" });
   t.equal(json.status, 415, "only url-encoded forms");
   await json.body?.cancel();
