@@ -15,6 +15,7 @@ import { Migration006FrontendSettings } from "./migrations/006-frontend-settings
 import { Migration007LookupSweep } from "./migrations/007-lookup-sweep.ts";
 import { Migration008ProcessorAccounts } from "./migrations/008-processor-accounts.ts";
 import { Migration010Retention } from "./migrations/010-retention.ts";
+import { Migration013Backoffice } from "./migrations/013-backoffice.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -26,6 +27,7 @@ const MIGRATIONS = [
   { name: "007-lookup-sweep", class: Migration007LookupSweep },
   { name: "008-processor-accounts", class: Migration008ProcessorAccounts },
   { name: "010-retention", class: Migration010Retention },
+  { name: "013-backoffice", class: Migration013Backoffice },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

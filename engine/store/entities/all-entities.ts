@@ -15,6 +15,12 @@ import { RecoveryWatermarkEntity } from "./recovery-watermark.entity.ts";
 import { RetentionWatermarkEntity } from "./retention-watermark.entity.ts";
 import { TransactionEventEntity } from "./transaction-event.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
+import { AuditLogEntity } from "./audit-log.entity.ts";
+import { ConsoleSessionEntity } from "./console-session.entity.ts";
+import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
+import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
+import { OperatorEntity } from "./operator.entity.ts";
+import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
 
 export const ENTITIES = [
   MerchantEntity,
@@ -29,4 +35,11 @@ export const ENTITIES = [
   RecoveryWatermarkEntity,
   ProcessorAccountEntity,
   RetentionWatermarkEntity,
+  // The Backoffice (013).
+  OperatorEntity,
+  OperatorPasskeyEntity,
+  ConsoleSessionEntity,
+  FourEyesThresholdEntity,
+  PayoutFirstApprovalEntity,
+  AuditLogEntity,
 ] as const;
