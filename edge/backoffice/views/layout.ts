@@ -51,7 +51,7 @@ function header(s: ConsoleShell, operator: OperatorView): Html {
     (x) => html`<li><a href="${x.href}"${x.section === s.section ? html` aria-current="page"` : ""}>${tr.t(x.label)}</a></li>`,
   )}</ul></nav>
 <form class="signout" method="post" action="/signout">
-<a href="/account" class="whoami"${s.section === "account" ? html` aria-current="page"` : ""}>${tr.t("bo.whoami", { login: operator.login, role: tr.t(`bo.role.${operator.role}`) })}</a>
+<a href="/account" id="whoami" class="whoami"${s.section === "account" ? html` aria-current="page"` : ""}>${tr.t("bo.whoami", { login: operator.login, role: tr.t(`bo.role.${operator.role}`) })}</a>
 ${hiddenFields({ [CSRF_FIELD]: s.csrf ?? "" })}<button type="submit" class="button secondary" id="signout">${tr.t("bo.signout")}</button>
 </form>
 </header>`;
