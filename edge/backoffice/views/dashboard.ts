@@ -125,7 +125,7 @@ export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse): H
     config: {
       type: "bar",
       data: {
-        labels: d.declines.map((x) => `${x.errorCode} ${x.errorDetails}`.trim()),
+        labels: d.declines.map((x) => x.errorDetails || String(x.errorCode)),
         datasets: [{ label: t("bo.dash.declined"), backgroundColor: PALETTE[4], data: d.declines.map((x) => x.count) }],
       },
       options: { indexAxis: "y", plugins: { legend: { display: false } }, scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } },

@@ -94,7 +94,7 @@ ${noticeBox(v.notice)}
 <p>${t("bo.payout.intro")}</p>
 ${
   v.canDecide && v.payouts.length
-    ? html`<form method="post" action="/payouts/bulk-approve">
+    ? html`<form method="post" action="/payouts/bulk-approve" class="wide">
 ${hiddenFields({ [CSRF_FIELD]: v.csrf })}
 <p><label hidden><input type="checkbox" data-select-all="trace_id" hidden> ${t("bo.payout.selectAll")}</label></p>
 ${table}
