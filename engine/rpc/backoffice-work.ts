@@ -131,10 +131,16 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         const pages = await Promise.all(
           merchants.map((m) => engine.listTransactions(create(ListTransactionsRequestSchema, { ...filter, merchantId: m }), ctx)),
         );
-        const merged = pages.flatMap((p) => p.transactions).sort((a, b) => b.traceId - a.traceId);
+        // A merchant whose page was cut holds older rows not read yet: show nothing older than its last row,
+        // so that the next page (after the last row shown) misses none of them.
+        const cutoff = Math.max(0, ...pages.filter((p) => p.nextPageToken !== "").map((p) => p.transactions.at(-1)?.traceId ?? 0));
+        const merged = pages
+          .flatMap((p) => p.transactions)
+          .filter((x) => x.traceId >= cutoff)
+          .sort((a, b) => b.traceId - a.traceId);
         const more = merged.length > limit || pages.some((p) => p.nextPageToken !== "");
         const shown = merged.slice(0, limit);
-        const page = pageOf<Transaction>(more ? [...shown, shown[shown.length - 1]] : shown, limit, (t) => t.traceId);
+        const page = pageOf<Transaction>(more && shown.length > 0 ? [...shown, shown[shown.length - 1]] : shown, limit, (t) => t.traceId);
         return create(SearchTransactionsResponseSchema, { transactions: page.items, nextPageToken: page.nextPageToken });
       }),
 
