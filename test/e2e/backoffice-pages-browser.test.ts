@@ -79,6 +79,8 @@ t.before(async () => {
     notification_url: `${stub.url}/notify`,
   });
   for (let i = 0; i < 3; i++) await processSale(edge, { merchant_id: "m-plat", frontend: "plat-usd", amount: 2000 + i * 100 });
+  // The payouts' customer has a deposit history at the same merchant.
+  await processSale(edge, { merchant_id: "m-plat-manual", frontend: "manual-usd", amount: 12_000, pin: "cust-77" });
   payouts.small1 = await payout(2500);
   payouts.small2 = await payout(2600);
   payouts.big = await payout(150_000);
