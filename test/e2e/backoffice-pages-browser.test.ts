@@ -308,6 +308,59 @@ t.test("the dashboard's charts are drawn by chart.js from the transactions, with
   await axeClean(t, page, "dashboard", true);
 });
 
+t.test(
+  "admin: an operator made on the page enrols from the link it shows; role change, disable; secret rotation, a frontend's settings; the audit chain checked and exported",
+  async (t) => {
+    const ada = await pageAs(t, "ada");
+    await ada.goto(`${bo.url}/operators`);
+    await ada.fill("#new-login", "nina");
+    await ada.selectOption("#new-role", "viewer");
+    await ada.fill("#new-merchants", "m-plat");
+    await ada.click("#create-operator");
+    await ada.waitForSelector("#enrolment-link");
+    const link = (await ada.textContent("#enrolment-link code"))!.trim();
+    t.match(link, new RegExp(`^${bo.url.replace(/[.]/g, "\\.")}/enrol/[A-Za-z0-9_-]+$`), "the one-time link, under the console's address");
+    const nina = await enrolOverHttp(bo.url, link.slice(link.lastIndexOf("/") + 1), "nina");
+    t.equal((await nina.client.get("/")).status, 200, "nina signed in through her link");
+    t.equal((await nina.client.get("/merchants/m-plat-manual")).status, 404, "a merchant outside her scope does not exist for her");
+    await ada.goto(`${bo.url}/operators`);
+    await ada.click("text=Change nina");
+    await ada.selectOption("#role-nina", "support");
+    await ada.click("#save-nina");
+    await ada.waitForURL(/notice=saved/);
+    t.match(await ada.textContent("#operators"), /nina\s*support/);
+    await ada.click("text=Change nina");
+    await ada.click("#disable-nina");
+    await ada.waitForURL(/notice=disabled/);
+    const after = await nina.client.get("/");
+    t.equal(after.status, 303, "a disabled operator's session is over");
+
+    await ada.goto(`${bo.url}/merchants/m-plat`);
+    await ada.fill("#new_secret", "a-brand-new-secret-0123456789");
+    await ada.click("#rotate");
+    await ada.waitForURL(/notice=rotated/);
+    t.match(await ada.textContent("#secret-state"), /previous secret still works until/);
+    t.notMatch(await ada.content(), /a-brand-new-secret/, "the secret is never shown back");
+    await ada.click("text=Change the hosted Cashier of plat-usd");
+    await ada.fill("#frontend-plat-usd-origins", "https://shop.example");
+    await ada.uncheck("#frontend-plat-usd-save");
+    await ada.click("#frontend-plat-usd-submit");
+    await ada.waitForURL(/notice=saved/);
+    t.match(await ada.textContent("#frontend-plat-usd ~ dl, section[aria-labelledby=frontend-plat-usd]"), /https:\/\/shop\.example/);
+
+    await ada.goto(`${bo.url}/audit`);
+    await ada.click("#verify");
+    await ada.waitForSelector("#chain");
+    t.match(await ada.textContent("#chain"), /The audit chain is intact: \d+ entries checked/);
+    const csv = await ada.request.get(`${bo.url}/audit.csv?action=operator.`);
+    t.equal(csv.status(), 200);
+    const text = await csv.text();
+    t.match(text, /^id,time,actor,action,outcome,merchant_id,target,client_address,before,after,detail,hash\r\n/);
+    t.match(text, /,ada,operator\.create,success,/, "the operator made on the page is in the export");
+    t.notMatch(text, /a-brand-new-secret/, "no secret in the audit log");
+  },
+);
+
 t.test("keyboard: the header, the filters and the search are reached with a visible focus", async (t) => {
   const page = await pageAs(t, "ada");
   await page.goto(`${bo.url}/transactions`);
