@@ -13,7 +13,7 @@ export function stuckRoutes(router: Router, deps: PageDeps): void {
     return s.render(
       "stuck",
       t("bo.nav.stuck"),
-      stuckPage(s.kit.tr, work, { canRedeliver: s.operator.actions.has("callback.redeliver"), csrf: s.csrf, notice }),
+      stuckPage(s.kit.tr, work, { canRedeliver: s.operator.actions.has("callback.redeliver"), csrf: s.csrf, minutes, notice }),
     );
   });
 

@@ -124,9 +124,11 @@ export function auditQuery(f: AuditFilter, extra: Record<string, string> = {}): 
   return s ? `?${s}` : "";
 }
 
-function changes(e: AuditEntry): Html {
+function changes(tr: ConsoleTranslator, e: AuditEntry): Html {
   if (!e.beforeJson && !e.afterJson) return text("");
-  return html`${e.beforeJson ? html`<pre dir="ltr" aria-label="before">${e.beforeJson}</pre>` : ""}${e.afterJson ? html`<pre dir="ltr" aria-label="after">${e.afterJson}</pre>` : ""}`;
+  return html`${e.beforeJson ? html`<span class="visually-hidden">${tr.t("bo.audit.before")}</span><pre dir="ltr">${e.beforeJson}</pre>` : ""}${
+    e.afterJson ? html`<span class="visually-hidden">${tr.t("bo.audit.after")}</span><pre dir="ltr">${e.afterJson}</pre>` : ""
+  }`;
 }
 
 export interface AuditView {
@@ -180,7 +182,7 @@ ${dataTable({
         e.outcome === AuditOutcome.FAILURE
           ? html`<span class="status bad">${t("bo.audit.failure")}</span>`
           : html`<span class="status good">${t("bo.audit.success")}</span>`
-      }</td><td>${text(e.merchantId)}</td><td>${text(e.target)}</td><td><bdi dir="ltr">${text(e.clientAddress)}</bdi></td><td>${changes(e)}</td><td>${text(e.detail)}</td></tr>`,
+      }</td><td>${text(e.merchantId)}</td><td>${text(e.target)}</td><td><bdi dir="ltr">${text(e.clientAddress)}</bdi></td><td>${changes(tr, e)}</td><td>${text(e.detail)}</td></tr>`,
   ),
   empty: t("bo.audit.none"),
   numeric: [0],

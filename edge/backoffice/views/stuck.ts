@@ -14,7 +14,7 @@ import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
 
-export function stuckPage(tr: ConsoleTranslator, w: ListStuckWorkResponse, v: { canRedeliver: boolean; csrf: string; notice?: Notice }): Html {
+export function stuckPage(tr: ConsoleTranslator, w: ListStuckWorkResponse, v: { canRedeliver: boolean; csrf: string; minutes: number; notice?: Notice }): Html {
   const t = tr.t;
   return html`<h1>${t("bo.nav.stuck")}</h1>
 ${noticeBox(v.notice)}
@@ -42,7 +42,7 @@ ${dataTable({
 <h2>${t("bo.stuck.transactions")}</h2>
 ${dataTable({
   id: "stuck-transactions",
-  caption: t("bo.stuck.transactionsCaption"),
+  caption: t("bo.stuck.transactionsCaption", { minutes: v.minutes }),
   head: [...transactionHead(tr), t("bo.payout.waiting")],
   rows: w.stuckTransactions.map((x) => transactionRow(tr, x, html`<td>${age(tr, x.updateTime)}</td>`)),
   empty: t("bo.stuck.noTransactions"),

@@ -94,7 +94,7 @@ ${inputField({ name: "to", label: t("bo.search.to"), type: "date", value: s.to, 
 <div class="actions">${button({ label: t("bo.search.submit"), id: "search" })}</div>
 </form>
 <div class="pager"><a href="/transactions.csv${searchQuery(s)}" id="export" download>${t("bo.search.export")}</a></div>
-${dataTable({ id: "results", caption: t("bo.search.results"), head: transactionHead(tr), rows: v.transactions.map((x) => transactionRow(tr, x)), empty: t("bo.search.none"), numeric: [6] })}
+${dataTable({ id: "results", caption: t("bo.search.results"), head: transactionHead(tr), rows: v.transactions.map((x) => transactionRow(tr, x)), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: [6] })}
 <nav class="pager" aria-label="${t("bo.search.pages")}">${v.paged ? html`<a href="/transactions${searchQuery(s)}" id="first-page">${t("bo.search.first")}</a>` : ""}${
     v.nextPageToken ? html`<a href="/transactions${searchQuery(s, { page_token: v.nextPageToken })}" id="next-page">${t("bo.search.next")}</a>` : ""
   }</nav>`;
