@@ -8,10 +8,10 @@ import type { Context } from "koa";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
+import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { majorString } from "../../pages/kit/i18n.ts";
 import { currencyExponent } from "../../../engine/domain/money.ts";
-import { type Search, SEARCH_FIELDS, detailPage, searchPage } from "../views/transactions.ts";
+import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
 import { STATUS_NAMES, TYPE_NAMES } from "../views/format.ts";
 import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
@@ -28,13 +28,17 @@ export function searchOf(ctx: Context): Search {
     const v = ctx.query[k];
     return (Array.isArray(v) ? v[0] : (v ?? "")).trim().slice(0, 128);
   };
-  return Object.fromEntries(SEARCH_FIELDS.map((k) => [k, q(k)])) as unknown as Search;
+  const all = ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to", ...EXTRA_FILTERS] as const;
+  return Object.fromEntries(all.map((k) => [k, SEARCH_FIELDS.includes(k) ? q(k) : ""])) as unknown as Search;
 }
 
 const byName = (names: Readonly<Record<number, string>>, name: string) => {
   const found = Object.entries(names).find(([, n]) => n === name);
   return found ? Number(found[0]) : 0;
 };
+
+/** A filter's name in the generated message (email -> email, card_last_four -> cardLastFour). */
+const localName = (name: string) => ListTransactionsRequestSchema.fields.find((f) => f.name === name)!.localName;
 
 /** A YYYY-MM-DD date's start in UTC (ms), or undefined. */
 function day(value: string): number | undefined {
@@ -57,7 +61,9 @@ export function filterOf(s: Search, pageSize: number, pageToken = ""): MessageIn
     ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
     pageSize,
     pageToken,
-  };
+    // The further filters the engine's request has, passed through as typed.
+    ...Object.fromEntries(SUPPORTED_EXTRA_FILTERS.filter((f) => s[f]).map((f) => [localName(f), s[f]])),
+  } as MessageInitShape<typeof ListTransactionsRequestSchema>;
 }
 
 function csvRow(x: Transaction): string {

@@ -9,6 +9,7 @@
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -21,6 +22,12 @@ import type { Notice } from "./model.ts";
 /** The search as the form (and the URL) carries it; every value a string, empty when unset. */
 export interface Search {
   trace_id: string;
+  /** The filters below exist once the engine's ListTransactionsRequest has them (see EXTRA_FILTERS). */
+  email: string;
+  card_last_four: string;
+  processor: string;
+  frontend: string;
+  processor_transaction_id: string;
   merchant_id: string;
   order_id: string;
   pin: string;
@@ -30,7 +37,26 @@ export interface Search {
   to: string;
 }
 
-export const SEARCH_FIELDS: readonly (keyof Search)[] = ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to"];
+/**
+ * Filters the console offers only when the engine's ListTransactionsRequest
+ * has a field of that name: the form grows them by itself when the engine
+ * does, and never sends a filter the engine would ignore.
+ */
+export const EXTRA_FILTERS = ["email", "card_last_four", "processor", "frontend", "processor_transaction_id"] as const;
+const ENGINE_FILTERS = new Set(ListTransactionsRequestSchema.fields.map((f) => f.name));
+export const SUPPORTED_EXTRA_FILTERS: readonly (typeof EXTRA_FILTERS)[number][] = EXTRA_FILTERS.filter((f) => ENGINE_FILTERS.has(f));
+
+export const SEARCH_FIELDS: readonly (keyof Search)[] = [
+  "trace_id",
+  "merchant_id",
+  "order_id",
+  "pin",
+  "status",
+  "type",
+  "from",
+  "to",
+  ...SUPPORTED_EXTRA_FILTERS,
+];
 
 /** The search's query string (without page_token), for the next-page and export links. */
 export function searchQuery(s: Search, extra: Record<string, string> = {}): string {
@@ -89,6 +115,7 @@ ${inputField({ name: "order_id", label: t("bo.tx.order"), value: s.order_id, max
 ${inputField({ name: "pin", label: t("bo.tx.pin"), value: s.pin, maxlength: 128 })}
 ${selectField({ name: "status", label: t("bo.tx.status"), options: options(tr, STATUS_NAMES, "bo.status"), value: s.status })}
 ${selectField({ name: "type", label: t("bo.tx.type"), options: options(tr, TYPE_NAMES, "bo.type"), value: s.type })}
+${SUPPORTED_EXTRA_FILTERS.map((f) => inputField({ name: f, label: t(`bo.search.${f}`), value: s[f], maxlength: f === "card_last_four" ? 4 : 128, inputmode: f === "card_last_four" ? "numeric" : undefined }))}
 ${inputField({ name: "from", label: t("bo.search.from"), type: "date", value: s.from })}
 ${inputField({ name: "to", label: t("bo.search.to"), type: "date", value: s.to, hint: t("bo.search.toHint") })}
 <div class="actions">${button({ label: t("bo.search.submit"), id: "search" })}</div>

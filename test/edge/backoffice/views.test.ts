@@ -19,10 +19,26 @@ import { parseAmountLine } from "../../../edge/backoffice/routes/merchants.ts";
 import { operatorView } from "../../../edge/backoffice/routes/pages.ts";
 import { enrolTotpPage, groupKey, jsonForScript, secondStepPage } from "../../../edge/backoffice/views/gate.ts";
 import { consoleLayout } from "../../../edge/backoffice/views/layout.ts";
-import { detailPage, searchPage } from "../../../edge/backoffice/views/transactions.ts";
+import { detailPage, EXTRA_FILTERS, type Search, searchPage } from "../../../edge/backoffice/views/transactions.ts";
+import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { html } from "../../../edge/pages/kit/html.ts";
 
 const tr = consoleTranslator("en");
+const EMPTY_SEARCH: Search = {
+  trace_id: "",
+  merchant_id: "",
+  order_id: "",
+  pin: "",
+  status: "",
+  type: "",
+  from: "",
+  to: "",
+  email: "",
+  card_last_four: "",
+  processor: "",
+  frontend: "",
+  processor_transaction_id: "",
+};
 const hostile = `<script>alert(1)</script>"'&`;
 
 const tx = create(TransactionSchema, {
@@ -46,7 +62,7 @@ const tx = create(TransactionSchema, {
 
 t.test("what others typed is escaped in the search and the detail page", async (t) => {
   const search = searchPage(tr, {
-    search: { trace_id: "", merchant_id: hostile, order_id: "", pin: "", status: "", type: "", from: "", to: "" },
+    search: { ...EMPTY_SEARCH, merchant_id: hostile },
     transactions: [tx],
     nextPageToken: "tok&en",
     paged: false,
@@ -128,4 +144,12 @@ t.test("the header offers the sections the operator's actions open, and names th
   t.match(page, /<form class="signout" method="post" action="\/signout">/);
   const admin = session(OperatorRole.ADMIN, ["transaction.read", "payout.read", "dashboard.read", "merchant.read", "operator.read", "audit.read"]);
   t.same(admin.sections, ["dashboard", "transactions", "payouts", "stuck", "merchants", "operators", "audit"]);
+});
+
+t.test("the search offers a further filter exactly when the engine's request has that field", async (t) => {
+  const page = searchPage(tr, { search: EMPTY_SEARCH, transactions: [], nextPageToken: "", paged: false }).value;
+  const fields = new Set(ListTransactionsRequestSchema.fields.map((f) => f.name));
+  for (const f of EXTRA_FILTERS)
+    t.equal(page.includes(`name="${f}"`), fields.has(f), `${f}: ${fields.has(f) ? "offered" : "not offered (the engine has no such filter yet)"}`);
+  for (const always of ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to"]) t.ok(page.includes(`name="${always}"`), always);
 });
