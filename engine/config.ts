@@ -21,6 +21,8 @@ export interface Config {
   serviceTokens: string[];
   /** The token the edge sends to the engine. */
   edgeToken: string | undefined;
+  /** The token the Backoffice console sends (BackofficeService only). */
+  backofficeToken: string | undefined;
   /** 32-byte key, hex or base64; undefined: a dev key generated into dataDir. */
   masterKey: string | undefined;
   /** Base of redirect_urls; undefined: http://127.0.0.1:<edge port>, resolved once the edge listens. */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     merchantsFile: env.CASHIER_MERCHANTS_FILE ? resolve(cwd, env.CASHIER_MERCHANTS_FILE) : undefined,
     serviceTokens: list(env.CASHIER_SERVICE_TOKENS),
     edgeToken: env.CASHIER_EDGE_TOKEN || undefined,
+    backofficeToken: env.CASHIER_BACKOFFICE_TOKEN || undefined,
     masterKey: env.CASHIER_MASTER_KEY || undefined,
     publicUrl: env.CASHIER_PUBLIC_URL ? env.CASHIER_PUBLIC_URL.replace(/\/+$/, "") : undefined,
     callbackAllowPrivate: flag(env, "CASHIER_CALLBACK_ALLOW_PRIVATE"),

@@ -33,7 +33,11 @@ import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.
 import { scheduleFromConfig } from "./app/schedule.ts";
 import { startWorkListener } from "./store/work-listener.ts";
 import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
+import type { BackofficeServiceDeps } from "./rpc/backoffice-service.ts";
 import type { MerchantAdminDeps } from "./rpc/merchant-admin.ts";
+import { PgOperatorStore } from "./store/operator-store.ts";
+import { PgAuditStore } from "./store/audit-store.ts";
+import { PgBackofficeStore } from "./store/backoffice-store.ts";
 
 export interface EngineHandle {
   port: number;
@@ -41,6 +45,8 @@ export interface EngineHandle {
   metricsPort: number;
   /** The token the edge should send (CASHIER_EDGE_TOKEN or one made for this process). */
   edgeToken: string;
+  /** The token the Backoffice console should send (CASHIER_BACKOFFICE_TOKEN or one made for this process). */
+  backofficeToken: string;
   orm: MikroORM;
   deps: CashierDeps;
   databaseUrl: string;
@@ -156,7 +162,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
   let workers: Workers | undefined;
-  const deps: CashierDeps & MerchantAdminDeps = {
+  const deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps = {
     merchants,
     merchantStore: merchants,
     orders: new PgOrderStore(orm, origin),
@@ -174,10 +180,14 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     onProcessorOutcome: recordProcessorOutcome,
     sessions: new PgSessionStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
+    operators: new PgOperatorStore(orm),
+    audit: new PgAuditStore(orm, now),
+    backoffice: new PgBackofficeStore(orm),
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
-  const tokens = { engine: [...config.serviceTokens, edgeToken], admin: config.serviceTokens };
+  const backofficeToken = config.backofficeToken ?? randomBytes(24).toString("base64url");
+  const tokens = { engine: [...config.serviceTokens, edgeToken], admin: config.serviceTokens, backoffice: [...config.serviceTokens, backofficeToken] };
   const probe = async () => {
     await orm.em.fork().execute("select 1");
   };
@@ -212,6 +222,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     port,
     metricsPort: metricsServer.port,
     edgeToken,
+    backofficeToken,
     orm,
     deps,
     databaseUrl,

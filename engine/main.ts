@@ -39,8 +39,31 @@ try {
       },
     });
     engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
-    closeEdge = edge.close;
-    log.info({ edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort }, `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}`);
+    // The Backoffice console: its own listener (BACKOFFICE_HOST:BACKOFFICE_PORT) on a worker thread of its own.
+    const { loadBackofficeConfig, readBackofficeTls } = await import("../edge/backoffice/config.ts");
+    const { startBackofficeWorker } = await import("../edge/backoffice/worker-host.ts");
+    const bo = loadBackofficeConfig();
+    const backoffice = await startBackofficeWorker({
+      port: bo.port,
+      host: bo.host,
+      engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+      engineTrust: tls ? loopbackTrust(tls) : undefined,
+      token: engine.backofficeToken,
+      tls: readBackofficeTls(bo),
+      publicUrl: bo.publicUrl,
+      logLevel: config.logLevel,
+      onCrash: (err) => {
+        log.fatal({ err }, "the backoffice worker died; exiting so a supervisor restarts Cashier");
+        process.exit(1);
+      },
+    });
+    closeEdge = async () => {
+      await Promise.all([edge.close(), backoffice.close()]);
+    };
+    log.info(
+      { edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
+      `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,
+    );
   } else if (config.serviceTokens.length === 0 && !config.edgeToken) {
     log.warn({}, "no CASHIER_SERVICE_TOKENS or CASHIER_EDGE_TOKEN: every gRPC call will be refused");
   }

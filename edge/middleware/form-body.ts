@@ -10,14 +10,19 @@ export const MAX_FORM_BYTES = 2 * 1024;
 export type FormResult = { ok: true; form: URLSearchParams } | { ok: false; http: 413 | 415; text: string };
 
 export async function readForm(ctx: Context): Promise<FormResult> {
+  return readFormUpTo(ctx, MAX_FORM_BYTES);
+}
+
+/** readForm with another size bound (the Backoffice's forms carry WebAuthn replies and bulk selections). */
+export async function readFormUpTo(ctx: Context, maxBytes: number): Promise<FormResult> {
   const type = (ctx.get("content-type") || "").split(";")[0].trim().toLowerCase();
   const encoding = (ctx.get("content-encoding") || "identity").trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded" || encoding !== "identity") {
     ctx.req.resume();
     return { ok: false, http: 415, text: "The form must be sent as application/x-www-form-urlencoded, uncompressed." };
   }
-  const tooLarge = { ok: false, http: 413, text: `The form is over ${MAX_FORM_BYTES} bytes.` } as const;
-  if (Number(ctx.get("content-length") || "0") > MAX_FORM_BYTES) {
+  const tooLarge = { ok: false, http: 413, text: `The form is over ${maxBytes} bytes.` } as const;
+  if (Number(ctx.get("content-length") || "0") > maxBytes) {
     ctx.req.resume();
     return tooLarge;
   }
@@ -26,7 +31,7 @@ export async function readForm(ctx: Context): Promise<FormResult> {
   // destroyOnReturn false: stopping early must still let the refusal reach the browser.
   for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_FORM_BYTES) {
+    if (size > maxBytes) {
       ctx.req.resume();
       return tooLarge;
     }

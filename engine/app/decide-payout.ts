@@ -3,7 +3,8 @@
  * payout waiting in requested (A, P, then the processor: Y or J), reject it
  * (J, 9007) or cancel it while requested or authorised (C, 9007). Each step
  * is checked against the transition table, recorded with the operator's name
- * and notified; UpdatePayout carries UpdatedBy operator:<name>.
+ * and notified; UpdatePayout carries UpdatedBy operator:<name> (AdminService)
+ * or backoffice:<login> (the Backoffice).
  */
 import { ERROR_CODES, describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
@@ -40,7 +41,17 @@ function decisionTextFaults(operator: string, reason: string): FieldViolation[] 
   return faults;
 }
 
-export async function decidePayout(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string): Promise<DecisionResult> {
+/** Who decides: an AdminService caller (operator:<name>) or a Backoffice operator (backoffice:<login>). */
+export type DecidedBy = "operator" | "backoffice";
+
+export async function decidePayout(
+  deps: ProcessDeps,
+  traceId: number,
+  decision: PayoutDecision,
+  operator: string,
+  reason: string,
+  by: DecidedBy = "operator",
+): Promise<DecisionResult> {
   const faults = decisionTextFaults(operator, reason);
   if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
   const a = await deps.orders.get(traceId);
@@ -57,11 +68,11 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
   const merchant = await deps.merchants.get(a.merchantId);
   if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
   const who = operator;
-  const ctx: StepContext = { merchant, afterReply: true, updatedBy: `operator:${who}` };
+  const ctx: StepContext = { merchant, afterReply: true, updatedBy: `${by}:${who}` };
   if (decision === "approve") {
     const card = await heldCard(deps, a);
     if (!card) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
-    const paid = await payOut(deps, a, card, ctx, `operator:approve:${who}`);
+    const paid = await payOut(deps, a, card, ctx, `${by}:approve:${who}`);
     if (!paid.won) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${paid.attempt.status}`) };
     return { ok: true, attempt: paid.attempt };
   }
@@ -69,7 +80,7 @@ export async function decidePayout(deps: ProcessDeps, traceId: number, decision:
   const result = await advance(
     deps,
     a,
-    step(TARGET[decision], `operator:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }),
+    step(TARGET[decision], `${by}:${decision}:${who}`, { errorCode: ERROR_CODES.OPERATOR_DECISION, errorDetails: details }),
     ctx,
   );
   if (!result.applied) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${result.attempt.status}`) };

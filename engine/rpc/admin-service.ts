@@ -23,6 +23,8 @@ import { boundedPageOf, readPage } from "./page-token.ts";
 import { listFailingDeliveries, listStuckTransactions } from "./stuck-work.ts";
 import { merchantAdmin, type MerchantAdminDeps } from "./merchant-admin.ts";
 import { processorAccountAdmin } from "./processor-account-admin.ts";
+import { operatorAdmin } from "./operator-admin-rpc.ts";
+import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 
 async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecision, operator: string, reason: string) {
   checkTraceId(traceId);
@@ -31,7 +33,7 @@ async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecisi
   return attemptToProto(result.attempt);
 }
 
-export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl<typeof AdminService> {
+export function adminService(deps: ProcessDeps & MerchantAdminDeps & BackofficeDeps): ServiceImpl<typeof AdminService> {
   return {
     async approvePayout(req) {
       return create(ApprovePayoutResponseSchema, { transaction: await decide(deps, req.traceId, "approve", req.operator, "") });
@@ -87,5 +89,6 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps): ServiceImpl
 
     ...merchantAdmin(deps),
     ...processorAccountAdmin(deps),
+    ...operatorAdmin(deps),
   };
 }

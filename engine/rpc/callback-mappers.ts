@@ -23,6 +23,9 @@ const invert = <K extends string, V>(m: Record<K, V>) => new Map<V, K>(Object.en
 const KIND_OF = invert(KINDS);
 const STATE_OF = invert(STATES);
 
+/** A stored kind's enum; UNSPECIFIED for a name the table does not hold. */
+export const kindToProto = (k: string): CallbackKind => KINDS[k as Kind] ?? CallbackKind.UNSPECIFIED;
+
 /** UNSPECIFIED -> undefined (no filter); an unknown number -> null (refused). */
 export const kindFromProto = (k: CallbackKind): Kind | undefined | null => (k === CallbackKind.UNSPECIFIED ? undefined : (KIND_OF.get(k) ?? null));
 export const stateFromProto = (s: CallbackState): State | undefined | null => (s === CallbackState.UNSPECIFIED ? undefined : (STATE_OF.get(s) ?? null));

@@ -8,6 +8,8 @@ import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/error
 import { CashierService, file_cashier_engine_v1_cashier_service } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { AdminService, file_cashier_admin_v1_admin_service } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { adminService } from "./admin-service.ts";
+import { BackofficeService, file_cashier_admin_v1_backoffice_service } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { backofficeService, type BackofficeServiceDeps } from "./backoffice-service.ts";
 import type { MerchantAdminDeps } from "./merchant-admin.ts";
 import type { CashierDeps } from "../app/cashier-ports.ts";
 import { cashierService } from "./cashier-service.ts";
@@ -23,12 +25,13 @@ import { addReflection } from "./reflection.ts";
 
 /**
  * EngineService requires a bearer token (a service token or the edge's);
- * AdminService a service token; health and reflection are open, so probes and
+ * AdminService a service token; BackofficeService a service token or the
+ * Backoffice's; health and reflection are open, so probes and
  * grpcurl's discovery need none. Interceptors as interceptorsFor() lists them.
  */
 export function buildGrpcServer(
-  deps: CashierDeps & MerchantAdminDeps,
-  tokens: { engine: string[]; admin: string[] },
+  deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps,
+  tokens: { engine: string[]; admin: string[]; backoffice: string[] },
   log: Logger,
   probe: () => Promise<void>,
   opts: { observe?: Interceptor } = {},
@@ -46,10 +49,13 @@ export function buildGrpcServer(
   addService(server, CashierService, cashierService(deps), { interceptors: chain(tokens.engine), malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
   addService(server, AdminService, adminService(deps), { interceptors: chain(tokens.admin), malformed });
+  // The Backoffice's token or a service token; the person is checked by each call's console session.
+  addService(server, BackofficeService, backofficeService(deps), { interceptors: chain(tokens.backoffice), malformed });
   addReflection(server, [
     file_cashier_engine_v1_engine_service,
     file_cashier_engine_v1_cashier_service,
     file_cashier_admin_v1_admin_service,
+    file_cashier_admin_v1_backoffice_service,
     file_cashier_engine_v1_errors,
   ]);
   const health = addHealth(server, probe);

@@ -17,6 +17,7 @@ import { Migration008ProcessorAccounts } from "./migrations/008-processor-accoun
 import { Migration009HostedCashier } from "./migrations/009-hosted-cashier.ts";
 import { Migration010Retention } from "./migrations/010-retention.ts";
 import { Migration011SearchIndexes } from "./migrations/011-search-indexes.ts";
+import { Migration013Backoffice } from "./migrations/013-backoffice.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -30,6 +31,7 @@ const MIGRATIONS = [
   { name: "009-hosted-cashier", class: Migration009HostedCashier },
   { name: "010-retention", class: Migration010Retention },
   { name: "011-search-indexes", class: Migration011SearchIndexes },
+  { name: "013-backoffice", class: Migration013Backoffice },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -84,8 +84,40 @@ function importClosure(entry: string): Set<string> {
   return seen;
 }
 
-t.test("four services: postgres, engine and edge, and the acquirer simulator behind sim-a and sim-b", async (t) => {
-  t.same(Object.keys(services).sort(), ["acquirer-sim", "edge", "engine", "postgres"]);
+t.test("five services: postgres, engine and edge, the acquirer simulator behind sim-a and sim-b, and the Backoffice", async (t) => {
+  t.same(Object.keys(services).sort(), ["acquirer-sim", "backoffice", "edge", "engine", "postgres"]);
+});
+
+/** The settings the Backoffice's own config (edge/backoffice/config.ts) reads. */
+const backofficeVars = new Set([...read("edge/backoffice/config.ts").matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
+
+t.test("backoffice: its own service and port, on the host's loopback only, reaching the engine by name with its own token", async (t) => {
+  const bo = services.backoffice;
+  t.same(command(bo), ["node", "edge/backoffice/main.ts"]);
+  t.same(bo.build, services.engine.build, "the same image build as the engine");
+  const e = env(bo);
+  for (const name of Object.keys(e)) t.ok(configVars.has(name) || backofficeVars.has(name), `${name} is a setting the code reads`);
+  t.equal(e.BACKOFFICE_PORT, "8081");
+  t.not(e.BACKOFFICE_PORT, env(services.edge).EDGE_PORT, "never the public edge's port");
+  t.same(
+    (bo.ports ?? []).map((p) => (typeof p === "string" ? p.replace(/^"|"$/g, "") : `${p.published}:${p.target}`)),
+    ["127.0.0.1:8081:8081"],
+    "published on the host's loopback only",
+  );
+  const engineUrl = new URL(e.ENGINE_URL);
+  t.equal(engineUrl.hostname, "engine", "ENGINE_URL names the engine service");
+  t.equal(engineUrl.port, env(services.engine).ENGINE_PORT);
+  t.match(e.CASHIER_BACKOFFICE_TOKEN, /^\$\{CASHIER_BACKOFFICE_TOKEN:\?[^}]*\}$/, "its token required from the environment");
+  t.equal(env(services.engine).CASHIER_BACKOFFICE_TOKEN, e.CASHIER_BACKOFFICE_TOKEN, "the same token the engine accepts");
+  t.not(e.CASHIER_BACKOFFICE_TOKEN, env(services.edge).CASHIER_EDGE_TOKEN, "not the edge's token");
+  t.notOk("CASHIER_EDGE_TOKEN" in e, "the console does not hold the edge's token");
+  t.ok(e.BACKOFFICE_PUBLIC_URL, "the address operators' browsers use (passkeys are bound to it)");
+  t.equal(dependsOn(bo).engine, "service_healthy", "starts once the engine is healthy");
+  t.match(healthcheck(bo), /http:\/\/127\.0\.0\.1:8081\/healthz/, "healthcheck GETs /healthz");
+  t.notOk(
+    services.edge.ports?.some((p) => String(typeof p === "string" ? p : p.target).includes("8081")),
+    "the edge does not publish the console's port",
+  );
 });
 
 t.test("acquirer-sim: its own service, reached by the engine by name with the same required keys", async (t) => {
@@ -200,7 +232,7 @@ t.test("every named volume a service mounts is declared", async (t) => {
 });
 
 t.test("every service with a healthcheck is checked with an exec-form or shell command", async (t) => {
-  for (const name of ["postgres", "engine", "edge"]) {
+  for (const name of ["postgres", "engine", "edge", "backoffice"]) {
     const test = services[name].healthcheck?.test;
     t.ok(Array.isArray(test) && ["CMD", "CMD-SHELL"].includes(test[0]!), `${name} healthcheck`);
     t.notOk(services[name].healthcheck?.disable, `${name} healthcheck enabled`);
@@ -227,7 +259,7 @@ t.test("the Dockerfile: Node 24, production dependencies, non-root, and every fi
         .filter((l) => l && !l.startsWith("#"))
     : [];
 
-  for (const name of ["engine", "edge"]) {
+  for (const name of ["engine", "edge", "backoffice"]) {
     const script = command(services[name]).find((arg) => arg.endsWith(".ts"));
     t.ok(script, `${name} runs a .ts file`);
     if (!script) continue;

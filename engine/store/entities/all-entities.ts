@@ -17,6 +17,12 @@ import { RecoveryWatermarkEntity } from "./recovery-watermark.entity.ts";
 import { RetentionWatermarkEntity } from "./retention-watermark.entity.ts";
 import { TransactionEventEntity } from "./transaction-event.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
+import { AuditLogEntity } from "./audit-log.entity.ts";
+import { ConsoleSessionEntity } from "./console-session.entity.ts";
+import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
+import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
+import { OperatorEntity } from "./operator.entity.ts";
+import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
 
 export const ENTITIES = [
   MerchantEntity,
@@ -33,4 +39,11 @@ export const ENTITIES = [
   RetentionWatermarkEntity,
   HostedSessionEntity,
   SavedCardEntity,
+  // The Backoffice (013).
+  OperatorEntity,
+  OperatorPasskeyEntity,
+  ConsoleSessionEntity,
+  FourEyesThresholdEntity,
+  PayoutFirstApprovalEntity,
+  AuditLogEntity,
 ] as const;

@@ -9,6 +9,7 @@ import type { Callback, CallbackKind, CallbackState } from "../../engine/v1/call
 import type { Frontend, Merchant } from "./merchant_pb.js";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import type { ProcessorAccount } from "./processor_account_pb.js";
+import type { Enrolment, Operator, OperatorRole } from "./operator_pb.js";
 
 /**
  * Describes the file cashier/admin/v1/admin_service.proto.
@@ -874,6 +875,175 @@ export declare type ListProcessorAccountsResponse = Message<"cashier.admin.v1.Li
 export declare const ListProcessorAccountsResponseSchema: GenMessage<ListProcessorAccountsResponse>;
 
 /**
+ * CreateOperatorRequest is a new Backoffice operator.
+ *
+ * @generated from message cashier.admin.v1.CreateOperatorRequest
+ */
+export declare type CreateOperatorRequest = Message<"cashier.admin.v1.CreateOperatorRequest"> & {
+  /**
+   * The login: 3 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit; unique.
+   *
+   * @generated from field: string login = 1;
+   */
+  login: string;
+
+  /**
+   * The role.
+   *
+   * @generated from field: cashier.admin.v1.OperatorRole role = 2;
+   */
+  role: OperatorRole;
+
+  /**
+   * The merchants it may see and act on (each must exist); empty: every merchant.
+   *
+   * @generated from field: repeated string merchant_ids = 3;
+   */
+  merchantIds: string[];
+
+  /**
+   * Who creates it, recorded in the audit log as operator:<name>.
+   *
+   * @generated from field: string operator = 4;
+   */
+  operator: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.CreateOperatorRequest.
+ * Use `create(CreateOperatorRequestSchema)` to create a new message.
+ */
+export declare const CreateOperatorRequestSchema: GenMessage<CreateOperatorRequest>;
+
+/**
+ * CreateOperatorResponse is the operator and its enrolment link.
+ *
+ * @generated from message cashier.admin.v1.CreateOperatorResponse
+ */
+export declare type CreateOperatorResponse = Message<"cashier.admin.v1.CreateOperatorResponse"> & {
+  /**
+   * The operator, enrolling.
+   *
+   * @generated from field: cashier.admin.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+
+  /**
+   * The one-time enrolment link's token (<backoffice base>/enrol/<token>).
+   *
+   * @generated from field: cashier.admin.v1.Enrolment enrolment = 2;
+   */
+  enrolment?: Enrolment | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.CreateOperatorResponse.
+ * Use `create(CreateOperatorResponseSchema)` to create a new message.
+ */
+export declare const CreateOperatorResponseSchema: GenMessage<CreateOperatorResponse>;
+
+/**
+ * DisableOperatorRequest names an operator.
+ *
+ * @generated from message cashier.admin.v1.DisableOperatorRequest
+ */
+export declare type DisableOperatorRequest = Message<"cashier.admin.v1.DisableOperatorRequest"> & {
+  /**
+   * The login.
+   *
+   * @generated from field: string login = 1;
+   */
+  login: string;
+
+  /**
+   * Who disables it.
+   *
+   * @generated from field: string operator = 2;
+   */
+  operator: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.DisableOperatorRequest.
+ * Use `create(DisableOperatorRequestSchema)` to create a new message.
+ */
+export declare const DisableOperatorRequestSchema: GenMessage<DisableOperatorRequest>;
+
+/**
+ * DisableOperatorResponse is the disabled operator.
+ *
+ * @generated from message cashier.admin.v1.DisableOperatorResponse
+ */
+export declare type DisableOperatorResponse = Message<"cashier.admin.v1.DisableOperatorResponse"> & {
+  /**
+   * The operator.
+   *
+   * @generated from field: cashier.admin.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.DisableOperatorResponse.
+ * Use `create(DisableOperatorResponseSchema)` to create a new message.
+ */
+export declare const DisableOperatorResponseSchema: GenMessage<DisableOperatorResponse>;
+
+/**
+ * ResetOperatorRequest names an operator.
+ *
+ * @generated from message cashier.admin.v1.ResetOperatorRequest
+ */
+export declare type ResetOperatorRequest = Message<"cashier.admin.v1.ResetOperatorRequest"> & {
+  /**
+   * The login.
+   *
+   * @generated from field: string login = 1;
+   */
+  login: string;
+
+  /**
+   * Who resets it.
+   *
+   * @generated from field: string operator = 2;
+   */
+  operator: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ResetOperatorRequest.
+ * Use `create(ResetOperatorRequestSchema)` to create a new message.
+ */
+export declare const ResetOperatorRequestSchema: GenMessage<ResetOperatorRequest>;
+
+/**
+ * ResetOperatorResponse is the operator and its new enrolment link.
+ *
+ * @generated from message cashier.admin.v1.ResetOperatorResponse
+ */
+export declare type ResetOperatorResponse = Message<"cashier.admin.v1.ResetOperatorResponse"> & {
+  /**
+   * The operator, enrolling again.
+   *
+   * @generated from field: cashier.admin.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+
+  /**
+   * The one-time enrolment link's token.
+   *
+   * @generated from field: cashier.admin.v1.Enrolment enrolment = 2;
+   */
+  enrolment?: Enrolment | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ResetOperatorResponse.
+ * Use `create(ResetOperatorResponseSchema)` to create a new message.
+ */
+export declare const ResetOperatorResponseSchema: GenMessage<ResetOperatorResponse>;
+
+/**
  * AdminService is for operators: merchants and frontends, payout decisions and
  * callback deliveries. Every call carries `authorization: Bearer <token>`; no
  * call ever returns a card number or a secret.
@@ -1042,6 +1212,37 @@ export declare const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ListProcessorAccountsRequestSchema;
     output: typeof ListProcessorAccountsResponseSchema;
+  },
+  /**
+   * CreateOperator adds a Backoffice operator and returns its one-time enrolment link's token.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.CreateOperator
+   */
+  createOperator: {
+    methodKind: "unary";
+    input: typeof CreateOperatorRequestSchema;
+    output: typeof CreateOperatorResponseSchema;
+  },
+  /**
+   * DisableOperator ends an operator's access: no sign-in, its sessions and enrolment link end.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.DisableOperator
+   */
+  disableOperator: {
+    methodKind: "unary";
+    input: typeof DisableOperatorRequestSchema;
+    output: typeof DisableOperatorResponseSchema;
+  },
+  /**
+   * ResetOperator clears an operator's password, TOTP secret, recovery codes,
+   * passkeys, lock and sessions, and returns a new enrolment link's token.
+   *
+   * @generated from rpc cashier.admin.v1.AdminService.ResetOperator
+   */
+  resetOperator: {
+    methodKind: "unary";
+    input: typeof ResetOperatorRequestSchema;
+    output: typeof ResetOperatorResponseSchema;
   },
 }>;
 

@@ -1,0 +1,43 @@
+/**
+ * `npm run backoffice`: the console alone, on BACKOFFICE_HOST:BACKOFFICE_PORT
+ * (127.0.0.1:8081 by default), calling the engine at ENGINE_URL with
+ * CASHIER_BACKOFFICE_TOKEN (which the engine must accept for BackofficeService).
+ */
+import { readFileSync } from "node:fs";
+import { ConfigError, loadConfig } from "../../engine/config.ts";
+import { createLogger } from "../../engine/log.ts";
+import { handleShutdownSignals } from "../../engine/shutdown.ts";
+import { reportStartFailure } from "../../engine/start-error.ts";
+import { loadBackofficeConfig, readBackofficeTls } from "./config.ts";
+import { startBackoffice } from "./server.ts";
+
+const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "backoffice" });
+try {
+  const config = loadConfig();
+  const backoffice = loadBackofficeConfig();
+  if (!backoffice.token)
+    throw new ConfigError("CASHIER_BACKOFFICE_TOKEN is required when the Backoffice runs on its own (a token the engine accepts for BackofficeService)");
+  let ca: string | undefined;
+  if (config.engineTlsCaFile) {
+    try {
+      ca = readFileSync(config.engineTlsCaFile, "utf8");
+    } catch (err) {
+      throw new ConfigError(`ENGINE_TLS_CA: cannot read ${config.engineTlsCaFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  const handle = await startBackoffice({
+    port: backoffice.port,
+    host: backoffice.host,
+    engineUrl: config.engineUrl,
+    token: backoffice.token,
+    engineTrust: { ca },
+    tls: readBackofficeTls(backoffice),
+    publicUrl: backoffice.publicUrl,
+    log,
+  });
+  log.info({ port: handle.port, host: backoffice.host, engineUrl: config.engineUrl }, `backoffice listening on ${handle.url}`);
+  handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: handle.close });
+} catch (err) {
+  reportStartFailure(log, "backoffice", err);
+  process.exit(1);
+}

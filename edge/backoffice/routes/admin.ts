@@ -1,0 +1,237 @@
+/**
+ * /operators (list, create, role and scope, disable, reset), /audit (the log,
+ * its CSV export and the chain's check) and /account (the operator's own
+ * passkeys). The engine checks each call's action against the role.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
+import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
+import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
+import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { consoleRefusal } from "../refusal.ts";
+import { originOf, seeOther, sendPage } from "../request.ts";
+import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
+import { csvLine } from "./csv.ts";
+import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
+
+const LOGIN = /^[a-z0-9][a-z0-9._-]{2,63}$/;
+const DAY_MS = 86_400_000;
+const EXPORT_PAGES = 50;
+
+const roleOf = (name: string | null) => Number(Object.entries(ROLE_NAMES).find(([, n]) => n === name)?.[0] ?? 0) as OperatorRole;
+const merchantsOf = (value: string | null) =>
+  (value ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+
+function day(value: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function auditFilterOf(query: Record<string, unknown>): AuditFilter {
+  const q = (k: string) => {
+    const v = query[k];
+    return String(Array.isArray(v) ? v[0] : (v ?? ""))
+      .trim()
+      .slice(0, 128);
+  };
+  return Object.fromEntries(AUDIT_FIELDS.map((k) => [k, q(k)])) as unknown as AuditFilter;
+}
+
+function auditRequest(f: AuditFilter) {
+  const from = day(f.from);
+  const to = day(f.to);
+  return {
+    actor: f.actor,
+    action: f.action,
+    merchantId: f.merchant_id,
+    ...(from !== undefined ? { startTime: timestampFromMs(from) } : {}),
+    ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
+  };
+}
+
+function auditCsv(e: AuditEntry): string {
+  return csvLine([
+    e.id,
+    e.time ? new Date(Number(e.time.seconds) * 1000).toISOString() : "",
+    e.actor,
+    e.action,
+    e.outcome === AuditOutcome.FAILURE ? "failure" : "success",
+    e.merchantId,
+    e.target,
+    e.clientAddress,
+    e.beforeJson,
+    e.afterJson,
+    e.detail,
+    e.hash,
+  ]);
+}
+
+export function adminRoutes(router: Router, deps: PageDeps): void {
+  consoleGet(router, "/operators", deps, async (ctx, s) => {
+    const res = await deps.client.listOperators({ context: s.context });
+    const t = s.kit.tr.t;
+    const login = String(ctx.query.login ?? "");
+    const notice =
+      LOGIN.test(login) && ctx.query.notice === "saved"
+        ? ({ kind: "success", text: t("bo.op.saved", { login }) } as const)
+        : LOGIN.test(login) && ctx.query.notice === "disabled"
+          ? ({ kind: "success", text: t("bo.op.disabledNotice", { login }) } as const)
+          : undefined;
+    return s.render(
+      "operators",
+      t("bo.nav.operators"),
+      operatorsPage(s.kit.tr, { operators: res.operators, canManage: s.operator.actions.has("operator.manage"), self: s.operator.login, csrf: s.csrf, notice }),
+    );
+  });
+
+  /** The operators page with a new enrolment link, shown once. */
+  const withLink = async (ctx: Context, s: SignedIn, login: string, token: string) => {
+    const res = await deps.client.listOperators({ context: s.context });
+    sendPage(
+      ctx,
+      s.kit,
+      200,
+      s.render(
+        "operators",
+        s.kit.tr.t("bo.nav.operators"),
+        operatorsPage(s.kit.tr, {
+          operators: res.operators,
+          canManage: true,
+          self: s.operator.login,
+          csrf: s.csrf,
+          link: { login, url: `${originOf(ctx, deps)}/enrol/${token}` },
+        }),
+      ),
+    );
+  };
+
+  consolePost(router, "/operators", deps, async (ctx, s, form) => {
+    const login = (form.get("login") ?? "").trim().toLowerCase();
+    const res = await deps.client.createOperator({
+      context: s.context,
+      create: { login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) },
+    });
+    await withLink(ctx, s, res.operator?.login ?? login, res.enrolment?.token ?? "");
+  });
+
+  consolePost(router, "/operators/:login/role", deps, async (ctx, s, form) => {
+    const login = ctx.params.login ?? "";
+    await deps.client.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
+    seeOther(ctx, `/operators?notice=saved&login=${encodeURIComponent(login)}`);
+  });
+
+  consolePost(router, "/operators/:login/disable", deps, async (ctx, s) => {
+    const login = ctx.params.login ?? "";
+    await deps.client.disableOperator({ context: s.context, login });
+    seeOther(ctx, `/operators?notice=disabled&login=${encodeURIComponent(login)}`);
+  });
+
+  consolePost(router, "/operators/:login/reset", deps, async (ctx, s) => {
+    const res = await deps.client.resetOperator({ context: s.context, login: ctx.params.login ?? "" });
+    await withLink(ctx, s, res.operator?.login ?? "", res.enrolment?.token ?? "");
+  });
+
+  consoleGet(router, "/audit", deps, async (ctx, s) => {
+    const filter = auditFilterOf(ctx.query);
+    const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
+    const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 50, pageToken });
+    let verified: VerifyAuditChainResponse | undefined;
+    if (ctx.query.verify === "1") verified = await deps.client.verifyAuditChain({ context: s.context });
+    return s.render(
+      "audit",
+      s.kit.tr.t("bo.nav.audit"),
+      auditPage(s.kit.tr, {
+        filter,
+        entries: res.entries,
+        nextPageToken: res.nextPageToken,
+        paged: pageToken !== "",
+        canExport: s.operator.actions.has("audit.export"),
+        verified,
+      }),
+    );
+  });
+
+  router.get("/audit.csv", async (ctx) => {
+    const s = await signedIn(ctx, deps);
+    if (!s) return;
+    const filter = auditFilterOf(ctx.query);
+    const lines = [csvLine(["id", "time", "actor", "action", "outcome", "merchant_id", "target", "client_address", "before", "after", "detail", "hash"])];
+    let token = "";
+    let pages = 0;
+    try {
+      do {
+        const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken: token, export: true });
+        for (const e of res.entries) lines.push(auditCsv(e));
+        token = res.nextPageToken;
+        pages += 1;
+      } while (token && pages < EXPORT_PAGES);
+    } catch (err) {
+      return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
+    }
+    if (token) lines.push(csvLine([`# cut after ${pages * 1000} entries: narrow the filter to export the rest`]));
+    ctx.status = 200;
+    ctx.set({
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, "")}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "no-referrer",
+    });
+    ctx.body = lines.join("");
+  });
+
+  consoleGet(router, "/account", deps, async (ctx, s) => {
+    const [list, options] = await Promise.all([
+      deps.client.listPasskeys({ context: s.context }),
+      deps.client
+        .startPasskeyRegistration({ context: s.context })
+        .then((r) => r.optionsJson || undefined)
+        .catch(() => undefined),
+    ]);
+    const t = s.kit.tr.t;
+    const notice =
+      ctx.query.notice === "added"
+        ? ({ kind: "success", text: t("bo.passkey.added") } as const)
+        : ctx.query.notice === "failed"
+          ? ({ kind: "error", text: t("bo.passkey.failed") } as const)
+          : undefined;
+    return s.render(
+      "account",
+      t("bo.account.title"),
+      accountPage(s.kit.tr, {
+        login: s.operator.login,
+        role: t(`bo.role.${s.operator.role}`),
+        passkeys: list.passkeys,
+        passkeyOptions: options,
+        csrf: s.csrf,
+        nonce: s.kit.nonce,
+        notice,
+      }),
+      options ? ["webauthn"] : [],
+    );
+  });
+
+  consolePost(router, "/account/passkeys", deps, async (ctx, s, form) => {
+    const response = form.get("response") ?? "";
+    try {
+      JSON.parse(response);
+      await deps.client.finishPasskeyRegistration({ context: s.context, responseJson: response, name: (form.get("name") ?? "").slice(0, 64) });
+    } catch (err) {
+      const refusal = consoleRefusal(err);
+      if (refusal.kind === "session-ended" || refusal.kind === "session-required" || refusal.kind === "unavailable") throw err;
+      return seeOther(ctx, "/account?notice=failed");
+    }
+    seeOther(ctx, "/account?notice=added");
+  });
+
+  consolePost(router, "/account/passkeys/delete", deps, async (ctx, s, form) => {
+    await deps.client.deletePasskey({ context: s.context, id: (form.get("id") ?? "").slice(0, 512) });
+    seeOther(ctx, "/account");
+  });
+}

@@ -1,0 +1,18 @@
+/** Every signed-in page of the console, each in its own file. */
+import type Router from "@koa/router";
+import type { PageDeps } from "./pages.ts";
+import { adminRoutes } from "./admin.ts";
+import { homeRoutes } from "./home.ts";
+import { merchantRoutes } from "./merchants.ts";
+import { payoutRoutes } from "./payouts.ts";
+import { stuckRoutes } from "./stuck.ts";
+import { transactionRoutes } from "./transactions.ts";
+
+export function consoleRoutes(router: Router, deps: PageDeps): void {
+  homeRoutes(router, deps);
+  transactionRoutes(router, deps);
+  payoutRoutes(router, deps);
+  stuckRoutes(router, deps);
+  merchantRoutes(router, deps);
+  adminRoutes(router, deps);
+}

@@ -1,0 +1,137 @@
+/**
+ * /merchants: the list, one merchant's settings, and the admin forms: the
+ * merchant's settings, a frontend's hosted Cashier settings, the four-eyes
+ * amounts and the secret's rotation. Each form is decoded here and the
+ * engine checks and audits the change.
+ */
+import type Router from "@koa/router";
+import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { currencyExponent } from "../../../engine/domain/money.ts";
+import { seeOther } from "../request.ts";
+import { merchantPage, merchantsPage } from "../views/merchants.ts";
+import type { ConsoleKey } from "../i18n.ts";
+import { consoleGet, consolePost, type PageDeps, refusalPage } from "./pages.ts";
+
+const MERCHANT = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** "USD 1000.00" -> 100000n minor units, exactly; undefined when it is not one. */
+export function parseAmountLine(line: string): { currency: string; amountMinor: bigint } | undefined {
+  const m = /^([A-Za-z]{3})\s+(\d{1,15})(?:[.,](\d+))?$/.exec(line.trim());
+  if (!m) return undefined;
+  const currency = m[1].toUpperCase();
+  const exponent = currencyExponent(currency);
+  const fraction = m[3] ?? "";
+  if (exponent === undefined || fraction.length > exponent) return undefined;
+  return { currency, amountMinor: BigInt(m[2] + fraction.padEnd(exponent, "0")) };
+}
+
+const NOTICES: Record<string, ConsoleKey> = { saved: "bo.merchant.saved", rotated: "bo.merchant.rotated" };
+
+export function merchantRoutes(router: Router, deps: PageDeps): void {
+  consoleGet(router, "/merchants", deps, async (ctx, s) => {
+    const res = await deps.client.listMerchants({ context: s.context, pageSize: 100, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    return s.render("merchants", s.kit.tr.t("bo.nav.merchants"), merchantsPage(s.kit.tr, res.merchants, res.nextPageToken));
+  });
+
+  consoleGet(router, "/merchants/:id", deps, async (ctx, s) => {
+    const merchantId = ctx.params.id ?? "";
+    if (!MERCHANT.test(merchantId)) return undefined;
+    const res = await deps.client.getMerchant({ context: s.context, merchantId });
+    const key = NOTICES[String(ctx.query.notice ?? "")];
+    return s.render(
+      "merchants",
+      s.kit.tr.t("bo.merchant.title", { merchant: merchantId }),
+      merchantPage(s.kit.tr, {
+        merchant: res.merchant!,
+        accounts: res.accounts,
+        fourEyes: res.fourEyesThresholds,
+        canUpdate: s.operator.actions.has("merchant.update"),
+        canRotate: s.operator.actions.has("merchant.rotate_secret"),
+        csrf: s.csrf,
+        notice: key ? { kind: "success", text: s.kit.tr.t(key) } : undefined,
+      }),
+    );
+  });
+
+  const back = (merchantId: string, notice: string) => `/merchants/${encodeURIComponent(merchantId)}?notice=${notice}`;
+
+  consolePost(router, "/merchants/:id/settings", deps, async (ctx, s, form) => {
+    const merchantId = ctx.params.id ?? "";
+    const processors = (form.get("processors") ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    await deps.client.updateMerchant({
+      context: s.context,
+      update: {
+        merchant: {
+          merchantId,
+          platformUrl: (form.get("platform_url") ?? "").trim(),
+          validationUrl: (form.get("validation_url") ?? "").trim(),
+          updatePayoutUrl: (form.get("update_payout_url") ?? "").trim(),
+          payoutApproval: form.get("payout_approval") === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO,
+          processors,
+        },
+        updateMask: { paths: ["platform_url", "validation_url", "update_payout_url", "payout_approval", "processors"] },
+      },
+    });
+    seeOther(ctx, back(merchantId, "saved"));
+  });
+
+  consolePost(router, "/merchants/:id/frontends/:name", deps, async (ctx, s, form) => {
+    const merchantId = ctx.params.id ?? "";
+    const origins = (form.get("allowed_origins") ?? "")
+      .split(/\r?\n/)
+      .map((o) => o.trim())
+      .filter(Boolean);
+    await deps.client.updateFrontend({
+      context: s.context,
+      update: {
+        merchantId,
+        frontend: {
+          name: ctx.params.name ?? "",
+          allowedOrigins: origins,
+          defaultLocale: (form.get("default_locale") ?? "").trim() || "en",
+          saveCards: form.get("save_cards") === "1",
+          closedLoopWithdrawals: form.get("closed_loop_withdrawals") === "1",
+          playerCancelWithdrawal: form.get("player_cancel_withdrawal") === "1",
+        },
+        updateMask: { paths: ["allowed_origins", "default_locale", "save_cards", "closed_loop_withdrawals", "player_cancel_withdrawal"] },
+      },
+    });
+    seeOther(ctx, back(merchantId, "saved"));
+  });
+
+  consolePost(router, "/merchants/:id/four-eyes", deps, async (ctx, s, form) => {
+    const merchantId = ctx.params.id ?? "";
+    const lines = (form.get("thresholds") ?? "").split(/\r?\n/).filter((l) => l.trim());
+    const thresholds = [];
+    for (const [i, line] of lines.entries()) {
+      const parsed = parseAmountLine(line);
+      if (!parsed) {
+        return refusalPage(
+          ctx,
+          s.kit,
+          { kind: "invalid", violations: [], message: s.kit.tr.t("bo.merchant.badThreshold", { line: i + 1 }) },
+          deps.log,
+          undefined,
+          s.operator,
+          s.csrf,
+        );
+      }
+      thresholds.push(parsed);
+    }
+    await deps.client.setFourEyesThresholds({ context: s.context, merchantId, thresholds });
+    seeOther(ctx, back(merchantId, "saved"));
+  });
+
+  consolePost(router, "/merchants/:id/rotate-secret", deps, async (ctx, s, form) => {
+    const merchantId = ctx.params.id ?? "";
+    const hours = [1, 24, 72, 168].includes(Number(form.get("overlap_hours"))) ? Number(form.get("overlap_hours")) : 24;
+    await deps.client.rotateMerchantSecret({
+      context: s.context,
+      rotation: { merchantId, newSecret: form.get("new_secret") ?? "", overlapSeconds: hours * 3600 },
+    });
+    seeOther(ctx, back(merchantId, "rotated"));
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * /payouts: the queue, one payout with its customer's context, a decision
+ * (approve, reject, cancel with a listed reason and a note; the engine keeps
+ * four eyes above the merchant's amount and records `backoffice:<login>`),
+ * and bulk approval.
+ */
+import type Router from "@koa/router";
+import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { consoleRefusal } from "../refusal.ts";
+import { seeOther, sendPage } from "../request.ts";
+import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
+import type { ConsoleKey } from "../i18n.ts";
+import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
+
+const TRACE = /^[1-9][0-9]{0,9}$/;
+const byName = (names: Readonly<Record<number, string>>, name: string | null) => Number(Object.entries(names).find(([, n]) => n === name)?.[0] ?? 0);
+
+const NOTICES: Record<string, ConsoleKey> = {
+  approved: "bo.payout.noticeApproved",
+  first: "bo.payout.noticeFirst",
+  rejected: "bo.payout.noticeRejected",
+  cancelled: "bo.payout.noticeCancelled",
+};
+
+export function payoutRoutes(router: Router, deps: PageDeps): void {
+  consoleGet(router, "/payouts", deps, async (ctx, s) => {
+    const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    const t = s.kit.tr.t;
+    const key = NOTICES[String(ctx.query.notice ?? "")];
+    const trace = String(ctx.query.trace ?? "");
+    return s.render(
+      "payouts",
+      t("bo.nav.payouts"),
+      queuePage(s.kit.tr, {
+        payouts: res.payouts,
+        nextPageToken: res.nextPageToken,
+        canDecide: s.operator.actions.has("payout.decide"),
+        csrf: s.csrf,
+        notice: key && TRACE.test(trace) ? { kind: "success", text: t(key, { trace }) } : undefined,
+      }),
+    );
+  });
+
+  consoleGet(router, "/payouts/:traceId", deps, async (ctx, s) => {
+    if (!TRACE.test(ctx.params.traceId ?? "")) return undefined;
+    const traceId = Number(ctx.params.traceId);
+    const context = await deps.client.getPayoutContext({ context: s.context, traceId });
+    return s.render(
+      "payouts",
+      s.kit.tr.t("bo.payout.title", { trace: traceId }),
+      payoutPage(s.kit.tr, { context, canDecide: s.operator.actions.has("payout.decide"), csrf: s.csrf, login: s.operator.login }),
+    );
+  });
+
+  consolePost(router, "/payouts/:traceId/decision", deps, async (ctx, s, form) => {
+    if (!TRACE.test(ctx.params.traceId ?? "")) {
+      ctx.status = 404;
+      return;
+    }
+    const traceId = Number(ctx.params.traceId);
+    const decision = byName(DECISION_NAMES, form.get("decision")) as PayoutDecision;
+    const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
+    const note = (form.get("note") ?? "").trim().slice(0, 255);
+    const t = s.kit.tr.t;
+    const again = async (message: string, status: number) => {
+      const context = await deps.client.getPayoutContext({ context: s.context, traceId });
+      sendPage(
+        ctx,
+        s.kit,
+        status,
+        s.render(
+          "payouts",
+          t("bo.payout.title", { trace: traceId }),
+          payoutPage(s.kit.tr, { context, canDecide: true, csrf: s.csrf, login: s.operator.login, errors: [{ field: "reason", message }] }),
+        ),
+      );
+    };
+    if (!decision) return again(t("bo.payout.chooseDecision"), 400);
+    if (!reason) return again(t("bo.payout.chooseReason"), 400);
+    if (reason === PayoutReason.OTHER && !note) return again(t("bo.payout.noteNeeded"), 400);
+    try {
+      const res = await deps.client.decidePayout({ context: s.context, traceId, decision, reason, note });
+      const notice = res.awaitingSecondApproval
+        ? "first"
+        : decision === PayoutDecision.APPROVE
+          ? "approved"
+          : decision === PayoutDecision.REJECT
+            ? "rejected"
+            : "cancelled";
+      seeOther(ctx, `/payouts?notice=${notice}&trace=${traceId}`);
+    } catch (err) {
+      const refusal = consoleRefusal(err);
+      if (refusal.kind === "four-eyes-same-operator") return again(t("bo.payout.fourEyesYours"), 409);
+      if (refusal.kind === "invalid" || refusal.kind === "refused") return again(refusal.message, refusal.kind === "invalid" ? 400 : 409);
+      throw err;
+    }
+  });
+
+  consolePost(router, "/payouts/bulk-approve", deps, async (ctx, s, form) => {
+    const traceIds = [...new Set(form.getAll("trace_id").filter((x) => TRACE.test(x)))].slice(0, 100).map(Number);
+    const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
+    const note = (form.get("note") ?? "").trim().slice(0, 255);
+    const t = s.kit.tr.t;
+    if (traceIds.length === 0 || !reason || (reason === PayoutReason.OTHER && !note)) {
+      const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
+      const message = traceIds.length === 0 ? t("bo.payout.selectSome") : !reason ? t("bo.payout.chooseReason") : t("bo.payout.noteNeeded");
+      return sendPage(
+        ctx,
+        s.kit,
+        400,
+        s.render(
+          "payouts",
+          t("bo.nav.payouts"),
+          queuePage(s.kit.tr, {
+            payouts: res.payouts,
+            nextPageToken: res.nextPageToken,
+            canDecide: true,
+            csrf: s.csrf,
+            notice: { kind: "error", text: message },
+          }),
+        ),
+      );
+    }
+    const res = await deps.client.bulkApprovePayouts({ context: s.context, traceIds, reason, note });
+    sendPage(ctx, s.kit, 200, s.render("payouts", t("bo.payout.bulkDone"), bulkResultPage(s.kit.tr, res.results)));
+  });
+}

@@ -1,0 +1,29 @@
+/** /stuck: failing callbacks and transactions left non-final, with redelivery. */
+import type Router from "@koa/router";
+import { seeOther } from "../request.ts";
+import { stuckPage } from "../views/stuck.ts";
+import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
+
+export function stuckRoutes(router: Router, deps: PageDeps): void {
+  consoleGet(router, "/stuck", deps, async (ctx, s) => {
+    const minutes = Math.min(10_080, Math.max(1, Number.parseInt(String(ctx.query.minutes ?? "15"), 10) || 15));
+    const work = await deps.client.listStuckWork({ context: s.context, olderThanSeconds: minutes * 60, pageSize: 100 });
+    const t = s.kit.tr.t;
+    const notice = ctx.query.notice === "redelivered" ? ({ kind: "success", text: t("bo.cb.redelivered") } as const) : undefined;
+    return s.render(
+      "stuck",
+      t("bo.nav.stuck"),
+      stuckPage(s.kit.tr, work, { canRedeliver: s.operator.actions.has("callback.redeliver"), csrf: s.csrf, minutes, notice }),
+    );
+  });
+
+  consolePost(router, "/stuck/callbacks/:id/redeliver", deps, async (ctx, s) => {
+    const id = ctx.params.id ?? "";
+    if (!/^[1-9][0-9]{0,18}$/.test(id)) {
+      ctx.status = 404;
+      return;
+    }
+    await deps.client.redeliverCallback({ context: s.context, id: BigInt(id) });
+    seeOther(ctx, "/stuck?notice=redelivered");
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * /transactions: the search (a GET form: filters and page token in the URL),
+ * its CSV export (every page of the same search, up to a bound), the detail
+ * of one attempt, and the redelivery of one of its callbacks.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
+import { majorString } from "../../pages/kit/i18n.ts";
+import { currencyExponent } from "../../../engine/domain/money.ts";
+import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
+import { STATUS_NAMES, TYPE_NAMES } from "../views/format.ts";
+import { seeOther } from "../request.ts";
+import { consoleRefusal } from "../refusal.ts";
+import { consoleGet, consolePost, type PageDeps, refusalPage, signedIn } from "./pages.ts";
+import { csvLine } from "./csv.ts";
+
+const PAGE_SIZE = 50;
+/** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
+const EXPORT_PAGES = 100;
+const DAY_MS = 86_400_000;
+
+export function searchOf(ctx: Context): Search {
+  const q = (k: string) => {
+    const v = ctx.query[k];
+    return (Array.isArray(v) ? v[0] : (v ?? "")).trim().slice(0, 128);
+  };
+  const all = ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to", ...EXTRA_FILTERS] as const;
+  return Object.fromEntries(all.map((k) => [k, SEARCH_FIELDS.includes(k) ? q(k) : ""])) as unknown as Search;
+}
+
+const byName = (names: Readonly<Record<number, string>>, name: string) => {
+  const found = Object.entries(names).find(([, n]) => n === name);
+  return found ? Number(found[0]) : 0;
+};
+
+/** A filter's name in the generated message (email -> email, card_last_four -> cardLastFour). */
+const localName = (name: string) => ListTransactionsRequestSchema.fields.find((f) => f.name === name)!.localName;
+
+/** A YYYY-MM-DD date's start in UTC (ms), or undefined. */
+function day(value: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The engine's filter for a search; `to` includes its whole day. */
+export function filterOf(s: Search, pageSize: number, pageToken = ""): MessageInitShape<typeof ListTransactionsRequestSchema> {
+  const from = day(s.from);
+  const to = day(s.to);
+  return {
+    merchantId: s.merchant_id,
+    orderId: s.order_id,
+    pin: s.pin,
+    status: byName(STATUS_NAMES, s.status),
+    transactionType: byName(TYPE_NAMES, s.type),
+    ...(from !== undefined ? { startTime: timestampFromMs(from) } : {}),
+    ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
+    pageSize,
+    pageToken,
+    // The further filters the engine's request has, passed through as typed.
+    ...Object.fromEntries(SUPPORTED_EXTRA_FILTERS.filter((f) => s[f]).map((f) => [localName(f), s[f]])),
+  } as MessageInitShape<typeof ListTransactionsRequestSchema>;
+}
+
+function csvRow(x: Transaction): string {
+  const amount = x.amount ? majorString(x.amount.amountMinor, currencyExponent(x.amount.currency) ?? 2) : "";
+  const time = (ts: Transaction["createTime"]) => (ts ? new Date(Number(ts.seconds) * 1000).toISOString() : "");
+  return csvLine([
+    x.traceId,
+    time(x.createTime),
+    time(x.updateTime),
+    x.merchantId,
+    x.orderId,
+    TYPE_NAMES[x.transactionType] ?? "",
+    STATUS_NAMES[x.status] ?? "",
+    amount,
+    x.amount?.currency ?? "",
+    x.paymentProcessor,
+    x.transactionId,
+    x.errorCode || "",
+    x.errorDetails,
+    x.card?.maskedNumber ?? "",
+    x.pin,
+    x.frontend,
+    x.attempt,
+    x.referenceTraceId || "",
+  ]);
+}
+
+const CSV_HEAD = csvLine([
+  "trace_id",
+  "created",
+  "updated",
+  "merchant_id",
+  "order_id",
+  "type",
+  "status",
+  "amount",
+  "currency",
+  "processor",
+  "processor_transaction_id",
+  "error_code",
+  "error_details",
+  "card",
+  "pin",
+  "frontend",
+  "attempt",
+  "reference_trace_id",
+]);
+
+export function transactionRoutes(router: Router, deps: PageDeps): void {
+  consoleGet(router, "/transactions", deps, async (ctx, s) => {
+    const search = searchOf(ctx);
+    // A trace_id names one attempt: straight to it.
+    if (/^[1-9][0-9]{0,9}$/.test(search.trace_id)) {
+      seeOther(ctx, `/transactions/${search.trace_id}`);
+      return undefined;
+    }
+    const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
+    const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
+    const t = s.kit.tr.t;
+    return s.render(
+      "transactions",
+      t("bo.nav.transactions"),
+      searchPage(s.kit.tr, {
+        search,
+        transactions: res.transactions,
+        nextPageToken: res.nextPageToken,
+        paged: pageToken !== "",
+        notice: search.trace_id ? { kind: "error", text: t("bo.search.badTrace") } : undefined,
+      }),
+    );
+  });
+
+  router.get("/transactions.csv", async (ctx) => {
+    // Same guard as a page: a signed-in operator (the engine checks transaction.read), else a redirect or a refusal page.
+    const s = await signedIn(ctx, deps);
+    if (!s) return;
+    const search = searchOf(ctx);
+    const lines = [CSV_HEAD];
+    let token = "";
+    let pages = 0;
+    try {
+      do {
+        const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token) });
+        for (const x of res.transactions) lines.push(csvRow(x));
+        token = res.nextPageToken;
+        pages += 1;
+      } while (token && pages < EXPORT_PAGES);
+    } catch (err) {
+      return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
+    }
+    if (token) lines.push(csvLine([`# cut after ${pages * 500} rows: narrow the search to export the rest`]));
+    ctx.status = 200;
+    ctx.set({
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="transactions-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, "")}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "no-referrer",
+    });
+    ctx.body = lines.join("");
+  });
+
+  consoleGet(router, "/transactions/:traceId", deps, async (ctx, s) => {
+    const traceId = Number(ctx.params.traceId);
+    if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
+    const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
+    const t = s.kit.tr.t;
+    const notice = ctx.query.notice === "redelivered" ? ({ kind: "success", text: t("bo.cb.redelivered") } as const) : undefined;
+    return s.render(
+      "transactions",
+      t("bo.detail.title", { trace: traceId }),
+      detailPage(s.kit.tr, {
+        transaction: res.transaction!,
+        cascade: res.cascade,
+        related: res.related,
+        callbacks: res.callbacks,
+        canRedeliver: s.operator.actions.has("callback.redeliver"),
+        csrf: s.csrf,
+        notice,
+      }),
+    );
+  });
+
+  consolePost(router, "/transactions/:traceId/callbacks/:id/redeliver", deps, async (ctx, s) => {
+    const traceId = ctx.params.traceId ?? "";
+    const id = ctx.params.id ?? "";
+    if (!/^[1-9][0-9]{0,9}$/.test(traceId) || !/^[1-9][0-9]{0,18}$/.test(id)) {
+      ctx.status = 404;
+      return;
+    }
+    await deps.client.redeliverCallback({ context: s.context, id: BigInt(id) });
+    seeOther(ctx, `/transactions/${traceId}?notice=redelivered`);
+  });
+}

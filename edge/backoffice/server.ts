@@ -1,0 +1,51 @@
+/**
+ * Starts the console: the Koa app on its own HTTP (or, with a certificate,
+ * HTTPS) server on BACKOFFICE_HOST:BACKOFFICE_PORT, calling the engine at
+ * engineUrl with the Backoffice's token. Closing drains requests in progress.
+ */
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { EngineTrust } from "../engine-client.ts";
+import { drainable } from "../drain.ts";
+import { buildBackofficeApp, type ConsoleLogger } from "./app.ts";
+import { createBackofficeClient } from "./engine-client.ts";
+import type { SignInLimit } from "./rate-limit.ts";
+
+export interface BackofficeHandle {
+  port: number;
+  /** The base URL it serves (http(s)://host:port). */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface BackofficeStart {
+  port: number;
+  host: string;
+  engineUrl: string;
+  token: string;
+  engineTrust?: EngineTrust;
+  /** PEM certificate and key: HTTPS only, Secure cookies, HSTS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  publicUrl?: string;
+  signInLimit?: SignInLimit;
+  log: ConsoleLogger;
+}
+
+export async function startBackoffice(opts: BackofficeStart): Promise<BackofficeHandle> {
+  const client = createBackofficeClient(opts.engineUrl, opts.token, opts.engineTrust);
+  const app = buildBackofficeApp({ client, token: opts.token, log: opts.log, publicUrl: opts.publicUrl, signInLimit: opts.signInLimit });
+  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : createHttpServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  const { close } = drainable(server, (inProgress) => opts.log.info({ inProgress }, "backoffice stopped accepting; finishing requests in progress"));
+  return { port, url: `${opts.tls ? "https" : "http"}://${host}:${port}`, server, close };
+}

@@ -1,0 +1,217 @@
+/**
+ * The transaction search (filters in a GET form, so a search is a link that
+ * can be shared and exported), its results with page tokens, and the detail
+ * page that explains one attempt: the status timeline with who and why, the
+ * cascade's attempts with the processor's codes, related refunds, every
+ * callback with its request and each attempt's reply, and a redeliver button
+ * for operators whose role allows it.
+ */
+import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
+import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
+import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
+import { button, hiddenFields } from "../../pages/kit/components.ts";
+import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
+import { type Html, html } from "../../pages/kit/html.ts";
+import type { ConsoleTranslator } from "../i18n.ts";
+import { dataTable, inputField, type Option, selectField } from "./controls.ts";
+import { callbackBadge, kindName, money, STATUS_NAMES, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
+import { noticeBox } from "./gate.ts";
+import type { Notice } from "./model.ts";
+
+/** The search as the form (and the URL) carries it; every value a string, empty when unset. */
+export interface Search {
+  trace_id: string;
+  /** The filters below exist once the engine's ListTransactionsRequest has them (see EXTRA_FILTERS). */
+  email: string;
+  card_last_four: string;
+  processor: string;
+  frontend: string;
+  processor_transaction_id: string;
+  merchant_id: string;
+  order_id: string;
+  pin: string;
+  status: string;
+  type: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * Filters the console offers only when the engine's ListTransactionsRequest
+ * has a field of that name: the form grows them by itself when the engine
+ * does, and never sends a filter the engine would ignore.
+ */
+export const EXTRA_FILTERS = ["email", "card_last_four", "processor", "frontend", "processor_transaction_id"] as const;
+const ENGINE_FILTERS = new Set(ListTransactionsRequestSchema.fields.map((f) => f.name));
+export const SUPPORTED_EXTRA_FILTERS: readonly (typeof EXTRA_FILTERS)[number][] = EXTRA_FILTERS.filter((f) => ENGINE_FILTERS.has(f));
+
+export const SEARCH_FIELDS: readonly (keyof Search)[] = [
+  "trace_id",
+  "merchant_id",
+  "order_id",
+  "pin",
+  "status",
+  "type",
+  "from",
+  "to",
+  ...SUPPORTED_EXTRA_FILTERS,
+];
+
+/** The search's query string (without page_token), for the next-page and export links. */
+export function searchQuery(s: Search, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  for (const k of SEARCH_FIELDS) if (s[k]) q.set(k, s[k]);
+  for (const [k, v] of Object.entries(extra)) if (v) q.set(k, v);
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+function options(tr: ConsoleTranslator, names: Readonly<Record<number, string>>, prefix: "bo.status" | "bo.type"): Option[] {
+  return [{ value: "", label: tr.t("bo.search.any") }, ...Object.values(names).map((n) => ({ value: n, label: tr.t(`${prefix}.${n}` as never) }))];
+}
+
+/** One result row; `extra` cells go at its end. */
+export function transactionRow(tr: ConsoleTranslator, x: Transaction, extra?: Html): Html {
+  return html`<tr><td><a href="/transactions/${x.traceId}">${x.traceId}</a></td><td>${when(tr, x.createTime)}</td><td>${x.merchantId}</td>
+<td><bdi>${x.orderId}</bdi></td><td>${typeName(tr, x.transactionType)}</td><td>${statusBadge(tr, x.status, x.payoutLetter)}</td>
+<td class="num">${money(tr, x.amount)}</td><td>${text(x.paymentProcessor)}</td><td><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi></td><td>${text(x.pin)}</td>${extra ?? ""}</tr>`;
+}
+
+export function transactionHead(tr: ConsoleTranslator): string[] {
+  const t = tr.t;
+  return [
+    t("bo.tx.trace"),
+    t("bo.tx.created"),
+    t("bo.tx.merchant"),
+    t("bo.tx.order"),
+    t("bo.tx.type"),
+    t("bo.tx.status"),
+    t("bo.tx.amount"),
+    t("bo.tx.processor"),
+    t("bo.tx.card"),
+    t("bo.tx.pin"),
+  ];
+}
+
+export interface SearchView {
+  search: Search;
+  transactions: readonly Transaction[];
+  nextPageToken: string;
+  /** Whether this is a later page (a link back to the first). */
+  paged: boolean;
+  notice?: Notice;
+}
+
+export function searchPage(tr: ConsoleTranslator, v: SearchView): Html {
+  const t = tr.t;
+  const s = v.search;
+  return html`<h1>${t("bo.nav.transactions")}</h1>
+${noticeBox(v.notice)}
+<form method="get" action="/transactions" class="filters" role="search" aria-label="${t("bo.search.label")}">
+${inputField({ name: "trace_id", label: t("bo.tx.trace"), value: s.trace_id, inputmode: "numeric", maxlength: 10, hint: t("bo.search.traceHint") })}
+${inputField({ name: "merchant_id", label: t("bo.tx.merchant"), value: s.merchant_id, maxlength: 64 })}
+${inputField({ name: "order_id", label: t("bo.tx.order"), value: s.order_id, maxlength: 128 })}
+${inputField({ name: "pin", label: t("bo.tx.pin"), value: s.pin, maxlength: 128 })}
+${selectField({ name: "status", label: t("bo.tx.status"), options: options(tr, STATUS_NAMES, "bo.status"), value: s.status })}
+${selectField({ name: "type", label: t("bo.tx.type"), options: options(tr, TYPE_NAMES, "bo.type"), value: s.type })}
+${SUPPORTED_EXTRA_FILTERS.map((f) => inputField({ name: f, label: t(`bo.search.${f}`), value: s[f], maxlength: f === "card_last_four" ? 4 : 128, inputmode: f === "card_last_four" ? "numeric" : undefined }))}
+${inputField({ name: "from", label: t("bo.search.from"), type: "date", value: s.from })}
+${inputField({ name: "to", label: t("bo.search.to"), type: "date", value: s.to, hint: t("bo.search.toHint") })}
+<div class="actions">${button({ label: t("bo.search.submit"), id: "search" })}</div>
+</form>
+<div class="pager"><a href="/transactions.csv${searchQuery(s)}" id="export" download>${t("bo.search.export")}</a></div>
+${dataTable({ id: "results", caption: t("bo.search.results"), head: transactionHead(tr), rows: v.transactions.map((x) => transactionRow(tr, x)), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: [6] })}
+<nav class="pager" aria-label="${t("bo.search.pages")}">${v.paged ? html`<a href="/transactions${searchQuery(s)}" id="first-page">${t("bo.search.first")}</a>` : ""}${
+    v.nextPageToken ? html`<a href="/transactions${searchQuery(s, { page_token: v.nextPageToken })}" id="next-page">${t("bo.search.next")}</a>` : ""
+  }</nav>`;
+}
+
+export interface DetailView {
+  transaction: Transaction;
+  cascade: readonly Transaction[];
+  related: readonly Transaction[];
+  callbacks: readonly Callback[];
+  canRedeliver: boolean;
+  csrf: string;
+  notice?: Notice;
+}
+
+function callbackSection(tr: ConsoleTranslator, c: Callback, v: DetailView): Html {
+  const t = tr.t;
+  const redeliverable = v.canRedeliver && c.kind !== CallbackKind.VALIDATION;
+  return html`<section class="card" aria-labelledby="callback-${c.id}">
+<h3 id="callback-${c.id}">${kindName(tr, c.kind)} · ${callbackBadge(tr, c.state)}</h3>
+<dl><dt>${t("bo.cb.url")}</dt><dd><bdi dir="ltr">${c.url}</bdi></dd><dt>${t("bo.cb.event")}</dt><dd><code>${c.eventId}</code></dd>
+<dt>${t("bo.cb.attempts")}</dt><dd>${c.attemptCount}</dd><dt>${t("bo.cb.created")}</dt><dd>${when(tr, c.createTime)}</dd>
+${c.nextAttemptTime ? html`<dt>${t("bo.cb.next")}</dt><dd>${when(tr, c.nextAttemptTime)}</dd>` : ""}</dl>
+<h4>${t("bo.cb.request")}</h4><pre dir="ltr">${c.body}</pre>
+${dataTable({
+  caption: t("bo.cb.replies"),
+  head: [t("bo.cb.time"), t("bo.cb.duration"), t("bo.cb.http"), t("bo.cb.outcome"), t("bo.cb.error"), t("bo.cb.reply")],
+  rows: c.attempts.map(
+    (a) =>
+      html`<tr><td>${when(tr, a.time)}</td><td class="num">${a.durationMs} ms</td><td class="num">${text(a.httpStatus)}</td><td>${a.outcome}</td><td>${text(a.error)}</td><td>${a.responseBody ? html`<pre dir="ltr">${a.responseBody}</pre>` : text("")}</td></tr>`,
+  ),
+  empty: t("bo.cb.noAttempts"),
+  numeric: [1, 2],
+})}
+${
+  redeliverable
+    ? html`<form method="post" action="/transactions/${v.transaction.traceId}/callbacks/${c.id.toString()}/redeliver" class="inline-actions">
+${hiddenFields({ [CSRF_FIELD]: v.csrf })}${button({ label: t("bo.cb.redeliver"), id: `redeliver-${c.id}`, variant: "secondary" })}</form>`
+    : ""
+}
+</section>`;
+}
+
+export function detailPage(tr: ConsoleTranslator, v: DetailView): Html {
+  const t = tr.t;
+  const x = v.transaction;
+  return html`<h1>${t("bo.detail.title", { trace: x.traceId })}</h1>
+${noticeBox(v.notice)}
+<dl class="summary">
+<dt>${t("bo.tx.status")}</dt><dd id="status">${statusBadge(tr, x.status, x.payoutLetter)}</dd>
+<dt>${t("bo.tx.type")}</dt><dd>${typeName(tr, x.transactionType)}</dd>
+<dt>${t("bo.tx.amount")}</dt><dd>${money(tr, x.amount)}</dd>
+<dt>${t("bo.tx.merchant")}</dt><dd>${x.merchantId}</dd>
+<dt>${t("bo.tx.order")}</dt><dd><bdi>${x.orderId}</bdi></dd>
+<dt>${t("bo.tx.processor")}</dt><dd>${text(x.paymentProcessor)}</dd>
+<dt>${t("bo.tx.processorId")}</dt><dd>${text(x.transactionId)}</dd>
+<dt>${t("bo.tx.error")}</dt><dd>${x.errorCode ? `${x.errorCode} ${x.errorDetails}` : text("")}</dd>
+<dt>${t("bo.tx.card")}</dt><dd><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi> ${x.card?.brand ?? ""}</dd>
+<dt>${t("bo.tx.pin")}</dt><dd>${text(x.pin)}</dd>
+<dt>${t("bo.tx.frontend")}</dt><dd>${text(x.frontend)}</dd>
+<dt>${t("bo.tx.attempt")}</dt><dd>${x.attempt}</dd>
+${x.referenceTraceId ? html`<dt>${t("bo.tx.refunds")}</dt><dd><a href="/transactions/${x.referenceTraceId}">${x.referenceTraceId}</a></dd>` : ""}
+<dt>${t("bo.tx.created")}</dt><dd>${when(tr, x.createTime)}</dd>
+<dt>${t("bo.tx.updated")}</dt><dd>${when(tr, x.updateTime)}</dd>
+</dl>
+<h2>${t("bo.detail.timeline")}</h2>
+${dataTable({
+  id: "timeline",
+  caption: t("bo.detail.timelineCaption"),
+  head: [t("bo.cb.time"), t("bo.detail.from"), t("bo.detail.to"), t("bo.detail.cause")],
+  rows: x.history.map(
+    (h) =>
+      html`<tr><td>${when(tr, h.time)}</td><td>${h.fromStatus ? statusBadge(tr, h.fromStatus) : text("")}</td><td>${statusBadge(tr, h.toStatus, h.payoutLetter)}</td><td><code>${h.cause}</code></td></tr>`,
+  ),
+  empty: t("bo.detail.noHistory"),
+})}
+<h2>${t("bo.detail.cascade")}</h2>
+${dataTable({
+  id: "cascade",
+  caption: t("bo.detail.cascadeCaption"),
+  head: [t("bo.tx.attempt"), t("bo.tx.trace"), t("bo.tx.processor"), t("bo.tx.status"), t("bo.tx.errorCode"), t("bo.tx.errorDetails"), t("bo.tx.processorId")],
+  rows: v.cascade.map(
+    (a) =>
+      html`<tr${a.traceId === x.traceId ? html` aria-current="true"` : ""}><td>${a.attempt}</td><td><a href="/transactions/${a.traceId}">${a.traceId}</a></td><td>${text(a.paymentProcessor)}</td><td>${statusBadge(tr, a.status, a.payoutLetter)}</td><td class="num">${text(a.errorCode)}</td><td>${text(a.errorDetails)}</td><td>${text(a.transactionId)}</td></tr>`,
+  ),
+  empty: t("bo.detail.noCascade"),
+  numeric: [4],
+})}
+<h2>${t("bo.detail.related")}</h2>
+${dataTable({ id: "related", caption: t("bo.detail.relatedCaption"), head: transactionHead(tr), rows: v.related.map((r) => transactionRow(tr, r)), empty: t("bo.detail.noRelated"), numeric: [6] })}
+<h2>${t("bo.detail.callbacks")}</h2>
+${v.callbacks.length ? v.callbacks.map((c) => callbackSection(tr, c, v)) : html`<p class="muted">${t("bo.detail.noCallbacks")}</p>`}`;
+}

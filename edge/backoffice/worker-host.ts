@@ -1,0 +1,52 @@
+/** Starts edge/backoffice/worker.ts on a worker thread and waits until the console listens. */
+import { Worker } from "node:worker_threads";
+import type { BackofficeStart } from "./server.ts";
+
+export interface BackofficeWorker {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startBackofficeWorker(
+  opts: Omit<BackofficeStart, "log"> & {
+    logLevel: string;
+    logFile?: string;
+    /** Called if the console dies after it started. */
+    onCrash: (err: unknown) => void;
+  },
+): Promise<BackofficeWorker> {
+  const { onCrash, ...data } = opts;
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), { workerData: data });
+  let closing = false;
+  const started = await new Promise<{ port: number; url: string }>((resolve, reject) => {
+    let listening = false;
+    worker.on("error", (err) => {
+      if (!listening) return reject(err);
+      onCrash(err);
+    });
+    worker.on("exit", (code) => {
+      if (!listening) return reject(new Error(`backoffice worker exited (${code}) before listening`));
+      if (!closing) onCrash(new Error(`backoffice worker exited (${code})`));
+    });
+    worker.on("message", (msg: { type: string; port: number; url: string }) => {
+      if (msg.type === "listening") {
+        listening = true;
+        resolve({ port: msg.port, url: msg.url });
+      }
+    });
+  });
+  return {
+    ...started,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 5000);
+        worker.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.postMessage({ type: "stop" });
+      }),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Payout decisions from the Backoffice: a listed reason plus free text,
+ * four-eyes approval above the merchant's amount for the payout's currency
+ * (the first approval is recorded and the payout stays requested; the second
+ * must come from another operator), bulk approval one payout at a time, and
+ * UpdatePayout's UpdatedBy backoffice:<login>. Every decision is audited with
+ * the payout's state before and after.
+ */
+import { canonicalJson } from "../domain/audit-chain.ts";
+import { ConsoleRefusal } from "../domain/console-rules.ts";
+import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
+import { inScope } from "../domain/operator-roles.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import type { BackofficeDeps } from "./backoffice-deps.ts";
+import type { SignedIn } from "./console-session.ts";
+import { decidePayout, type PayoutDecision } from "./decide-payout.ts";
+import type { ProcessDeps } from "./ports.ts";
+
+export const PAYOUT_REASONS = [
+  "checks_passed",
+  "customer_request",
+  "kyc_incomplete",
+  "suspected_fraud",
+  "duplicate",
+  "wrong_details",
+  "abuse",
+  "other",
+] as const;
+export type PayoutReason = (typeof PAYOUT_REASONS)[number];
+
+export const NOTE_MAX = 255;
+
+export type ConsoleDecision = { ok: true; attempt: Attempt; awaitingSecond: boolean } | { ok: false; error: DomainError };
+
+type Deps = ProcessDeps & BackofficeDeps;
+
+const face = (a: Attempt) => ({ status: a.status, payout_letter: a.payoutLetter ?? "", amount_minor: a.amountMinor, currency: a.currency });
+
+export function reasonFaults(reason: PayoutReason | undefined, note: string): FieldViolation[] {
+  const faults: FieldViolation[] = [];
+  if (!reason) faults.push({ field: "reason", description: "is required: one of the listed reasons" });
+  if (CONTROL_CHARACTERS.test(note)) faults.push({ field: "note", description: "must not contain control characters" });
+  else if ([...note].length > NOTE_MAX) faults.push({ field: "note", description: `must be at most ${NOTE_MAX} characters` });
+  if (reason === "other" && note.trim() === "") faults.push({ field: "note", description: "is required with the reason other" });
+  return faults;
+}
+
+/** The payout, if it exists and its merchant is in the operator's scope (otherwise it does not exist for them). */
+export async function scopedPayout(deps: Deps, who: SignedIn, traceId: number): Promise<Attempt | undefined> {
+  const a = await deps.orders.get(traceId);
+  return a?.type === "payout" && inScope(who.scope, a.merchantId) ? a : undefined;
+}
+
+/** Whether an approval of `a` needs two operators. */
+export async function needsFourEyes(deps: Deps, a: Attempt): Promise<boolean> {
+  const t = (await deps.backoffice.thresholds(a.merchantId)).find((x) => x.currency === a.currency);
+  return t !== undefined && a.amountMinor > t.amountMinor;
+}
+
+export async function decideConsolePayout(
+  deps: Deps,
+  who: SignedIn,
+  traceId: number,
+  decision: PayoutDecision,
+  reason: PayoutReason | undefined,
+  note: string,
+): Promise<ConsoleDecision> {
+  const faults = reasonFaults(reason, note);
+  if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
+  const before = await scopedPayout(deps, who, traceId);
+  if (!before) return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
+  const login = who.scope.login;
+  const audit = (outcome: "success" | "failure", after: object, detail = "", action = `payout.${decision}`) =>
+    deps.audit.append({
+      actor: login,
+      action,
+      outcome,
+      merchantId: before.merchantId,
+      target: `trace_id:${traceId}`,
+      clientAddress: who.caller.clientAddress,
+      beforeJson: canonicalJson(face(before)),
+      afterJson: canonicalJson({ ...after, reason, note }),
+      detail,
+    });
+  if (decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before))) {
+    const first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
+    if (!first) {
+      const recorded = await deps.operators.transaction((tx) =>
+        deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx),
+      );
+      if (recorded) {
+        await audit("success", { ...face(before), first_approval: login }, "first of two approvals", "payout.approve.first");
+        return { ok: true, attempt: before, awaitingSecond: true };
+      }
+    } else if (first.login === login) {
+      await audit("failure", face(before), "the second approval must come from another operator");
+      throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+    }
+  }
+  const text = `${reason}${note.trim() ? `: ${note.trim()}` : ""}`;
+  const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice");
+  if (!result.ok) {
+    await audit("failure", face(before), result.error.message);
+    return result;
+  }
+  await audit("success", face(result.attempt));
+  return { ok: true, attempt: result.attempt, awaitingSecond: false };
+}

@@ -1,0 +1,22 @@
+/**
+ * `npm run audit-check`: verifies the audit log's hash chain on the engine's
+ * database (store/command-database.ts). Exit 0 and the number of rows when
+ * every row matches; exit 1 naming the first row that does not.
+ */
+import { loadConfig } from "./config.ts";
+import { PgAuditStore } from "./store/audit-store.ts";
+import { openCommandDatabase } from "./store/command-database.ts";
+
+const db = await openCommandDatabase(loadConfig(), (m) => process.stderr.write(`${m}\n`));
+let code = 0;
+try {
+  const v = await new PgAuditStore(db.orm).verify();
+  if (v.intact) process.stdout.write(`audit chain intact: ${v.checked} rows\n`);
+  else {
+    process.stdout.write(`audit chain BROKEN at row ${v.firstBrokenId}: ${v.problem} (${v.checked} rows before it are intact)\n`);
+    code = 1;
+  }
+} finally {
+  await db.close();
+}
+process.exit(code);

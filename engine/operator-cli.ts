@@ -1,0 +1,84 @@
+/**
+ * `npm run operator -- create <login> --role <role> [--merchant <id>...]`,
+ * `disable <login>`, `reset <login>`, `list`: Backoffice operators from the
+ * command line, on the engine's database (store/command-database.ts), with
+ * the same use cases and audit rows as AdminService (actor cli:<user>).
+ * create and reset print the one-time enrolment link under
+ * BACKOFFICE_PUBLIC_URL (default http://127.0.0.1:$BACKOFFICE_PORT).
+ */
+import { userInfo } from "node:os";
+import { parseArgs } from "node:util";
+import { loadConfig } from "./config.ts";
+import { createOperator, disableOperator, resetOperator, type OperatorResult } from "./app/operator-admin.ts";
+import type { BackofficeDeps } from "./app/backoffice-deps.ts";
+import { systemClock } from "./app/clock.ts";
+import { PgAuditStore } from "./store/audit-store.ts";
+import { PgBackofficeStore } from "./store/backoffice-store.ts";
+import { openCommandDatabase } from "./store/command-database.ts";
+import { PgMerchantStore } from "./store/merchant-store.ts";
+import { PgOperatorStore } from "./store/operator-store.ts";
+
+const USAGE = `usage:
+  npm run operator -- create <login> --role viewer|support|payouts|admin [--merchant <id>]...
+  npm run operator -- disable <login>
+  npm run operator -- reset <login>
+  npm run operator -- list`;
+
+/** Where the enrolment links point: the console's public base. */
+export function backofficeBase(env: NodeJS.ProcessEnv): string {
+  const base = env.BACKOFFICE_PUBLIC_URL || `http://127.0.0.1:${env.BACKOFFICE_PORT || "8081"}`;
+  return base.replace(/\/+$/, "");
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { role: { type: "string" }, merchant: { type: "string", multiple: true } },
+  strict: false,
+});
+const [command, login] = positionals;
+if (!command || !["create", "disable", "reset", "list"].includes(command)) fail(command ? `unknown command: ${command}` : "a command is required");
+if (command !== "list" && !login) fail(`${command} needs a login`);
+
+const config = loadConfig();
+const db = await openCommandDatabase(config, (m) => process.stderr.write(`${m}\n`));
+let code = 0;
+try {
+  const deps: BackofficeDeps = {
+    operators: new PgOperatorStore(db.orm),
+    audit: new PgAuditStore(db.orm),
+    backoffice: new PgBackofficeStore(db.orm),
+    merchants: new PgMerchantStore(db.orm, db.keys.encryption),
+    keys: db.keys,
+    now: systemClock,
+  };
+  const actor = { name: `cli:${userInfo().username}` };
+  let result: OperatorResult | undefined;
+  if (command === "create") result = await createOperator(deps, actor, login, String(values.role ?? ""), (values.merchant as string[] | undefined) ?? []);
+  else if (command === "disable") result = await disableOperator(deps, actor, login);
+  else if (command === "reset") result = await resetOperator(deps, actor, login);
+  else {
+    for (const o of await deps.operators.list())
+      process.stdout.write(`${o.login}\t${o.role}\t${o.state}\t${o.merchantIds.length > 0 ? o.merchantIds.join(",") : "(all merchants)"}\n`);
+  }
+  if (result && !result.ok) {
+    process.stderr.write(`refused: ${result.error.message}\n`);
+    code = 1;
+  } else if (result?.ok) {
+    const o = result.operator;
+    process.stdout.write(
+      `operator ${o.login}: ${o.role}, ${o.state}, ${o.merchantIds.length > 0 ? `merchants ${o.merchantIds.join(", ")}` : "all merchants"}\n`,
+    );
+    if (result.enrolment) {
+      process.stdout.write(`enrolment link (one use, until ${result.enrolment.expiresAt.toISOString()}):\n`);
+      process.stdout.write(`${backofficeBase(process.env)}/enrol/${result.enrolment.token}\n`);
+    }
+  }
+} finally {
+  await db.close();
+}
+process.exit(code);

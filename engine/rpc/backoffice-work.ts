@@ -1,0 +1,294 @@
+/**
+ * BackofficeService, the daily work: transaction search (EngineService's
+ * ListTransactions, run once per merchant in scope), the detail of a
+ * transaction, redelivery, stuck work, the payout queue and decisions.
+ * Every call is authorized by action and merchant scope; a merchant outside
+ * the scope answers NOT_FOUND, as if it did not exist.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  type BackofficeService,
+  BackofficeServiceRedeliverCallbackResponseSchema,
+  BulkApprovalResultSchema,
+  BulkApprovePayoutsResponseSchema,
+  CustomerTotalsSchema,
+  DecidePayoutResponseSchema,
+  FourEyesApprovalSchema,
+  GetPayoutContextResponseSchema,
+  GetTransactionDetailResponseSchema,
+  ListPayoutQueueResponseSchema,
+  ListStuckWorkResponseSchema,
+  PayoutDecision as PbDecision,
+  type PayoutReason as PbReason,
+  QueuedPayoutSchema,
+  SearchTransactionsResponseSchema,
+} from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { RedeliverCallbackRequestSchema } from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import type { Transaction } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import type { BackofficeDeps } from "../app/backoffice-deps.ts";
+import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
+import { ConsoleRefusal } from "../domain/console-rules.ts";
+import { authorize, type SignedIn } from "../app/console-session.ts";
+import type { PayoutDecision } from "../app/decide-payout.ts";
+import type { ProcessDeps } from "../app/ports.ts";
+import { canonicalJson } from "../domain/audit-chain.ts";
+import { domainError, describeViolations } from "../domain/errors.ts";
+import { inScope } from "../domain/operator-roles.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { adminService } from "./admin-service.ts";
+import { callerOf, consoleCall } from "./backoffice-mappers.ts";
+import { callbackToProto } from "./callback-mappers.ts";
+import { engineService } from "./engine-service.ts";
+import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
+import type { ServiceImpl } from "./grpc-adapter.ts";
+import type { MerchantAdminDeps } from "./merchant-admin.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, readPage } from "./page-token.ts";
+import { attemptToProto } from "./proto-mappers.ts";
+
+export type WorkDeps = ProcessDeps & MerchantAdminDeps & BackofficeDeps;
+
+type WorkCalls = Pick<
+  ServiceImpl<typeof BackofficeService>,
+  | "searchTransactions"
+  | "getTransactionDetail"
+  | "redeliverCallback"
+  | "listStuckWork"
+  | "listPayoutQueue"
+  | "getPayoutContext"
+  | "decidePayout"
+  | "bulkApprovePayouts"
+>;
+
+const notFound = (what: string) => toRpcError(domainError("NOT_FOUND", what));
+
+/** The merchants a call covers: the one asked for (in scope, or NOT_FOUND), else the scope (undefined: all). */
+export function merchantsFor(who: SignedIn, merchantId: string): readonly string[] | undefined {
+  checkText("merchant_id", merchantId);
+  if (merchantId) {
+    if (!inScope(who.scope, merchantId)) throw notFound(`no merchant ${merchantId}`);
+    return [merchantId];
+  }
+  return who.scope.merchantIds.length > 0 ? who.scope.merchantIds : undefined;
+}
+
+const DECISIONS = new Map<PbDecision, PayoutDecision>([
+  [PbDecision.APPROVE, "approve"],
+  [PbDecision.REJECT, "reject"],
+  [PbDecision.CANCEL, "cancel"],
+]);
+
+export const reasonFromProto = (r: PbReason): PayoutReason | undefined => (r > 0 && r <= PAYOUT_REASONS.length ? PAYOUT_REASONS[r - 1] : undefined);
+const reasonToProto = (r: string): PbReason => (PAYOUT_REASONS as readonly string[]).indexOf(r) + 1;
+
+async function attempts(deps: WorkDeps, ids: number[]): Promise<Attempt[]> {
+  return (await Promise.all(ids.map((id) => deps.orders.get(id)))).filter((a): a is Attempt => a !== undefined);
+}
+
+async function queued(deps: WorkDeps, list: Attempt[]) {
+  const firsts = await deps.backoffice.firstApprovals(list.map((a) => a.traceId));
+  return Promise.all(
+    list.map(async (a) => {
+      const first = firsts.get(a.traceId);
+      return create(QueuedPayoutSchema, {
+        transaction: attemptToProto(a),
+        fourEyesRequired: a.status === "requested" && (await needsFourEyes(deps, a)),
+        firstApproval: first
+          ? create(FourEyesApprovalSchema, {
+              login: first.login,
+              time: timestampFromDate(first.approvedAt),
+              reason: reasonToProto(first.reason),
+              note: first.note,
+            })
+          : undefined,
+      });
+    }),
+  );
+}
+
+export function backofficeWork(deps: WorkDeps): WorkCalls {
+  const engine = engineService(deps);
+  const admin = adminService(deps);
+
+  const decide = async (who: SignedIn, traceId: number, decision: PayoutDecision, reason: PbReason, note: string) => {
+    checkTraceId(traceId);
+    return decideConsolePayout(deps, who, traceId, decision, reasonFromProto(reason), note);
+  };
+
+  return {
+    searchTransactions: (req, ctx) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.read");
+        const filter = req.filter ?? create(ListTransactionsRequestSchema, {});
+        const merchants = merchantsFor(who, filter.merchantId);
+        if (merchants === undefined || merchants.length === 1) {
+          const r = await engine.listTransactions(create(ListTransactionsRequestSchema, { ...filter, merchantId: merchants?.[0] ?? "" }), ctx);
+          return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
+        }
+        // Several merchants: each one's page after the same cursor, merged newest first.
+        const { limit } = readPage<number>(filter, "number");
+        const pages = await Promise.all(
+          merchants.map((m) => engine.listTransactions(create(ListTransactionsRequestSchema, { ...filter, merchantId: m }), ctx)),
+        );
+        // A merchant whose page was cut holds older rows not read yet: show nothing older than its last row,
+        // so that the next page (after the last row shown) misses none of them.
+        const cutoff = Math.max(0, ...pages.filter((p) => p.nextPageToken !== "").map((p) => p.transactions.at(-1)?.traceId ?? 0));
+        const merged = pages
+          .flatMap((p) => p.transactions)
+          .filter((x) => x.traceId >= cutoff)
+          .sort((a, b) => b.traceId - a.traceId);
+        const more = merged.length > limit || pages.some((p) => p.nextPageToken !== "");
+        const shown = merged.slice(0, limit);
+        const page = pageOf<Transaction>(more && shown.length > 0 ? [...shown, shown[shown.length - 1]] : shown, limit, (t) => t.traceId);
+        return create(SearchTransactionsResponseSchema, { transactions: page.items, nextPageToken: page.nextPageToken });
+      }),
+
+    getTransactionDetail: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.read");
+        checkTraceId(req.traceId);
+        const a = await deps.orders.get(req.traceId);
+        if (!a || !inScope(who.scope, a.merchantId)) throw notFound(`no transaction with trace_id ${req.traceId}`);
+        const [history, callbacks, cascadeIds] = await Promise.all([
+          deps.orders.history(a.traceId),
+          deps.callbacks.forTransaction(a.traceId),
+          deps.backoffice.cascade(a.traceId),
+        ]);
+        const relatedIds = a.type === "refund" ? (a.referenceTraceId ? [a.referenceTraceId] : []) : await deps.backoffice.refundsOf(a.traceId);
+        const cascade = await Promise.all(
+          (await attempts(deps, cascadeIds)).map(async (c) => attemptToProto(c, c.traceId === a.traceId ? history : await deps.orders.history(c.traceId))),
+        );
+        return create(GetTransactionDetailResponseSchema, {
+          transaction: attemptToProto(a, history),
+          cascade,
+          related: (await attempts(deps, relatedIds)).map((r) => attemptToProto(r)),
+          callbacks: callbacks.map(callbackToProto),
+        });
+      }),
+
+    redeliverCallback: (req, ctx) =>
+      consoleCall(async () => {
+        const caller = callerOf(req.context);
+        const who = await authorize(deps, caller, "callback.redeliver");
+        if (req.id <= 0n || req.id > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
+        const before = await deps.callbacks.get(Number(req.id));
+        if (!before || !inScope(who.scope, before.merchantId)) throw notFound(`no callback with id ${req.id}`);
+        const audit = (outcome: "success" | "failure", detail = "") =>
+          deps.audit.append({
+            actor: who.scope.login,
+            action: "callback.redeliver",
+            outcome,
+            merchantId: before.merchantId,
+            target: `callback:${before.id}`,
+            clientAddress: caller.clientAddress,
+            beforeJson: canonicalJson({ state: before.state, attempts: before.attemptCount, trace_id: before.traceId }),
+            detail,
+          });
+        try {
+          const r = await admin.redeliverCallback(create(RedeliverCallbackRequestSchema, { id: req.id }), ctx);
+          await audit("success");
+          return create(BackofficeServiceRedeliverCallbackResponseSchema, { delivery: r.delivery });
+        } catch (err) {
+          await audit("failure", err instanceof Error ? err.message : "refused");
+          throw err;
+        }
+      }),
+
+    listStuckWork: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.read");
+        const merchants = merchantsFor(who, req.merchantId);
+        if (req.olderThanSeconds < 0) throw invalidArgument("older_than_seconds", "must not be negative");
+        if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
+        const limit = req.pageSize || DEFAULT_PAGE_SIZE;
+        const olderThan = new Date(deps.now().getTime() - (req.olderThanSeconds || 900) * 1000);
+        const [callbackIds, traceIds] = await Promise.all([
+          deps.backoffice.failingCallbacks(merchants, limit),
+          deps.backoffice.stuckTransactions(merchants, olderThan, limit),
+        ]);
+        const callbacks = (await Promise.all(callbackIds.map((id) => deps.callbacks.get(id)))).filter((c) => c !== undefined);
+        return create(ListStuckWorkResponseSchema, {
+          failingCallbacks: callbacks.map(callbackToProto),
+          stuckTransactions: (await attempts(deps, traceIds)).map((a) => attemptToProto(a)),
+        });
+      }),
+
+    listPayoutQueue: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "payout.read");
+        const merchants = merchantsFor(who, req.merchantId);
+        const { read, limit, after } = readPage<number>(req, "number");
+        const ids = await deps.backoffice.payoutQueue(merchants, after, read);
+        const page = pageOf(ids, limit, (id) => id);
+        return create(ListPayoutQueueResponseSchema, { payouts: await queued(deps, await attempts(deps, page.items)), nextPageToken: page.nextPageToken });
+      }),
+
+    getPayoutContext: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "payout.read");
+        checkTraceId(req.traceId);
+        const a = await scopedPayout(deps, who, req.traceId);
+        if (!a) throw notFound(`no payout with trace_id ${req.traceId}`);
+        const [deposits, payouts, totals] = await Promise.all([
+          deps.backoffice.customerHistory(a.merchantId, a.pin, "sale", a.traceId, 20),
+          deps.backoffice.customerHistory(a.merchantId, a.pin, "payout", a.traceId, 20),
+          deps.backoffice.customerTotals(a.merchantId, a.pin),
+        ]);
+        return create(GetPayoutContextResponseSchema, {
+          payout: (await queued(deps, [a]))[0],
+          deposits: (await attempts(deps, deposits)).map((x) => attemptToProto(x)),
+          payouts: (await attempts(deps, payouts)).map((x) => attemptToProto(x)),
+          totals: totals.map((t) =>
+            create(CustomerTotalsSchema, {
+              currency: t.currency,
+              depositsApproved: BigInt(t.depositsMinor),
+              depositCount: t.deposits,
+              payoutsApproved: BigInt(t.payoutsMinor),
+              payoutCount: t.payouts,
+            }),
+          ),
+        });
+      }),
+
+    decidePayout: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "payout.decide");
+        const decision = DECISIONS.get(req.decision);
+        if (!decision) throw invalidArgument("decision", "must be APPROVE, REJECT or CANCEL");
+        const r = await decide(who, req.traceId, decision, req.reason, req.note);
+        if (!r.ok) throw toRpcError(r.error);
+        return create(DecidePayoutResponseSchema, { transaction: attemptToProto(r.attempt), awaitingSecondApproval: r.awaitingSecond });
+      }),
+
+    bulkApprovePayouts: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "payout.decide");
+        if (req.traceIds.length < 1 || req.traceIds.length > 100) throw invalidArgument("trace_ids", "must list 1 to 100 payouts");
+        if (new Set(req.traceIds).size !== req.traceIds.length) throw invalidArgument("trace_ids", "must not repeat a payout");
+        const reason = reasonFromProto(req.reason);
+        const faults = reasonFaults(reason, req.note);
+        if (faults.length > 0) throw toRpcError(domainError("INVALID_FIELDS", describeViolations(faults), faults));
+        const results = [];
+        for (const traceId of req.traceIds) {
+          const failed = (error: string) => create(BulkApprovalResultSchema, { traceId, error });
+          if (traceId <= 0) {
+            results.push(failed("trace_id must be a positive integer"));
+            continue;
+          }
+          try {
+            const r = await decideConsolePayout(deps, who, traceId, "approve", reason, req.note);
+            results.push(
+              r.ok
+                ? create(BulkApprovalResultSchema, { traceId, transaction: attemptToProto(r.attempt), awaitingSecondApproval: r.awaitingSecond })
+                : failed(r.error.message),
+            );
+          } catch (err) {
+            if (!(err instanceof ConsoleRefusal)) throw err;
+            results.push(failed(err.message));
+          }
+        }
+        return create(BulkApprovePayoutsResponseSchema, { results });
+      }),
+  };
+}

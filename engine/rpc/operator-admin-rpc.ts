@@ -1,0 +1,52 @@
+/**
+ * AdminService's operator calls (service tokens): create, disable and reset
+ * Backoffice operators, recorded in the audit log as operator:<name>.
+ */
+import { create } from "@bufbuild/protobuf";
+import {
+  type AdminService,
+  CreateOperatorResponseSchema,
+  DisableOperatorResponseSchema,
+  ResetOperatorResponseSchema,
+} from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import type { BackofficeDeps } from "../app/backoffice-deps.ts";
+import { createOperator, disableOperator, resetOperator, type OperatorResult } from "../app/operator-admin.ts";
+import { enrolmentToProto, operatorToProto, roleFromProto } from "./backoffice-mappers.ts";
+import { checkText, invalidArgument, toRpcError } from "./errors.ts";
+import type { ServiceImpl } from "./grpc-adapter.ts";
+
+type Calls = Pick<ServiceImpl<typeof AdminService>, "createOperator" | "disableOperator" | "resetOperator">;
+
+function actorOf(operator: string) {
+  checkText("operator", operator);
+  if (operator.trim() === "") throw invalidArgument("operator", "is required: who makes the change");
+  if ([...operator].length > 64) throw invalidArgument("operator", "must be at most 64 characters");
+  return { name: `operator:${operator}` };
+}
+
+function done(r: OperatorResult) {
+  if (!r.ok) throw toRpcError(r.error);
+  return r;
+}
+
+export function operatorAdmin(deps: BackofficeDeps): Calls {
+  return {
+    async createOperator(req) {
+      const actor = actorOf(req.operator);
+      const r = done(await createOperator(deps, actor, req.login, roleFromProto(req.role) ?? "", req.merchantIds));
+      return create(CreateOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()), enrolment: enrolmentToProto(r.enrolment) });
+    },
+    async disableOperator(req) {
+      const actor = actorOf(req.operator);
+      checkText("login", req.login);
+      const r = done(await disableOperator(deps, actor, req.login));
+      return create(DisableOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+    },
+    async resetOperator(req) {
+      const actor = actorOf(req.operator);
+      checkText("login", req.login);
+      const r = done(await resetOperator(deps, actor, req.login));
+      return create(ResetOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()), enrolment: enrolmentToProto(r.enrolment) });
+    },
+  };
+}

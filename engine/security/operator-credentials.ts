@@ -1,0 +1,94 @@
+/**
+ * An operator's credentials (docs/backoffice-operations.md): passwords of 12
+ * to 256 characters, refused when on the breached-password list shipped with
+ * @zxcvbn-ts/language-common, hashed with Argon2id (@node-rs/argon2); TOTP
+ * (otpauth, RFC 6238: SHA-1, 6 digits, 30 s, one step of drift either way);
+ * recovery codes and every token (enrolment, pending sign-in, session) kept
+ * only as HMAC-SHA256 under the master key's token key.
+ */
+import { createHmac, randomBytes, type KeyObject } from "node:crypto";
+import { type Algorithm, hash, verify } from "@node-rs/argon2";
+import { dictionary } from "@zxcvbn-ts/language-common";
+import { Secret, TOTP } from "otpauth";
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 256;
+
+/** Argon2id (the library's const enum value 2); OWASP's Argon2id settings: 19 MiB, 2 passes, 1 lane. */
+const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+const BREACHED: ReadonlySet<string> = new Set(
+  ((dictionary as Record<string, string[] | undefined>)["passwords-common"] ?? (dictionary as Record<string, string[] | undefined>).passwords ?? []).map((p) =>
+    p.toLowerCase(),
+  ),
+);
+
+/** Why a password is refused, or undefined when it is acceptable. */
+export function passwordFault(password: string, login: string): string | undefined {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
+  if (length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
+  const lower = password.toLowerCase();
+  if (BREACHED.has(lower)) return "is on the list of breached or common passwords; choose another";
+  if (lower.includes(login.toLowerCase())) return "must not contain the login";
+  if (new Set(password).size < 4) return "must use more than a few different characters";
+  return undefined;
+}
+
+export const hashPassword = (password: string) => hash(password, ARGON2);
+
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  try {
+    return await verify(stored, password);
+  } catch {
+    return false;
+  }
+}
+
+/** A hash of no password, verified against when the login is unknown so both answers take as long. */
+let decoy: Promise<string> | undefined;
+export const decoyHash = () => {
+  decoy ??= hash(randomBytes(18).toString("base64url"), ARGON2);
+  return decoy;
+};
+
+export const TOTP_ISSUER = "Cashier Backoffice";
+const TOTP_PERIOD = 30;
+
+export const newTotpSecret = () => new Secret({ size: 20 }).base32;
+
+function totpOf(secretBase32: string, login: string): TOTP {
+  return new TOTP({ issuer: TOTP_ISSUER, label: login, algorithm: "SHA1", digits: 6, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
+}
+
+export const totpUri = (secretBase32: string, login: string) => totpOf(secretBase32, login).toString();
+
+/** The current code (tests and the command line's own checks). */
+export const totpCode = (secretBase32: string, login: string, at: Date) => totpOf(secretBase32, login).generate({ timestamp: at.getTime() });
+
+/** The time step a code belongs to (within one step of `at`), or undefined when it is not a current code. */
+export function totpStep(secretBase32: string, login: string, code: string, at: Date): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  const delta = totpOf(secretBase32, login).validate({ token: code, timestamp: at.getTime(), window: 1 });
+  if (delta === null) return undefined;
+  return Math.floor(at.getTime() / 1000 / TOTP_PERIOD) + delta;
+}
+
+/** A random token for a link or a cookie: 32 bytes, base64url. */
+export const newToken = () => randomBytes(32).toString("base64url");
+
+/** The keyed hash a token or recovery code is stored as. */
+export const tokenHash = (key: KeyObject, token: string) => createHmac("sha256", key).update(token, "utf8").digest("base64url");
+
+/** Ten recovery codes of 10 characters in two groups ("k3f9q-2mzx8"), from an alphabet without look-alikes. */
+export function newRecoveryCodes(count = 10): string[] {
+  const alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
+  return Array.from({ length: count }, () => {
+    const bytes = randomBytes(10);
+    const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
+    return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+  });
+}
+
+/** Recovery codes are compared without case, spaces or dashes. */
+export const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");

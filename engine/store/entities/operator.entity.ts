@@ -1,0 +1,31 @@
+/** A Backoffice operator and its credentials; none of them ever leaves the engine. */
+import { defineEntity, p } from "@mikro-orm/core";
+
+/** Table operator (013). */
+export const OperatorEntity = defineEntity({
+  name: "Operator",
+  tableName: "operator",
+  properties: {
+    login: p.text().primary(),
+    role: p.text(),
+    /** The merchants in scope; empty: all. */
+    merchantIds: p.json<string[]>().defaultRaw(`'[]'`),
+    state: p.text(),
+    /** Argon2id (PHC string). */
+    passwordHash: p.text().nullable(),
+    /** The TOTP secret (base32), sealed with the master key. */
+    totpSealed: p.text().nullable(),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    totpLastStep: p.integer().default(0),
+    /** Keyed hashes of the unused recovery codes. */
+    recoveryHashes: p.json<string[]>().defaultRaw(`'[]'`),
+    failedAttempts: p.integer().default(0),
+    lockedUntil: p.datetime().nullable(),
+    enrolTokenHash: p.text().nullable().unique(),
+    enrolExpiresAt: p.datetime().nullable(),
+    lastSignInAt: p.datetime().nullable(),
+    createdBy: p.text(),
+    createdAt: p.datetime().defaultRaw("now()"),
+    updatedAt: p.datetime().defaultRaw("now()"),
+  },
+});

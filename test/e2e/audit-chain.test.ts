@@ -1,0 +1,116 @@
+/**
+ * The audit log against the running engine: sign-ins, failures, actions and
+ * setting changes are written with operator, time, address and before/after
+ * values; the database refuses UPDATE, DELETE and TRUNCATE of it, even from
+ * its owner; each row is chained by SHA-256, so that `npm run audit-check`
+ * (and VerifyAuditChain) passes on the real log and, after a superuser drops
+ * the trigger and changes or removes a row, names the first broken row.
+ * Listing and export are for admins only.
+ */
+import t from "tap";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { AuditOutcome } from "../../gen/cashier/admin/v1/audit_pb.js";
+import { movableClock } from "../support/clock.ts";
+import { type Service, useService } from "../support/service.ts";
+import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
+
+const clock = movableClock();
+const svc = useService(t, {}, { now: clock.now });
+let original = "";
+const bo = () => backofficeClient(svc().engineUrl);
+
+async function auditCheck(s: Service): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
+      env: { ...process.env, DATABASE_URL: s.engine.databaseUrl, CASHIER_DATA_DIR: s.dataDir },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
+  }
+}
+
+async function sqlError(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "";
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+t.test("actions are audited with who, when, where and before/after; admins list them", async (t) => {
+  const admin = await enrolOperator(svc(), bo(), clock, "auditor", "admin");
+  const viewer = await enrolOperator(svc(), bo(), clock, "watcher", "viewer");
+  await bo().setFourEyesThresholds({
+    context: ctx(admin.sessionToken, "203.0.113.9"),
+    merchantId: "m-test",
+    thresholds: [{ amountMinor: 50_000n, currency: "USD" }],
+  });
+  const list = await bo().listAuditEntries({ context: ctx(admin.sessionToken), action: "merchant." });
+  const change = list.entries.find((e) => e.action === "merchant.four_eyes");
+  t.equal(change?.actor, "auditor");
+  t.equal(change?.clientAddress, "203.0.113.9");
+  t.equal(change?.merchantId, "m-test");
+  t.equal(change?.beforeJson, "[]");
+  t.equal(change?.afterJson, '[{"amountMinor":50000,"currency":"USD"}]');
+  t.equal(change?.outcome, AuditOutcome.SUCCESS);
+  t.match(change?.hash, /^[0-9a-f]{64}$/);
+  const signIns = await bo().listAuditEntries({ context: ctx(admin.sessionToken), action: "session.start" });
+  t.ok(signIns.entries.length >= 2, "session starts are there");
+
+  const refused = await bo()
+    .listAuditEntries({ context: ctx(viewer.sessionToken) })
+    .then(() => undefined)
+    .catch((err: unknown) => ConnectError.from(err).code);
+  t.equal(refused, Code.PermissionDenied, "a viewer cannot read the audit log");
+
+  const exported = await bo().listAuditEntries({ context: ctx(admin.sessionToken), export: true, pageSize: 1000 });
+  t.ok(exported.entries.length > 5);
+  const again = await bo().listAuditEntries({ context: ctx(admin.sessionToken), action: "audit.export" });
+  t.equal(again.entries.length, 1, "the export itself is audited");
+  // Pages follow each other without a gap.
+  const p1 = await bo().listAuditEntries({ context: ctx(admin.sessionToken), pageSize: 3 });
+  const p2 = await bo().listAuditEntries({ context: ctx(admin.sessionToken), pageSize: 3, pageToken: p1.nextPageToken });
+  t.equal(p2.entries[0].id, p1.entries[2].id - 1n);
+});
+
+t.test("the database refuses UPDATE, DELETE and TRUNCATE of the audit log", async (t) => {
+  t.match(await sqlError(svc().sql("update audit_log set detail = 'x' where id = 1")), /append-only: UPDATE refused/);
+  t.match(await sqlError(svc().sql("delete from audit_log where id = 1")), /append-only: DELETE refused/);
+  t.match(await sqlError(svc().sql("truncate audit_log")), /append-only: TRUNCATE refused/);
+});
+
+t.test("audit-check passes on the real chain and names the first row a superuser changed", async (t) => {
+  const ok = await auditCheck(svc());
+  t.equal(ok.code, 0, ok.stdout);
+  t.match(ok.stdout, /audit chain intact: \d+ rows/);
+  const admin = await enrolOperator(svc(), bo(), clock, "checker", "admin");
+  t.equal((await bo().verifyAuditChain({ context: ctx(admin.sessionToken) })).intact, true);
+
+  // A superuser hides a failed sign-in: drops the guard, edits row 3, puts the guard back.
+  original = (await svc().sql<{ actor: string }>("select actor from audit_log where id = 3"))[0].actor;
+  await svc().sql("alter table audit_log disable trigger audit_log_no_update_delete");
+  await svc().sql("update audit_log set actor = 'someone-else' where id = 3");
+  await svc().sql("alter table audit_log enable trigger audit_log_no_update_delete");
+  const bad = await auditCheck(svc());
+  t.equal(bad.code, 1);
+  t.match(bad.stdout, /audit chain BROKEN at row 3: its content does not match its hash/);
+  const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
+  t.equal(v.intact, false);
+  t.equal(v.firstBrokenId, 3n);
+});
+
+t.test("a removed row is found too", async (t) => {
+  await svc().sql("alter table audit_log disable trigger audit_log_no_update_delete");
+  await svc().sql("update audit_log set actor = $1 where id = 3", [original]);
+  await svc().sql("delete from audit_log where id = 5");
+  await svc().sql("alter table audit_log enable trigger audit_log_no_update_delete");
+  const bad = await auditCheck(svc());
+  t.equal(bad.code, 1);
+  t.match(bad.stdout, /BROKEN at row 5: row 5 is missing/, "row 3 restored: the gap at 5 is what breaks");
+});

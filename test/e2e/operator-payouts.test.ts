@@ -1,0 +1,291 @@
+/**
+ * The console's work against the running service, over gRPC: the payout
+ * queue with the customer's history, decisions with a listed reason and a
+ * note, four-eyes approval above the merchant's amount (the second approver
+ * must be another operator), bulk approval, UpdatePayout's UpdatedBy
+ * backoffice:<login>; a transaction's detail (the cascade, the status history
+ * with who and why, every callback), redelivery, stuck work and the
+ * dashboard's figures, all drawn from transactions made through the Process API.
+ */
+import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ConsoleErrorReason, ConsoleErrorSchema, PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
+import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { movableClock } from "../support/clock.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, signInTotp } from "../support/operators.ts";
+import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
+import { useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+let stub: PlatformStub;
+t.before(async () => {
+  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+});
+t.teardown(() => stub.close());
+
+const clock = movableClock();
+const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, () => ({
+  merchants: platformMerchants(stub.url),
+  now: clock.now,
+}));
+const bo = () => backofficeClient(svc().engineUrl);
+const body = (c: ReceivedCall) => c.body as Record<string, any>;
+
+let admin: EnrolledOperator;
+let ann: EnrolledOperator;
+let ben: EnrolledOperator;
+let sue: EnrolledOperator;
+/** A payout approved in the first test: its UpdatePayout callbacks are redelivered later. */
+let approvedPayout = 0;
+t.before(async () => {
+  admin = await enrolOperator(svc(), bo(), clock, "lead", "admin");
+  ann = await enrolOperator(svc(), bo(), clock, "ann", "payouts", ["m-plat-manual", "m-plat"]);
+  ben = await enrolOperator(svc(), bo(), clock, "ben", "payouts");
+  sue = await enrolOperator(svc(), bo(), clock, "sue", "support");
+});
+
+async function payout(amount: number, pin = "cust-7") {
+  const oid = orderId("po");
+  const r = await processSale(svc().edgeUrl, {
+    merchant_id: "m-plat-manual",
+    frontend: "manual-usd",
+    order_id: oid,
+    transaction_type: "payout",
+    cvv: undefined,
+    amount,
+    pin,
+  });
+  t.equal(r.body.transaction_status, "requested");
+  return { oid, traceId: r.body.trace_id as number };
+}
+
+async function refusal(p: Promise<unknown>) {
+  try {
+    await p;
+    return { code: undefined, reason: undefined, fields: [] as string[] };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return {
+      code: e.code,
+      reason: e.findDetails(ConsoleErrorSchema)[0]?.reason,
+      fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)),
+    };
+  }
+}
+
+t.test("four eyes: above the amount, the first approval waits and the second must be another operator", async (t) => {
+  await bo().setFourEyesThresholds({ context: ctx(admin.sessionToken), merchantId: "m-plat-manual", thresholds: [{ amountMinor: 5000n, currency: "USD" }] });
+  const big = await payout(10_000);
+  const queue = await bo().listPayoutQueue({ context: ctx(ann.sessionToken), merchantId: "m-plat-manual" });
+  const queued = queue.payouts.find((p) => p.transaction?.traceId === big.traceId);
+  t.equal(queued?.fourEyesRequired, true);
+
+  const first = await bo().decidePayout({
+    context: ctx(ann.sessionToken),
+    traceId: big.traceId,
+    decision: PayoutDecision.APPROVE,
+    reason: PayoutReason.CHECKS_PASSED,
+  });
+  t.equal(first.awaitingSecondApproval, true);
+  t.equal(first.transaction?.status, TransactionStatus.REQUESTED, "still waiting");
+  const again = await refusal(
+    bo().decidePayout({ context: ctx(ann.sessionToken), traceId: big.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED }),
+  );
+  t.equal(again.code, Code.FailedPrecondition);
+  t.equal(again.reason, ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR);
+  const shown = (await bo().listPayoutQueue({ context: ctx(ben.sessionToken) })).payouts.find((p) => p.transaction?.traceId === big.traceId);
+  t.equal(shown?.firstApproval?.login, "ann");
+
+  const second = await bo().decidePayout({
+    context: ctx(ben.sessionToken),
+    traceId: big.traceId,
+    decision: PayoutDecision.APPROVE,
+    reason: PayoutReason.CHECKS_PASSED,
+  });
+  t.equal(second.awaitingSecondApproval, false);
+  t.equal(second.transaction?.status, TransactionStatus.APPROVED);
+  approvedPayout = big.traceId;
+  const calls = await stub.waitFor("update_payout", (c) => body(c).ExtPayoutID === big.oid, { count: 3 });
+  t.same(
+    calls.map((c) => [body(c).Status, body(c).UpdatedBy]),
+    [
+      ["A", "backoffice:ben"],
+      ["P", "backoffice:ben"],
+      ["Y", "backoffice:ben"],
+    ],
+    "UpdatePayout names the operator who approved",
+  );
+  const small = await payout(1000);
+  const one = await bo().decidePayout({
+    context: ctx(ann.sessionToken),
+    traceId: small.traceId,
+    decision: PayoutDecision.APPROVE,
+    reason: PayoutReason.CHECKS_PASSED,
+  });
+  t.equal(one.awaitingSecondApproval, false, "below the amount one operator is enough");
+  t.equal(one.transaction?.status, TransactionStatus.APPROVED);
+});
+
+t.test("reject and cancel take a listed reason; OTHER needs a note; both are kept", async (t) => {
+  const p = await payout(700);
+  const noReason = await refusal(
+    bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.REJECT, reason: PayoutReason.UNSPECIFIED }),
+  );
+  t.same(noReason.fields, ["reason"]);
+  const noNote = await refusal(
+    bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.REJECT, reason: PayoutReason.OTHER }),
+  );
+  t.same(noNote.fields, ["note"]);
+  const rejected = await bo().decidePayout({
+    context: ctx(ann.sessionToken),
+    traceId: p.traceId,
+    decision: PayoutDecision.REJECT,
+    reason: PayoutReason.SUSPECTED_FRAUD,
+    note: "card used from 4 countries",
+  });
+  t.equal(rejected.transaction?.status, TransactionStatus.DECLINED);
+  t.equal(rejected.transaction?.errorDetails, "suspected_fraud: card used from 4 countries");
+  const detail = await bo().getTransactionDetail({ context: ctx(sue.sessionToken), traceId: p.traceId });
+  t.ok(
+    detail.transaction?.history.some((h) => h.cause === "backoffice:reject:ann"),
+    "the history says who",
+  );
+  const [row] = await svc().sql<{ after_json: string; actor: string }>(
+    "select after_json, actor from audit_log where action = 'payout.reject' and target = $1",
+    [`trace_id:${p.traceId}`],
+  );
+  t.equal(row.actor, "ann");
+  t.match(row.after_json, /"note":"card used from 4 countries"/);
+  t.match(row.after_json, /"reason":"suspected_fraud"/);
+  const c = await payout(800);
+  const cancelled = await bo().decidePayout({
+    context: ctx(ben.sessionToken),
+    traceId: c.traceId,
+    decision: PayoutDecision.CANCEL,
+    reason: PayoutReason.CUSTOMER_REQUEST,
+  });
+  t.equal(cancelled.transaction?.status, TransactionStatus.CANCELLED);
+  const decideAsSupport = await refusal(
+    bo().decidePayout({ context: ctx(sue.sessionToken), traceId: c.traceId, decision: PayoutDecision.CANCEL, reason: PayoutReason.CUSTOMER_REQUEST }),
+  );
+  t.equal(decideAsSupport.code, Code.PermissionDenied);
+});
+
+t.test("bulk approval: each payout as one decision, failures named per payout", async (t) => {
+  const a = await payout(1100);
+  const b = await payout(1200);
+  const big = await payout(9000);
+  const r = await bo().bulkApprovePayouts({
+    context: ctx(ben.sessionToken),
+    traceIds: [a.traceId, b.traceId, big.traceId, 999_999],
+    reason: PayoutReason.CHECKS_PASSED,
+  });
+  t.same(
+    r.results.map((x) => [x.traceId, x.transaction?.status ?? 0, x.awaitingSecondApproval, x.error !== ""]),
+    [
+      [a.traceId, TransactionStatus.APPROVED, false, false],
+      [b.traceId, TransactionStatus.APPROVED, false, false],
+      [big.traceId, TransactionStatus.REQUESTED, true, false],
+      [999_999, 0, false, true],
+    ],
+  );
+  t.match(r.results[3].error, /no payout with trace_id 999999/);
+});
+
+t.test("payout context: the customer's deposits and payouts at the merchant", async (t) => {
+  const dep = await processSale(svc().edgeUrl, {
+    merchant_id: "m-plat-manual",
+    frontend: "manual-usd",
+    order_id: orderId("dep"),
+    amount: 5000,
+    pin: "cust-ctx",
+  });
+  t.equal(dep.body.transaction_status, "approved");
+  const p = await payout(2000, "cust-ctx");
+  const c = await bo().getPayoutContext({ context: ctx(ann.sessionToken), traceId: p.traceId });
+  t.same(
+    c.deposits.map((d) => d.traceId),
+    [dep.body.trace_id],
+  );
+  t.same(
+    c.totals.map((x) => [x.currency, x.depositsApproved, x.depositCount]),
+    [["USD", 5000n, 1]],
+  );
+  t.equal(c.payout?.transaction?.traceId, p.traceId);
+});
+
+t.test("detail: the cascade with each processor's answer, the history, every callback; redelivery by support", async (t) => {
+  const oid = orderId("casc");
+  const r = await processSale(svc().edgeUrl, {
+    merchant_id: "m-plat",
+    frontend: "plat-usd",
+    order_id: oid,
+    card_number: "4000000000000259",
+    notification_url: `${stub.url}/notify`,
+  });
+  const traceId = r.body.trace_id as number;
+  const detail = await until(async () => {
+    const d = await bo().getTransactionDetail({ context: ctx(sue.sessionToken), traceId });
+    return d.cascade.length === 2 && d.cascade[1].status === TransactionStatus.APPROVED ? d : undefined;
+  });
+  t.ok(detail, "the cascade's second attempt is approved");
+  t.same(
+    detail?.cascade.map((a) => [a.attempt, a.paymentProcessor, a.status]),
+    [
+      [1, "sim-a", TransactionStatus.DECLINED_RETRY],
+      [2, "sim-b", TransactionStatus.APPROVED],
+    ],
+  );
+  t.ok(detail?.transaction?.history.length, "the history is there");
+  t.ok(
+    detail?.callbacks.some((c) => c.kind === CallbackKind.VALIDATION && c.attempts.length === 1),
+    "the Validation call with its reply",
+  );
+  const delivered = await until(async () => {
+    const d = await bo().getTransactionDetail({ context: ctx(sue.sessionToken), traceId: approvedPayout });
+    return d.callbacks.find((c) => c.kind === CallbackKind.UPDATE_PAYOUT && c.attempts.length > 0);
+  }, 15_000);
+  t.ok(delivered, "the payout's UpdatePayout with its attempts");
+  t.ok(delivered?.attempts[0].httpStatus, "each attempt's reply");
+  const redelivered = await bo().redeliverCallback({ context: ctx(sue.sessionToken), id: delivered?.id ?? 0n });
+  t.equal(redelivered.delivery?.id, delivered?.id);
+  const [row] = await svc().sql<{ actor: string; merchant_id: string }>("select actor, merchant_id from audit_log where action = 'callback.redeliver'");
+  t.same(row, { actor: "sue", merchant_id: "m-plat-manual" });
+});
+
+t.test("dashboard and stuck work are drawn from the real transactions", async (t) => {
+  await processSale(svc().edgeUrl, { merchant_id: "m-plat", frontend: "plat-usd", order_id: orderId("dec"), card_number: "4000000000000002" });
+  const d = await bo().getDashboard({ context: ctx(admin.sessionToken) });
+  const simB = d.volume.filter((v) => v.processor === "sim-b");
+  t.ok(
+    simB.some((v) => v.approved > 0),
+    "approved sales by processor and hour",
+  );
+  t.ok(
+    d.declines.some((x) => x.count > 0),
+    "decline reasons",
+  );
+  t.ok((d.payoutsWaiting?.count ?? 0) >= 2, "payouts still waiting");
+  t.ok((d.payoutsWaiting?.under1h ?? 0) >= 2);
+  t.ok(d.callbacks.some((c) => c.kind === CallbackKind.UPDATE_PAYOUT && c.attempts > 0));
+  const scoped = await bo().getDashboard({ context: ctx(ann.sessionToken), merchantId: "m-plat-manual" });
+  t.equal(scoped.volume.filter((v) => v.processor === "sim-b").length <= simB.length, true);
+  const waiting = await processSale(svc().edgeUrl, { merchant_id: "m-plat", frontend: "plat-usd", order_id: orderId("3ds"), card_number: "4000000000003220" });
+  t.equal(waiting.body.transaction_status, "pending_async");
+  clock.advance(20 * 60_000);
+  // 20 idle minutes ended sue's session: she signs in again.
+  const token = await signInTotp(bo(), clock, sue);
+  const stuck = await bo().listStuckWork({ context: ctx(token), olderThanSeconds: 60 });
+  t.ok(
+    stuck.stuckTransactions.some((x) => x.traceId === waiting.body.trace_id),
+    "a challenge nobody answered for 20 minutes is stuck work",
+  );
+  t.ok(
+    stuck.stuckTransactions.every((x) => x.status === TransactionStatus.PENDING || x.status === TransactionStatus.PENDING_ASYNC),
+    "only non-final attempts",
+  );
+});

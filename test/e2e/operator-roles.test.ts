@@ -1,0 +1,130 @@
+/**
+ * The roles of the Backoffice against the running engine over gRPC: every
+ * (role, action) pair is tried with a real call and is either let through or
+ * refused with PERMISSION_DENIED naming the action (and audited); the
+ * expected table is written here from the roles' definitions (viewer reads,
+ * support adds redelivery, payouts adds payout decisions, admin everything),
+ * not read from the code. An operator scoped to one merchant sees and acts on
+ * nothing of another: those answer NOT_FOUND. Card numbers come back masked.
+ */
+import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
+import { type BackofficeService, ConsoleErrorSchema, PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { movableClock } from "../support/clock.ts";
+import { useService } from "../support/service.ts";
+import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
+import { orderId, processSale } from "../support/wire.ts";
+import { OTHER_SECRET } from "../support/merchants.ts";
+
+const clock = movableClock();
+const svc = useService(t, {}, { now: clock.now });
+const bo = () => backofficeClient(svc().engineUrl);
+
+type Call = (c: Client<typeof BackofficeService>, token: string) => Promise<unknown>;
+
+/** One real call per action, with arguments that change nothing when the call is let through. */
+const CALLS: Record<string, Call> = {
+  "transaction.read": (c, s) => c.searchTransactions({ context: ctx(s), filter: { merchantId: "m-test" } }),
+  "payout.read": (c, s) => c.listPayoutQueue({ context: ctx(s) }),
+  "merchant.read": (c, s) => c.getMerchant({ context: ctx(s), merchantId: "m-test" }),
+  "dashboard.read": (c, s) => c.getDashboard({ context: ctx(s) }),
+  "callback.redeliver": (c, s) => c.redeliverCallback({ context: ctx(s), id: 987_654n }),
+  "payout.decide": (c, s) => c.decidePayout({ context: ctx(s), traceId: 987_654, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED }),
+  "merchant.update": (c, s) => c.setFourEyesThresholds({ context: ctx(s), merchantId: "m-single", thresholds: [] }),
+  "merchant.rotate_secret": (c, s) => c.rotateMerchantSecret({ context: ctx(s), rotation: { merchantId: "m-none", newSecret: "a-new-secret-0123456789" } }),
+  "operator.read": (c, s) => c.listOperators({ context: ctx(s) }),
+  "operator.manage": (c, s) => c.resetOperator({ context: ctx(s), login: "no-such-operator" }),
+  "audit.read": (c, s) => c.verifyAuditChain({ context: ctx(s) }),
+  "audit.export": (c, s) => c.listAuditEntries({ context: ctx(s), export: true }),
+};
+
+const READS = ["transaction.read", "payout.read", "merchant.read", "dashboard.read"];
+const EXPECTED: Record<string, string[]> = {
+  viewer: READS,
+  support: [...READS, "callback.redeliver"],
+  payouts: [...READS, "callback.redeliver", "payout.decide"],
+  admin: Object.keys(CALLS),
+};
+
+async function outcome(p: Promise<unknown>): Promise<{ code: Code | undefined; action: string }> {
+  try {
+    await p;
+    return { code: undefined, action: "" };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return { code: e.code, action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "" };
+  }
+}
+
+t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the action", async (t) => {
+  for (const role of ["viewer", "support", "payouts", "admin"] as const) {
+    const op = await enrolOperator(svc(), bo(), clock, `walk-${role}`, role);
+    for (const action of Object.keys(CALLS)) {
+      const r = await outcome(CALLS[action](bo(), op.sessionToken));
+      if (EXPECTED[role].includes(action)) {
+        t.not(r.code, Code.PermissionDenied, `${role} may ${action}`);
+        t.not(r.code, Code.Unauthenticated, `${role} ${action}: the session holds`);
+      } else {
+        t.equal(r.code, Code.PermissionDenied, `${role} may not ${action}`);
+        t.equal(r.action, action, `${role} ${action}: the refusal names the action`);
+      }
+    }
+  }
+  const denied = await svc().sql<{ n: string }>("select count(*) as n from audit_log where outcome = 'failure' and detail like 'role % does not allow %'");
+  t.equal(Number(denied[0].n), 8 + 7 + 6, "each refused action is in the audit log");
+});
+
+t.test("a session is needed for every call but enrolment and sign-in", async (t) => {
+  for (const action of Object.keys(CALLS)) {
+    const r = await outcome(CALLS[action](bo(), ""));
+    t.equal(r.code, Code.Unauthenticated, action);
+  }
+  const edge = backofficeClient(svc().engineUrl, svc().engine.edgeToken);
+  t.equal((await outcome(edge.signIn({ context: ctx(), login: "x", password: "y" }))).code, Code.Unauthenticated, "the edge's token opens no Backoffice call");
+  const own = backofficeClient(svc().engineUrl, svc().engine.backofficeToken);
+  t.equal((await outcome(own.signIn({ context: ctx(), login: "nobody", password: "a long wrong password" }))).action, "", "the Backoffice's token does");
+});
+
+t.test("merchant scope: an operator of m-test sees nothing of m-other; cards are masked", async (t) => {
+  const mine = await processSale(svc().edgeUrl, { order_id: orderId("scope"), card_number: "4111111111111111" });
+  const theirs = await processSale(svc().edgeUrl, { merchant_id: "m-other", frontend: "other-usd", order_id: orderId("scope") }, OTHER_SECRET);
+  t.equal(mine.http, 200);
+  t.equal(theirs.http, 200);
+  const op = await enrolOperator(svc(), bo(), clock, "scoped-admin", "admin", ["m-test"]);
+  const s = op.sessionToken;
+
+  const all = await bo().searchTransactions({ context: ctx(s), filter: {} });
+  t.ok(all.transactions.length > 0);
+  t.ok(
+    all.transactions.every((x) => x.merchantId === "m-test"),
+    "an empty merchant filter searches the scope only",
+  );
+  t.ok(
+    all.transactions.every((x) => !x.card?.maskedNumber || /^\d{6}\*+\d{4}$/.test(x.card.maskedNumber)),
+    "masked cards",
+  );
+  t.notOk(JSON.stringify(all, (_k, v) => (typeof v === "bigint" ? String(v) : v)).includes("4111111111111111"));
+
+  const outside = [
+    () => bo().searchTransactions({ context: ctx(s), filter: { merchantId: "m-other" } }),
+    () => bo().getTransactionDetail({ context: ctx(s), traceId: theirs.body.trace_id }),
+    () => bo().getMerchant({ context: ctx(s), merchantId: "m-other" }),
+    () => bo().setFourEyesThresholds({ context: ctx(s), merchantId: "m-other", thresholds: [] }),
+    () => bo().getDashboard({ context: ctx(s), merchantId: "m-other" }),
+    () => bo().listPayoutQueue({ context: ctx(s), merchantId: "m-other" }),
+  ];
+  for (const call of outside) t.equal((await outcome(call())).code, Code.NotFound, "outside the scope: not found");
+  const detail = await bo().getTransactionDetail({ context: ctx(s), traceId: mine.body.trace_id });
+  t.equal(detail.transaction?.merchantId, "m-test", "inside: found");
+  const merchants = await bo().listMerchants({ context: ctx(s) });
+  t.same(
+    merchants.merchants.map((m) => m.merchantId),
+    ["m-test"],
+  );
+  // A scoped admin cannot grant what it does not hold.
+  const grant = await outcome(bo().createOperator({ context: ctx(s), create: { login: "wider", role: 4, merchantIds: [] } }));
+  t.equal(grant.code, Code.InvalidArgument);
+  const ok = await bo().createOperator({ context: ctx(s), create: { login: "narrow", role: 1, merchantIds: ["m-test"] } });
+  t.ok(ok.enrolment?.token);
+});

@@ -1,0 +1,216 @@
+/**
+ * Operators over real gRPC against the running engine: the operator command
+ * creates, resets and disables them and prints a one-time enrolment link;
+ * enrolment sets a password (12+ characters, not breached), confirms a TOTP
+ * secret with a real code and hands out recovery codes once; sign-in takes
+ * the password then a second factor; 10 failures lock for 30 minutes; a
+ * session ends after 15 idle minutes or at sign-out; refusals never tell
+ * whether a login exists; credentials are stored only hashed or sealed.
+ */
+import t from "tap";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ConsoleErrorReason, ConsoleErrorSchema, EnrolmentStep } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { OperatorRole, OperatorState } from "../../gen/cashier/admin/v1/operator_pb.js";
+import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { totpCode } from "../../engine/security/operator-credentials.ts";
+import { movableClock } from "../support/clock.ts";
+import { useService } from "../support/service.ts";
+import { backofficeClient, ctx, enrolOperator, PASSWORD, runOperatorCommand, signInTotp } from "../support/operators.ts";
+
+const clock = movableClock();
+const svc = useService(t, {}, { now: clock.now });
+const bo = () => backofficeClient(svc().engineUrl);
+
+async function refusal(p: Promise<unknown>) {
+  try {
+    await p;
+    return { code: undefined, reason: undefined, fields: [] as string[], message: "" };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return {
+      code: e.code,
+      reason: e.findDetails(ConsoleErrorSchema)[0]?.reason,
+      fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)),
+      message: e.rawMessage,
+    };
+  }
+}
+
+t.test("the operator command creates an operator and prints a one-time enrolment link that enrols it", async (t) => {
+  const out = await runOperatorCommand(svc(), ["create", "cli.jane", "--role", "payouts", "--merchant", "m-test"]);
+  t.equal(out.code, 0, out.stderr);
+  const link = /https:\/\/backoffice\.example\/enrol\/([A-Za-z0-9_-]{43})/.exec(out.stdout);
+  t.ok(link, "the link is printed under BACKOFFICE_PUBLIC_URL");
+  const token = link?.[1] ?? "";
+  const view = await bo().getEnrolment({ context: ctx(), token });
+  t.equal(view.login, "cli.jane");
+  t.equal(view.role, OperatorRole.PAYOUTS);
+  t.same(view.merchantIds, ["m-test"]);
+  t.equal(view.step, EnrolmentStep.PASSWORD);
+
+  // Short, breached and login-containing passwords are refused, naming the field.
+  for (const bad of ["short-pass", "passwordpassword", "cli.jane-is-my-password"]) {
+    const r = await refusal(bo().setEnrolmentPassword({ context: ctx(), token, password: bad }));
+    t.equal(r.code, Code.InvalidArgument, bad);
+    t.same(r.fields, ["password"], bad);
+  }
+  const set = await bo().setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
+  t.match(set.totp?.otpauthUri, /^otpauth:\/\/totp\/Cashier%20Backoffice:cli\.jane\?/);
+  const again = await bo().getEnrolment({ context: ctx(), token });
+  t.equal(again.step, EnrolmentStep.TOTP, "a reload shows the TOTP step with the same secret");
+  t.equal(again.totp?.secretBase32, set.totp?.secretBase32);
+
+  const wrong = await refusal(bo().confirmEnrolmentTotp({ context: ctx(), token, code: "000000" }));
+  t.equal(wrong.code, Code.InvalidArgument);
+  t.same(wrong.fields, ["code"]);
+  const done = await bo().confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(set.totp?.secretBase32 ?? "", "cli.jane", clock.now()) });
+  t.equal(done.recoveryCodes.length, 10);
+  t.equal(done.session?.operator?.state, OperatorState.ACTIVE);
+  t.ok(done.session?.allowedActions.includes("payout.decide"));
+  t.notOk(done.session?.allowedActions.includes("merchant.update"));
+
+  const used = await refusal(bo().getEnrolment({ context: ctx(), token }));
+  t.equal(used.code, Code.NotFound, "the link works once");
+  t.equal(used.reason, ConsoleErrorReason.ENROLMENT_INVALID);
+
+  // Stored: an Argon2id hash, a sealed TOTP secret, hashed recovery codes and session tokens.
+  const [row] = await svc().sql<{ password_hash: string; totp_sealed: string; recovery_hashes: string[] }>(
+    "select password_hash, totp_sealed, recovery_hashes from operator where login = 'cli.jane'",
+  );
+  t.match(row.password_hash, /^\$argon2id\$/);
+  t.notOk(row.totp_sealed.includes(set.totp?.secretBase32 ?? "x"));
+  t.notOk(JSON.stringify(row.recovery_hashes).includes(done.recoveryCodes[0]));
+  const sessions = await svc().sql<{ token_hash: string }>("select token_hash from console_session");
+  t.notOk(sessions.some((s) => s.token_hash === done.session?.sessionToken));
+});
+
+t.test("sign-in: password then TOTP or a recovery code (once); sign-out ends the session", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "sam", "viewer");
+  const token = await signInTotp(bo(), clock, op);
+  const me = await bo().getConsoleSession({ context: ctx(token) });
+  t.equal(me.session?.operator?.login, "sam");
+  t.same(me.session?.allowedActions, ["transaction.read", "payout.read", "merchant.read", "dashboard.read"]);
+
+  // The same TOTP code cannot be used twice.
+  const pending = await bo().signIn({ context: ctx(), login: "sam", password: PASSWORD });
+  const replay = await refusal(
+    bo().completeSignIn({
+      context: ctx(),
+      pendingToken: pending.pendingToken,
+      factor: { case: "totpCode", value: totpCode(op.totpSecret, "sam", clock.now()) },
+    }),
+  );
+  t.equal(replay.reason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a used code is refused");
+  const viaRecovery = await bo().completeSignIn({
+    context: ctx(),
+    pendingToken: pending.pendingToken,
+    factor: { case: "recoveryCode", value: op.recoveryCodes[0].toUpperCase() },
+  });
+  t.ok(viaRecovery.session?.sessionToken, "a recovery code signs in");
+  t.equal(viaRecovery.session?.operator?.recoveryCodesLeft, 9);
+  const p2 = await bo().signIn({ context: ctx(), login: "sam", password: PASSWORD });
+  const reuse = await refusal(
+    bo().completeSignIn({ context: ctx(), pendingToken: p2.pendingToken, factor: { case: "recoveryCode", value: op.recoveryCodes[0] } }),
+  );
+  t.equal(reuse.reason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a recovery code works once");
+
+  await bo().signOut({ context: ctx(token) });
+  const after = await refusal(bo().getConsoleSession({ context: ctx(token) }));
+  t.equal(after.code, Code.Unauthenticated);
+  t.equal(after.reason, ConsoleErrorReason.SESSION_ENDED);
+  const none = await refusal(bo().getConsoleSession({ context: ctx("not-a-token") }));
+  t.equal(none.reason, ConsoleErrorReason.SESSION_REQUIRED);
+});
+
+t.test("refusals of the first step are one answer, whether the login exists or not", async (t) => {
+  await enrolOperator(svc(), bo(), clock, "olga", "viewer");
+  const unknown = await refusal(bo().signIn({ context: ctx(), login: "nobody-here", password: PASSWORD }));
+  const wrong = await refusal(bo().signIn({ context: ctx(), login: "olga", password: "not the password at all" }));
+  t.equal(unknown.code, Code.Unauthenticated);
+  t.equal(unknown.reason, ConsoleErrorReason.SIGN_IN_REFUSED);
+  t.same(wrong, unknown, "same code, reason and message");
+  const audit = await svc().sql<{ actor: string; detail: string }>("select actor, detail from audit_log where action = 'sign_in' and outcome = 'failure'");
+  t.ok(
+    audit.some((a) => a.actor === "nobody-here" && a.detail === "unknown login"),
+    "the audit log tells them apart, for admins",
+  );
+  t.ok(audit.some((a) => a.actor === "olga" && a.detail === "wrong password"));
+});
+
+t.test("10 failed attempts lock the account for 30 minutes, with the same answer as a wrong password", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "lena", "viewer");
+  for (let i = 0; i < 10; i++) await refusal(bo().signIn({ context: ctx(), login: "lena", password: `wrong password ${i}` }));
+  const locked = await refusal(bo().signIn({ context: ctx(), login: "lena", password: PASSWORD }));
+  t.equal(locked.reason, ConsoleErrorReason.SIGN_IN_REFUSED, "the right password is refused while locked");
+  const [row] = await svc().sql<{ locked_until: Date }>("select locked_until from operator where login = 'lena'");
+  t.ok(row.locked_until > clock.now(), "locked");
+  clock.advance(29 * 60_000);
+  t.equal(
+    (await refusal(bo().signIn({ context: ctx(), login: "lena", password: PASSWORD }))).reason,
+    ConsoleErrorReason.SIGN_IN_REFUSED,
+    "still locked at 29 minutes",
+  );
+  clock.advance(2 * 60_000);
+  t.ok(await signInTotp(bo(), clock, op), "open again after 30 minutes");
+});
+
+t.test("wrong second factors count toward the lock", async (t) => {
+  await enrolOperator(svc(), bo(), clock, "tom", "viewer");
+  const pending = await bo().signIn({ context: ctx(), login: "tom", password: PASSWORD });
+  let last: Awaited<ReturnType<typeof refusal>> | undefined;
+  for (let i = 0; i < 10; i++)
+    last = await refusal(bo().completeSignIn({ context: ctx(), pendingToken: pending.pendingToken, factor: { case: "totpCode", value: "123456" } }));
+  t.equal(last?.reason, ConsoleErrorReason.SIGN_IN_REFUSED, "the 10th failure locks and ends the pending sign-in");
+  t.equal((await refusal(bo().signIn({ context: ctx(), login: "tom", password: PASSWORD }))).reason, ConsoleErrorReason.SIGN_IN_REFUSED);
+});
+
+t.test("a session ends after 15 idle minutes; every call keeps it alive", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "ida", "viewer");
+  const token = await signInTotp(bo(), clock, op);
+  clock.advance(14 * 60_000);
+  t.ok((await bo().getConsoleSession({ context: ctx(token) })).session, "alive at 14 minutes");
+  clock.advance(14 * 60_000);
+  t.ok((await bo().getConsoleSession({ context: ctx(token) })).session, "the last call moved the end");
+  clock.advance(15 * 60_000 + 1000);
+  const idle = await refusal(bo().getConsoleSession({ context: ctx(token) }));
+  t.equal(idle.code, Code.Unauthenticated);
+  t.equal(idle.reason, ConsoleErrorReason.SESSION_ENDED);
+});
+
+t.test("disable and reset (command and AdminService) end sessions; reset gives a new link", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "dora", "support");
+  const token = await signInTotp(bo(), clock, op);
+  const reset = await runOperatorCommand(svc(), ["reset", "dora"]);
+  t.equal(reset.code, 0, reset.stderr);
+  t.match(reset.stdout, /enrol\/[A-Za-z0-9_-]{43}/);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal(
+    (await refusal(bo().signIn({ context: ctx(), login: "dora", password: PASSWORD }))).reason,
+    ConsoleErrorReason.SIGN_IN_REFUSED,
+    "no password after a reset",
+  );
+
+  const op2 = await enrolOperator(svc(), bo(), clock, "eve", "support");
+  const t2 = await signInTotp(bo(), clock, op2);
+  const disabled = await svc().admin.disableOperator({ login: "eve", operator: "lead" });
+  t.equal(disabled.operator?.state, OperatorState.DISABLED);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(t2) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  const cli = await runOperatorCommand(svc(), ["disable", "nobody"]);
+  t.equal(cli.code, 1);
+  t.match(cli.stderr, /no operator with login "nobody"/);
+  const bad = await runOperatorCommand(svc(), ["create", "x", "--role", "boss"]);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /login: must be 3 to 64/);
+  t.match(bad.stderr, /role: must be one of viewer, support, payouts, admin/);
+});
+
+t.test("AdminService refuses bad operator input naming the field, and duplicates", async (t) => {
+  const r = await refusal(svc().admin.createOperator({ login: "Bad Login", role: OperatorRole.UNSPECIFIED, merchantIds: ["m-none"], operator: "lead" }));
+  t.equal(r.code, Code.InvalidArgument);
+  t.same(r.fields.sort(), ["login", "merchant_ids", "role"]);
+  await svc().admin.createOperator({ login: "dupe", role: OperatorRole.VIEWER, merchantIds: [], operator: "lead" });
+  const d = await refusal(svc().admin.createOperator({ login: "dupe", role: OperatorRole.VIEWER, merchantIds: [], operator: "lead" }));
+  t.equal(d.code, Code.AlreadyExists);
+  const noWho = await refusal(svc().admin.createOperator({ login: "who-not", role: OperatorRole.VIEWER, merchantIds: [], operator: "" }));
+  t.same(noWho.fields, ["operator"]);
+});

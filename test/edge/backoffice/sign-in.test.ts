@@ -1,0 +1,149 @@
+/**
+ * Sign-in through the console against the real engine, over HTTP: an
+ * operator made through AdminService enrols from its one-time link (password
+ * twice, then a code of the new TOTP key), gets ten recovery codes once and a
+ * session cookie holding only the engine's token; signs in with password and
+ * TOTP or a recovery code (each used once); is refused with the same words
+ * for a wrong password, an unknown login and a locked operator; is locked
+ * after 10 failures; is signed out after 15 idle minutes (the engine's clock
+ * moved) and by the sign-out form; and the console's own limit stops an
+ * address that keeps guessing.
+ */
+import t from "tap";
+import { movableClock } from "../../support/clock.ts";
+import { ConsoleClient, createOperator, enrolOverHttp, startConsole, totpCode } from "../../support/backoffice.ts";
+import { useService } from "../../support/service.ts";
+import type { BackofficeHandle } from "../../../edge/backoffice/server.ts";
+
+const clock = movableClock();
+const service = useService(t, {}, { now: clock.now });
+let bo: BackofficeHandle;
+t.before(async () => {
+  bo = await startConsole(service(), { signInLimit: { failures: 40, windowSeconds: 900 } });
+});
+t.teardown(() => bo?.close());
+
+async function signIn(c: ConsoleClient, login: string, password: string) {
+  return c.post("/signin", { login, password }, "/signin");
+}
+
+t.test("enrolment: the password twice, then a TOTP code; recovery codes once; a session cookie with the engine's token only", async (t) => {
+  const token = await createOperator(service(), "ann", "viewer");
+  const c = new ConsoleClient(bo.url);
+  const first = await c.get(`/enrol/${token}`);
+  t.equal(first.status, 200);
+  t.match(first.body, /Set up your operator/);
+  t.match(first.body, /At least 12 characters\. Not a common or breached password/, "the rules are shown before the password is typed");
+  const mismatch = await c.post(`/enrol/${token}`, { password: "a long enough password 1", password_again: "a long enough password 2" });
+  t.equal(mismatch.status, 400);
+  t.match(mismatch.body, /The two passwords are not the same/);
+  const breached = await c.post(`/enrol/${token}`, { password: "password1234", password_again: "password1234" });
+  t.equal(breached.status, 400, "a breached password is refused by the engine");
+  t.match(breached.body, /not accepted/);
+  const short = await c.post(`/enrol/${token}`, { password: "short", password_again: "short" });
+  t.equal(short.status, 400, "a short one too");
+
+  const enrolled = await enrolOverHttp(bo.url, token, "ann", undefined, clock.now);
+  t.equal(enrolled.recoveryCodes.length, 10, "ten recovery codes, shown once");
+  const session = enrolled.client.session();
+  t.ok(session, "signed in by the enrolment");
+  t.match(session!.value, /^[A-Za-z0-9_-]{20,}$/, "the cookie holds one opaque token");
+  const home = await enrolled.client.get("/");
+  t.equal(home.status, 200, "the console opens");
+  t.match(home.body, /ann \(viewer\)/);
+  const again = await new ConsoleClient(bo.url).get(`/enrol/${token}`);
+  t.equal(again.status, 404, "the link works once");
+  t.match(again.body, /already used or has expired/);
+});
+
+t.test("sign-in: password then TOTP; a recovery code works once; sign-out ends the session", async (t) => {
+  const token = await createOperator(service(), "ben", "support");
+  const ben = await enrolOverHttp(bo.url, token, "ben", undefined, clock.now);
+  const c = new ConsoleClient(bo.url);
+  const step = await signIn(c, "ben", ben.password);
+  t.equal(step.status, 200);
+  t.match(step.body, /Signing in as ben/);
+  t.notOk(c.session(), "no session before the second factor");
+  const wrong = await c.post("/signin/totp", { totp: "000000" }, "/signin");
+  t.equal(wrong.status, 401);
+  t.match(wrong.body, /The code is wrong or has expired/);
+  // The enrolment used this 30-second step's code, and a code works once: the next step's.
+  clock.advance(30_000);
+  const ok = await c.post("/signin/totp", { totp: totpCode(ben.secret, clock.now()) }, "/signin");
+  t.equal(ok.status, 303);
+  t.equal(ok.location, "/");
+  t.ok(c.session(), "signed in");
+  t.equal((await c.get("/")).status, 200);
+  const out = await c.post("/signout", {}, "/");
+  t.equal(out.status, 303);
+  t.equal(out.location, "/signin?m=signedout");
+  t.notOk(c.session(), "the cookie is cleared");
+
+  const r = new ConsoleClient(bo.url);
+  await signIn(r, "ben", ben.password);
+  const code = ben.recoveryCodes[0];
+  const used = await r.post("/signin/recovery", { recovery: code }, "/signin");
+  t.equal(used.status, 303, "a recovery code signs in");
+  const r2 = new ConsoleClient(bo.url);
+  await signIn(r2, "ben", ben.password);
+  const twice = await r2.post("/signin/recovery", { recovery: code }, "/signin");
+  t.equal(twice.status, 401, "but only once");
+  t.match(twice.body, /wrong or was already used/);
+});
+
+t.test("a stolen session cookie is useless after sign-out", async (t) => {
+  const token = await createOperator(service(), "cat", "viewer");
+  const cat = await enrolOverHttp(bo.url, token, "cat", undefined, clock.now);
+  const stolen = cat.client.session()!;
+  await cat.client.post("/signout", {}, "/");
+  const thief = new ConsoleClient(bo.url);
+  thief.cookies.set(stolen.name, stolen.value);
+  const res = await thief.get("/");
+  t.equal(res.status, 303);
+  t.match(res.location, /^\/signin/);
+});
+
+t.test("wrong password, unknown login: the same answer; 10 failures lock the operator for 30 minutes", async (t) => {
+  const token = await createOperator(service(), "dan", "viewer");
+  const dan = await enrolOverHttp(bo.url, token, "dan", undefined, clock.now);
+  const c = new ConsoleClient(bo.url);
+  const unknown = await signIn(c, "nobody-here", "whatever password");
+  const wrong = await signIn(c, "dan", "not the password at all");
+  t.equal(unknown.status, 401);
+  t.equal(wrong.status, 401);
+  const message = (b: string) => /id="notice">([^<]+)</.exec(b)?.[1];
+  t.equal(message(unknown.body), message(wrong.body), "no hint whether the login exists");
+  for (let i = 0; i < 9; i++) await signIn(c, "dan", `wrong password number ${i}`);
+  const locked = await signIn(c, "dan", dan.password);
+  t.equal(locked.status, 401, "the right password is refused while locked");
+  t.match(locked.body, /locked for 30 minutes/);
+  clock.advance(31 * 60_000);
+  const after = await signIn(c, "dan", dan.password);
+  t.equal(after.status, 200, "30 minutes later the password works again");
+  t.match(after.body, /Second step/);
+});
+
+t.test("15 idle minutes end the session: the next page says so", async (t) => {
+  const token = await createOperator(service(), "eve", "viewer");
+  const eve = await enrolOverHttp(bo.url, token, "eve", undefined, clock.now);
+  t.equal((await eve.client.get("/")).status, 200);
+  clock.advance(14 * 60_000);
+  t.equal((await eve.client.get("/")).status, 200, "14 minutes: still signed in (and that page was activity)");
+  clock.advance(16 * 60_000);
+  const idle = await eve.client.get("/");
+  t.equal(idle.status, 303);
+  t.equal(idle.location, "/signin?m=idle");
+  const page = await eve.client.get("/signin?m=idle");
+  t.match(page.body, /signed out after 15 minutes without activity/);
+  t.notOk(eve.client.session(), "the cookie is gone");
+});
+
+t.test("the console's own limit: an address that keeps failing waits before the engine is asked", async (t) => {
+  const limited = await startConsole(service(), { signInLimit: { failures: 3, windowSeconds: 600 } });
+  t.teardown(() => limited.close());
+  const c = new ConsoleClient(limited.url);
+  for (let i = 0; i < 3; i++) t.equal((await signIn(c, "frank", `guess ${i} of many`)).status, 401);
+  const stopped = await signIn(c, "frank", "one more guess");
+  t.equal(stopped.status, 429);
+  t.match(stopped.body, /Too many sign-in attempts from here/);
+});

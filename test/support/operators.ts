@@ -1,0 +1,84 @@
+/**
+ * Backoffice operators for tests: a BackofficeService client, the operator
+ * command run as a child process on a service's database, and an operator
+ * enrolled through the real calls (password, TOTP confirmed with a real code)
+ * and signed in. TOTP codes are single-use per 30 s step, so helpers that sign
+ * in again move the service's clock to the next step.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { BackofficeService } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
+import { totpCode } from "../../engine/security/operator-credentials.ts";
+import type { MovableClock } from "./clock.ts";
+import type { Service } from "./service.ts";
+import { SERVICE_TOKEN } from "./service.ts";
+
+export const CONSOLE_ORIGIN = "http://127.0.0.1:8081";
+export const PASSWORD = "correct horse battery staple 42";
+
+export function backofficeClient(engineUrl: string, token = SERVICE_TOKEN): Client<typeof BackofficeService> {
+  const auth: Interceptor = (next) => (req) => {
+    req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+  return createClient(BackofficeService, createGrpcTransport({ baseUrl: engineUrl, interceptors: [auth] }));
+}
+
+/** The console context of a call: session token (or none), a client address. */
+export const ctx = (sessionToken = "", clientAddress = "198.51.100.7") => ({ sessionToken, clientAddress, userAgent: "test", origin: CONSOLE_ORIGIN });
+
+/** `npm run operator -- <args>` on the service's database and dev key. */
+export async function runOperatorCommand(svc: Service, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["engine/operator-cli.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: svc.engine.databaseUrl, CASHIER_DATA_DIR: svc.dataDir, BACKOFFICE_PUBLIC_URL: "https://backoffice.example" },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+export interface EnrolledOperator {
+  login: string;
+  password: string;
+  totpSecret: string;
+  recoveryCodes: string[];
+  sessionToken: string;
+}
+
+const ROLES = { viewer: OperatorRole.VIEWER, support: OperatorRole.SUPPORT, payouts: OperatorRole.PAYOUTS, admin: OperatorRole.ADMIN } as const;
+
+/** Creates (AdminService) and enrols an operator; it ends signed in. */
+export async function enrolOperator(
+  svc: Service,
+  bo: Client<typeof BackofficeService>,
+  clock: MovableClock,
+  login: string,
+  role: keyof typeof ROLES,
+  merchantIds: string[] = [],
+): Promise<EnrolledOperator> {
+  const made = await svc.admin.createOperator({ login, role: ROLES[role], merchantIds, operator: "tests" });
+  const token = made.enrolment?.token ?? "";
+  const set = await bo.setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
+  const secret = set.totp?.secretBase32 ?? "";
+  const done = await bo.confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(secret, login, clock.now()) });
+  return { login, password: PASSWORD, totpSecret: secret, recoveryCodes: done.recoveryCodes, sessionToken: done.session?.sessionToken ?? "" };
+}
+
+/** Signs in with password and TOTP, first moving the clock to a step not used yet. */
+export async function signInTotp(bo: Client<typeof BackofficeService>, clock: MovableClock, op: EnrolledOperator): Promise<string> {
+  clock.advance(30_000);
+  const pending = await bo.signIn({ context: ctx(), login: op.login, password: op.password });
+  const done = await bo.completeSignIn({
+    context: ctx(),
+    pendingToken: pending.pendingToken,
+    factor: { case: "totpCode", value: totpCode(op.totpSecret, op.login, clock.now()) },
+  });
+  return done.session?.sessionToken ?? "";
+}
