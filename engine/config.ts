@@ -54,6 +54,8 @@ export interface Config {
   logLevel: string;
   /** Port of the engine's Prometheus endpoint (GET /metrics); 0 = any free port. */
   metricsPort: number;
+  /** METRICS_PORT was unset: when 9464 is taken, a free port is used instead (engine/listen.ts). */
+  metricsPortIsDefault: boolean;
   /** PEM file paths: when set, the engine serves gRPC over TLS only. */
   engineTls: { certFile: string; keyFile: string } | undefined;
   /** PEM file of a private CA the edge trusts when ENGINE_URL is https:// (else the system's roots). */
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     callbackMerchantConcurrency: positiveInt(env, "CASHIER_CALLBACK_MERCHANT_CONCURRENCY", 8),
     logLevel: logLevel(env),
     metricsPort: port(env, "METRICS_PORT", 9464),
+    metricsPortIsDefault: !env.METRICS_PORT,
     engineTls: tlsPair(env, cwd),
     engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,
     shutdownTimeoutMs: positiveInt(env, "CASHIER_SHUTDOWN_TIMEOUT_MS", 10_000),

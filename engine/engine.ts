@@ -194,9 +194,19 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
   const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
   const { server, health } = buildGrpcServer(deps, tokens, log, probe, { observe: metrics.interceptor });
   const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
-  const metricsServer = await startMetricsServer(metrics.registry, opts.host ?? "0.0.0.0", config.metricsPort, (err) =>
-    log.error({ err }, "metrics scrape failed"),
+  const metricsServer = await startMetricsServer(
+    metrics.registry,
+    opts.host ?? "0.0.0.0",
+    config.metricsPort,
+    (err) => log.error({ err }, "metrics scrape failed"),
+    config.metricsPortIsDefault,
   );
+  if (metricsServer.movedFromDefault) {
+    log.warn(
+      { metricsPort: metricsServer.port },
+      `metrics: port ${config.metricsPort} is taken (another Cashier?), serving on ${metricsServer.port}; set METRICS_PORT to choose`,
+    );
+  }
   log.info({ port, tls: tls !== undefined, metricsPort: metricsServer.port }, "engine listening (gRPC)");
   const running = startWorkers(deps, new PgRetentionStore(orm), log, {
     callbacks: config.callbackConcurrency,

@@ -45,6 +45,7 @@ try {
     const bo = loadBackofficeConfig();
     const backoffice = await startBackofficeWorker({
       port: bo.port,
+      portIsDefault: bo.portIsDefault,
       host: bo.host,
       engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
       engineTrust: tls ? loopbackTrust(tls) : undefined,
@@ -60,6 +61,12 @@ try {
     closeEdge = async () => {
       await Promise.all([edge.close(), backoffice.close()]);
     };
+    if (backoffice.movedFromDefault) {
+      log.warn(
+        { backofficePort: backoffice.port },
+        `backoffice: port ${bo.port} is taken (another Cashier?), serving on ${backoffice.port}; set BACKOFFICE_PORT to choose`,
+      );
+    }
     log.info(
       { edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
       `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,

@@ -6,14 +6,23 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
+import { listenOnSidePort } from "./listen.ts";
 
 export interface MetricsServer {
   port: number;
+  /** True when METRICS_PORT was unset and its default was taken, so a free port was chosen. */
+  movedFromDefault: boolean;
   close(): Promise<void>;
 }
 
 /** Serves `registry` at GET /metrics; anything else is 404 (405 for another method on /metrics). */
-export async function startMetricsServer(registry: Registry, host: string, port: number, onError: (err: unknown) => void): Promise<MetricsServer> {
+export async function startMetricsServer(
+  registry: Registry,
+  host: string,
+  port: number,
+  onError: (err: unknown) => void,
+  portIsDefault = false,
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics") {
@@ -33,12 +42,10 @@ export async function startMetricsServer(registry: Registry, host: string, port:
     );
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
+  const { movedFromDefault } = await listenOnSidePort(server, port, host, portIsDefault);
   return {
     port: (server.address() as AddressInfo).port,
+    movedFromDefault,
     close: () =>
       new Promise<void>((resolve) => {
         // An in-flight scrape finishes; idle keep-alive connections go now, anything left after a second too.

@@ -12,6 +12,8 @@ import { ConfigError } from "../../engine/config.ts";
 export interface BackofficeConfig {
   /** BACKOFFICE_PORT (8081; 0 = any free port). */
   port: number;
+  /** BACKOFFICE_PORT was unset: when 8081 is taken, a free port is used instead (engine/listen.ts). */
+  portIsDefault: boolean;
   /** BACKOFFICE_HOST (127.0.0.1): the address the console binds to. */
   host: string;
   /** CASHIER_BACKOFFICE_TOKEN: the bearer token the console sends to the engine (required when it runs alone). */
@@ -50,6 +52,7 @@ export function loadBackofficeConfig(env: NodeJS.ProcessEnv = process.env): Back
   }
   return {
     port,
+    portIsDefault: rawPort === undefined || rawPort === "",
     host,
     token: env.CASHIER_BACKOFFICE_TOKEN || undefined,
     publicUrl: publicUrl?.replace(/\/+$/, ""),

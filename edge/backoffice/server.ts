@@ -8,12 +8,15 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { EngineTrust } from "../engine-client.ts";
 import { drainable } from "../drain.ts";
+import { listenOnSidePort } from "../../engine/listen.ts";
 import { buildBackofficeApp, type ConsoleLogger } from "./app.ts";
 import { createBackofficeClient } from "./engine-client.ts";
 import type { SignInLimit } from "./rate-limit.ts";
 
 export interface BackofficeHandle {
   port: number;
+  /** True when the default port was taken and a free one was chosen. */
+  movedFromDefault: boolean;
   /** The base URL it serves (http(s)://host:port). */
   url: string;
   server: Server;
@@ -22,6 +25,8 @@ export interface BackofficeHandle {
 
 export interface BackofficeStart {
   port: number;
+  /** BACKOFFICE_PORT was unset: when its default is taken, listen on a free port instead. */
+  portIsDefault?: boolean;
   host: string;
   engineUrl: string;
   token: string;
@@ -40,12 +45,9 @@ export async function startBackoffice(opts: BackofficeStart): Promise<Backoffice
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
+  const { movedFromDefault } = await listenOnSidePort(server, opts.port, opts.host, opts.portIsDefault ?? false);
   const port = (server.address() as AddressInfo).port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   const { close } = drainable(server, (inProgress) => opts.log.info({ inProgress }, "backoffice stopped accepting; finishing requests in progress"));
-  return { port, url: `${opts.tls ? "https" : "http"}://${host}:${port}`, server, close };
+  return { port, movedFromDefault, url: `${opts.tls ? "https" : "http"}://${host}:${port}`, server, close };
 }

@@ -5,6 +5,8 @@ import type { BackofficeStart } from "./server.ts";
 export interface BackofficeWorker {
   port: number;
   url: string;
+  /** True when BACKOFFICE_PORT was unset and 8081 was taken, so a free port was chosen. */
+  movedFromDefault: boolean;
   close(): Promise<void>;
 }
 
@@ -19,7 +21,7 @@ export async function startBackofficeWorker(
   const { onCrash, ...data } = opts;
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { workerData: data });
   let closing = false;
-  const started = await new Promise<{ port: number; url: string }>((resolve, reject) => {
+  const started = await new Promise<{ port: number; url: string; movedFromDefault: boolean }>((resolve, reject) => {
     let listening = false;
     worker.on("error", (err) => {
       if (!listening) return reject(err);
@@ -29,10 +31,10 @@ export async function startBackofficeWorker(
       if (!listening) return reject(new Error(`backoffice worker exited (${code}) before listening`));
       if (!closing) onCrash(new Error(`backoffice worker exited (${code})`));
     });
-    worker.on("message", (msg: { type: string; port: number; url: string }) => {
+    worker.on("message", (msg: { type: string; port: number; url: string; movedFromDefault: boolean }) => {
       if (msg.type === "listening") {
         listening = true;
-        resolve({ port: msg.port, url: msg.url });
+        resolve({ port: msg.port, url: msg.url, movedFromDefault: msg.movedFromDefault });
       }
     });
   });

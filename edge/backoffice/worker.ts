@@ -15,7 +15,7 @@ const destination = data.logFile ? pino.destination({ dest: data.logFile, sync: 
 const log = createLogger(data.logLevel, destination).child({ process: "backoffice" });
 const { logLevel: _level, logFile: _file, ...start } = data;
 const handle = await startBackoffice({ ...start, log });
-parentPort!.postMessage({ type: "listening", port: handle.port, url: handle.url });
+parentPort!.postMessage({ type: "listening", port: handle.port, url: handle.url, movedFromDefault: handle.movedFromDefault });
 parentPort!.on("message", async (msg: { type: string }) => {
   if (msg.type !== "stop") return;
   await handle.close();
