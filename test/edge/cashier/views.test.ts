@@ -29,6 +29,8 @@ t.test(
     t.ok(h.indexOf('value="card-a" checked') < h.indexOf('id="card_number"'), "the saved card comes before the new card form");
     t.match(h, "Visa ending in 1111, expires 12/2030");
     for (const token of ["cc-number", "cc-exp", "cc-csc", "cc-name"]) t.match(h, `autocomplete="${token}"`);
+    const savedCvv = /<input[^>]*name="saved_card_cvv"[^>]*>/.exec(h)?.[0] ?? "";
+    t.match(savedCvv, 'autocomplete="cc-csc"', "the saved card's security code is a card input too (cc-csc)");
     t.match(h, 'name="save_card"');
     const depositForm = /<form[^>]*data-card-form>[\s\S]*?<\/form>/.exec(h)![0];
     t.equal(depositForm.match(/type="submit"/g)?.length, 1, "one submit button in the deposit form");
