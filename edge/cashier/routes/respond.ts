@@ -41,7 +41,7 @@ export function pageContext(ctx: Context, session?: CashierSession): PageContext
     acceptLanguage: ctx.get("accept-language") || undefined,
     defaultLocale: session?.frontendSettings?.defaultLocale || undefined,
   });
-  return { tr: translator(locale), nonce: newNonce(), tls: ctx.secure };
+  return { tr: translator(locale), nonce: newNonce(), tls: ctx.secure, frameAncestors: session?.frontendSettings?.allowedOrigins ?? [] };
 }
 
 export function send(ctx: Context, page: CashierPage): void {

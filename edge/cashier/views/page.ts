@@ -24,6 +24,8 @@ export interface PageContext {
   nonce: string;
   /** Served over TLS: HSTS. */
   tls: boolean;
+  /** The session's frontend's allowed_origins when the session is known; a page of no known session is framed by none. */
+  frameAncestors?: readonly string[];
 }
 
 /** The page of a session: framed only by its frontend's allowed_origins, events only to the declared parent. */
@@ -52,11 +54,15 @@ export function sessionPage(c: PageContext, f: SessionFrame, p: { http?: number;
   };
 }
 
-/** A page with no customer data and no control (a used link, an error): any frame may show it. */
+/**
+ * A page with no customer data and no control (a used link, an error): framed
+ * by the session's allowed_origins when the session is known, else by none (a
+ * used or unknown autologin link names no frontend, and says nothing about one).
+ */
 export function plainPage(c: PageContext, p: { http: number; title: string; body: Html; headers?: Record<string, string> }): CashierPage {
   return {
     http: p.http,
-    headers: { ...pageHeaders({ nonce: c.nonce, frameAncestors: "any", tls: c.tls, customerData: true }), ...p.headers },
+    headers: { ...pageHeaders({ nonce: c.nonce, frameAncestors: c.frameAncestors ?? [], tls: c.tls, customerData: true }), ...p.headers },
     html: layout({ tr: c.tr, nonce: c.nonce, title: p.title, body: p.body }).value,
   };
 }

@@ -25,12 +25,8 @@ export function httpOrigin(url: string): string | undefined {
 export interface PageSecurity {
   /** This response's nonce, on every script and stylesheet tag. */
   nonce: string;
-  /**
-   * Origins that may frame the page (the frontend's allowed_origins); empty: none.
-   * "any": a page with no data and no control (a link already used) may show in
-   * any frame, so that a framed Cashier says what happened instead of going blank.
-   */
-  frameAncestors?: readonly string[] | "any";
+  /** Origins that may frame the page (the frontend's allowed_origins); empty: none. */
+  frameAncestors?: readonly string[];
   /** Other origins a form may post to or be redirected to (the merchant's return_url). */
   formTargets?: readonly string[];
   /** Served over TLS: adds Strict-Transport-Security. */
@@ -42,7 +38,7 @@ export interface PageSecurity {
 /** The Content-Security-Policy of a page: nothing inline without the nonce, nothing from another origin. */
 export function contentSecurityPolicy(s: PageSecurity): string {
   const targets = (s.formTargets ?? []).filter((o) => httpOrigin(o) === o);
-  const ancestors = s.frameAncestors === "any" ? "http: https:" : s.frameAncestors && s.frameAncestors.length > 0 ? s.frameAncestors.join(" ") : "'none'";
+  const ancestors = s.frameAncestors && s.frameAncestors.length > 0 ? s.frameAncestors.join(" ") : "'none'";
   return [
     "default-src 'none'",
     `script-src 'nonce-${s.nonce}'`,

@@ -139,12 +139,15 @@ t.test("withdrawal: the balance caps the limits, withdrawable cards only, pendin
   t.equal(h.match(/type="submit"/g)?.length, 2, "one submit in the withdrawal form, one in the cancel form");
 });
 
-t.test("notices say only what happened and may show in any frame", async (t) => {
+t.test("notices say only what happened, framed by the session's allowed origins or by none", async (t) => {
   const page = noticePage(c(), "autologin");
   t.equal(page.http, 410);
   t.match(page.html, "This link cannot be used");
   t.notMatch(page.html, "<form");
-  t.match(page.headers["Content-Security-Policy"], "frame-ancestors http: https:");
+  t.match(page.headers["Content-Security-Policy"], "frame-ancestors 'none'", "a link of no known session: no frame");
+  t.equal(page.headers["X-Frame-Options"], "DENY");
+  const framed = noticePage({ ...c(), frameAncestors: ["https://shop.example"] }, "notFound");
+  t.match(framed.headers["Content-Security-Policy"], "frame-ancestors https://shop.example;", "a known session's notice: its frontend's origins");
   t.equal(noticePage(c(), "tooMany", { seconds: 30 }).headers["Retry-After"], "30");
   t.match(noticePage(c("ar"), "tooMany", { seconds: 2 }).html, "انتظر ثانيتين");
 });
