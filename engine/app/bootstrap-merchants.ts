@@ -60,7 +60,7 @@ export async function bootstrapMerchants(
   await writeFile(file, `${JSON.stringify({ merchant_id: DEMO.merchantId, secret, frontend: DEMO.frontend }, null, 2)}\n`, { mode: 0o600 });
   // Printed once, on purpose: the operator needs it to sign the first request.
   process.stdout.write(
-    `\nDemo merchant created (no CASHIER_MERCHANTS_FILE):\n  merchant_id: ${DEMO.merchantId}\n  secret:      ${secret}\n  frontend:    ${DEMO.frontend} (USD; accepts USD, EUR, JPY)\n  saved in:    ${file}\n\n`,
+    `\nDemo merchant created (no CASHIER_MERCHANTS_FILE):\n  merchant_id: ${DEMO.merchantId}\n  secret:      in ${file} (never printed: logs carry no secret)\n  frontend:    ${DEMO.frontend} (USD; accepts USD, EUR, JPY)\n  saved in:    ${file}\n\n`,
   );
   log("demo merchant created", { merchant_id: DEMO.merchantId, file });
 }
