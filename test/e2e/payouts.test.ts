@@ -107,6 +107,14 @@ t.test("auto on a declining card: A, P, J; only the letters the merchant chose a
   t.equal(body(stub.received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
 });
 
+t.test("a payout to the card every processor declines (4000000000000341) ends declined: A, P, J, code 91", async (t) => {
+  const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { card_number: "4000000000000341" });
+  t.equal(r.body.transaction_status, "declined", "no cascade for a payout: its one attempt ends declined");
+  t.equal(r.body.error_details, "91 Issuer unavailable, try another route");
+  await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  t.same(letters(oid), ["A", "P", "J"]);
+});
+
 t.test("manual: waits in requested; an operator approves: A, P, Y, notified, UpdatedBy the operator", async (t) => {
   const { oid, r } = await payout("m-plat-manual", "manual-usd");
   t.equal(r.body.transaction_status, "requested");

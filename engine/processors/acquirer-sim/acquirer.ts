@@ -56,13 +56,16 @@ function decideCard(acquirer: string, operation: Payment["operation"], cardNumbe
       return { status: "failed", code: null, message: "Processor unavailable", tag: null };
     case "pending":
       return { status: "pending", code: null, message: null, tag: "p" };
-    // A payout has no customer challenge and no cascade: those cards simply approve.
+    // A payout has no customer challenge and no cascade: a card that a cascade
+    // would end approved simply approves, and one that every processor declines
+    // (4000000000000341) answers retry there too, which a payout's one attempt
+    // turns into declined (J), the end the card table promises.
     case "challenge":
       return operation === "payout" ? approve : { status: "action_required", code: null, message: null, tag: "c" };
     case "retry-unless":
       return operation === "payout" || b.approvedBy === acquirer ? approve : retry;
     case "retry-always":
-      return operation === "payout" ? approve : retry;
+      return retry;
   }
 }
 
