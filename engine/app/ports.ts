@@ -148,6 +148,12 @@ export interface SearchKey {
 /** The operators' search: every filter given must hold (AND). */
 export interface ListQuery {
   merchantId?: string;
+  /**
+   * Only these merchants' orders (a Backoffice operator's scope of several):
+   * checked on the orders the bounded walk reads, like the filters no index
+   * serves, so a scope of many merchants costs no more than one filter.
+   */
+  merchantIds?: readonly string[];
   orderId?: string;
   pin?: string;
   /** Compared without regard to case. */

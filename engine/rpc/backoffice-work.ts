@@ -26,7 +26,6 @@ import {
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { RedeliverCallbackRequestSchema } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import type { Transaction } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
@@ -40,11 +39,11 @@ import type { Attempt } from "../domain/transaction.ts";
 import { adminService } from "./admin-service.ts";
 import { callerOf, consoleCall } from "./backoffice-mappers.ts";
 import { callbackToProto } from "./callback-mappers.ts";
-import { engineService } from "./engine-service.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import type { MerchantAdminDeps } from "./merchant-admin.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, readPage } from "./page-token.ts";
+import { listTransactions } from "./list-transactions.ts";
 import { attemptToProto } from "./proto-mappers.ts";
 
 export type WorkDeps = ProcessDeps & MerchantAdminDeps & BackofficeDeps;
@@ -108,7 +107,6 @@ async function queued(deps: WorkDeps, list: Attempt[]) {
 }
 
 export function backofficeWork(deps: WorkDeps): WorkCalls {
-  const engine = engineService(deps);
   const admin = adminService(deps);
 
   const decide = async (who: SignedIn, traceId: number, decision: PayoutDecision, reason: PbReason, note: string) => {
@@ -117,31 +115,20 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
   };
 
   return {
-    searchTransactions: (req, ctx) =>
+    searchTransactions: (req) =>
       consoleCall(async () => {
         const who = await authorize(deps, callerOf(req.context), "transaction.read");
         const filter = req.filter ?? create(ListTransactionsRequestSchema, {});
         const merchants = merchantsFor(who, filter.merchantId);
-        if (merchants === undefined || merchants.length === 1) {
-          const r = await engine.listTransactions(create(ListTransactionsRequestSchema, { ...filter, merchantId: merchants?.[0] ?? "" }), ctx);
-          return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
-        }
-        // Several merchants: each one's page after the same cursor, merged newest first.
-        const { limit } = readPage<number>(filter, "number");
-        const pages = await Promise.all(
-          merchants.map((m) => engine.listTransactions(create(ListTransactionsRequestSchema, { ...filter, merchantId: m }), ctx)),
+        // One merchant (asked for, or the whole scope): its index walk. Several: the search's own bounded walk,
+        // checking the scope on each order it reads, so the page token is the search's and nothing is merged here.
+        const one = merchants === undefined || merchants.length === 1;
+        const r = await listTransactions(
+          deps,
+          create(ListTransactionsRequestSchema, { ...filter, merchantId: one ? (merchants?.[0] ?? "") : "" }),
+          one ? undefined : merchants,
         );
-        // A merchant whose page was cut holds older rows not read yet: show nothing older than its last row,
-        // so that the next page (after the last row shown) misses none of them.
-        const cutoff = Math.max(0, ...pages.filter((p) => p.nextPageToken !== "").map((p) => p.transactions.at(-1)?.traceId ?? 0));
-        const merged = pages
-          .flatMap((p) => p.transactions)
-          .filter((x) => x.traceId >= cutoff)
-          .sort((a, b) => b.traceId - a.traceId);
-        const more = merged.length > limit || pages.some((p) => p.nextPageToken !== "");
-        const shown = merged.slice(0, limit);
-        const page = pageOf<Transaction>(more && shown.length > 0 ? [...shown, shown[shown.length - 1]] : shown, limit, (t) => t.traceId);
-        return create(SearchTransactionsResponseSchema, { transactions: page.items, nextPageToken: page.nextPageToken });
+        return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
       }),
 
     getTransactionDetail: (req) =>

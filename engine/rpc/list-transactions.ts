@@ -15,7 +15,11 @@ import { timeArgument } from "./time-argument.ts";
 
 const LAST_FOUR = /^\d{4}$/;
 
-export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: ListTransactionsRequest) {
+/**
+ * `merchantIds`: the caller may see only these merchants' transactions (a
+ * Backoffice operator scoped to several); undefined: every merchant's.
+ */
+export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: ListTransactionsRequest, merchantIds?: readonly string[]) {
   for (const [field, value] of [
     ["merchant_id", req.merchantId],
     ["order_id", req.orderId],
@@ -39,6 +43,7 @@ export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: L
   if (startTime && endTime && startTime > endTime) throw invalidArgument("end_time", "is before start_time");
   const found = await deps.orders.list({
     merchantId: req.merchantId || undefined,
+    merchantIds,
     orderId: req.orderId || undefined,
     pin: req.pin || undefined,
     email: req.email || undefined,

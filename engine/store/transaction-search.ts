@@ -7,8 +7,8 @@
  * descending, through the index that the filters on the order pick (the
  * merchant's, the customer's pin, the e-mail address, the card's last four,
  * the order_id, a trace_id or processor id through the attempts, or all orders
- * by time). The filters no index serves (status, processor, type, frontend)
- * are applied to the attempts of at most SEARCH_SCAN_BUDGET of those orders
+ * by time). The filters no index serves (status, processor, type, frontend, an
+ * operator's set of merchants) are applied to the attempts of at most SEARCH_SCAN_BUDGET of those orders
  * per call; when they fill no page within it, the page comes back short with a
  * token that resumes after the last order read. A search matching nothing
  * thus reads a bounded number of rows per call, never the whole table.
@@ -79,6 +79,7 @@ export function searchPage(db: Db, q: ListQuery, budget = SEARCH_SCAN_BUDGET) {
           .$if(!!q.processor, (s) => s.where("t.processor", "=", q.processor!))
           .$if(!!q.type, (s) => s.where("o.type", "=", q.type!))
           .$if(!!q.frontend, (s) => s.where("o.frontend", "=", q.frontend!))
+          .$if(!!q.merchantIds, (s) => s.where("o.merchant_id", "in", [...q.merchantIds!]))
           .$if(!!after, (s) =>
             s.where(
               sql<boolean>`(o.created_at, o.id, t.attempt) < (${after!.orderCreatedAt}::timestamptz, ${after!.orderRef}::bigint, ${after!.attempt}::int)`,

@@ -131,7 +131,11 @@ t.test("ListTransactions: each filter seeks its index, newest first, and stops a
   await checkPlans(t, "a merchant with 2.6 % of the orders", await search({ merchantId: MID_MERCHANT }), "payment_order_merchant_created_idx");
   await checkPlans(t, "a merchant with 20 orders", await search({ merchantId: TINY_MERCHANT }), "payment_order_merchant_created_idx");
   await checkPlans(t, "pin", await search({ pin: "cust-4242" }), "payment_order_pin_idx");
-  await checkPlans(t, "pin of a merchant", await search({ merchantId: BIG_MERCHANT, pin: "cust-4242" }), "payment_order_pin_idx");
+  // The pin's own index, or the hosted Cashier's (merchant_id, pin, type) one: both seek the few orders of that customer.
+  await checkPlans(t, "pin of a merchant", await search({ merchantId: BIG_MERCHANT, pin: "cust-4242" }), [
+    "payment_order_pin_idx",
+    "payment_order_customer_idx",
+  ]);
   await checkPlans(t, "e-mail in another case", await search({ email: "CUSTOMER4242@example.COM" }), "payment_order_email_idx");
   await checkPlans(t, "last four", await search({ cardLastFour: "0042" }), "payment_order_last_four_idx");
   await checkPlans(t, "last four of a merchant", await search({ merchantId: BIG_MERCHANT, cardLastFour: "0042" }), "payment_order_last_four_idx");
@@ -160,6 +164,16 @@ t.test("ListTransactions: a filter no index serves reads at most the scan budget
     { bounded: true },
   );
   await checkPlans(t, "a rare status, all merchants", await search({ status: "pending" }), "payment_order_created_idx", { bounded: true });
+  // A Backoffice operator scoped to several merchants: the scope is checked on the orders the walk reads.
+  await checkPlans(
+    t,
+    "a scope of two merchants",
+    await search({ merchantIds: [MID_MERCHANT, TINY_MERCHANT], processor: "no-such-processor" }),
+    "payment_order_created_idx",
+    {
+      bounded: true,
+    },
+  );
   const first = await engine().deps.orders.list({ merchantId: BIG_MERCHANT, processor: "no-such-processor", limit: 51 });
   t.equal(first.rows.length, 0, "nothing matches");
   t.ok(first.scannedTo, "but the call stopped at its budget and says where");
