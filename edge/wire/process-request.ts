@@ -12,6 +12,9 @@ import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
+import { type Body, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
+
+export type { WireViolation };
 
 const STRING_FIELDS = [
   "currency",
@@ -48,12 +51,6 @@ const TYPES: Record<string, TransactionType> = {
   refund: TransactionType.REFUND,
 };
 
-/** A member whose JSON type the seed does not allow, and how. */
-export interface WireViolation {
-  field: string;
-  kind: WireViolationKind;
-}
-
 /** The request for the engine, always; `ok` when no member broke the wire's typing (`violations`, also in the request). */
 export interface DecodeResult {
   ok: boolean;
@@ -61,38 +58,12 @@ export interface DecodeResult {
   violations: WireViolation[];
 }
 
-type Body = Record<string, unknown>;
-
-/** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
-function memberName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
-  return safe === name ? name : `${safe} (renamed)`;
-}
-
-/** Members whose JSON type the seed does not allow, each named. */
+/** Members whose JSON type the interface does not allow, each named. */
 export function wireTypeViolations(body: Body): WireViolation[] {
-  const out: WireViolation[] = [];
-  for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
-  }
-  for (const f of STRING_FIELDS) {
-    const v = body[f];
-    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
-  }
-  for (const f of INT_FIELDS) {
-    const v = body[f];
-    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) {
-      out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
-    }
-  }
-  const phone = body.phone;
-  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
-    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
-  }
-  return out;
+  return typeViolations(body, { strings: STRING_FIELDS, integers: INT_FIELDS });
 }
 
-const s = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
+const s = stringMember;
 /** A JSON integer member; anything else (already a violation) is left at zero. */
 const n = (body: Body, f: string): bigint => (Number.isSafeInteger(body[f]) ? BigInt(body[f] as number) : 0n);
 

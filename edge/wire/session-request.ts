@@ -13,7 +13,7 @@ import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
-import type { WireViolation } from "./process-request.ts";
+import { type Body, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
 
 const STRING_FIELDS = [
   "intent",
@@ -45,36 +45,12 @@ const INT_FIELDS = ["amount", "balance", "timestamp"] as const;
 
 const INTENTS: Record<string, SessionIntent> = { deposit: SessionIntent.DEPOSIT, withdrawal: SessionIntent.WITHDRAWAL };
 
-type Body = Record<string, unknown>;
-
-/** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
-function memberName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
-  return safe === name ? name : `${safe} (renamed)`;
-}
-
 /** Members whose JSON type the session start does not allow, each named. */
 export function sessionTypeViolations(body: Body): WireViolation[] {
-  const out: WireViolation[] = [];
-  for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
-  }
-  for (const f of STRING_FIELDS) {
-    const v = body[f];
-    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
-  }
-  for (const f of INT_FIELDS) {
-    const v = body[f];
-    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
-  }
-  const phone = body.phone;
-  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
-    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
-  }
-  return out;
+  return typeViolations(body, { strings: STRING_FIELDS, integers: INT_FIELDS });
 }
 
-const s = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
+const s = stringMember;
 
 export interface SessionDecodeResult {
   ok: boolean;

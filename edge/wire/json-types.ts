@@ -1,0 +1,46 @@
+/**
+ * The merchant interface's JSON typing, one rule set for every signed body the
+ * edge decodes (Process, session start): no member may hold an object or an
+ * array, string members are strings, integer members JSON integers, and
+ * `phone` a JSON integer or a string of digits. What breaks it travels to the
+ * engine as typed findings, named by member, in the same call.
+ */
+import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+
+/** A member whose JSON type the interface does not allow, and how. */
+export interface WireViolation {
+  field: string;
+  kind: WireViolationKind;
+}
+
+export type Body = Record<string, unknown>;
+
+/** A member name as it may be echoed in a reply: the caller chose it, so only [A-Za-z0-9_], at most 50. */
+function memberName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
+  return safe === name ? name : `${safe} (renamed)`;
+}
+
+/** Members of `body` whose JSON type breaks the interface, given which members are strings and which integers. */
+export function typeViolations(body: Body, members: { strings: readonly string[]; integers: readonly string[] }): WireViolation[] {
+  const out: WireViolation[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
+  }
+  for (const f of members.strings) {
+    const v = body[f];
+    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
+  }
+  for (const f of members.integers) {
+    const v = body[f];
+    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
+  }
+  const phone = body.phone;
+  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
+    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
+  }
+  return out;
+}
+
+/** A string member; anything else (already a violation) reads as empty. */
+export const stringMember = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
