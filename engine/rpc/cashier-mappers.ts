@@ -15,7 +15,7 @@ import { MaskedCardSchema } from "../../gen/cashier/engine/v1/transaction_pb.js"
 import type { CardSource } from "../app/cashier-forms.ts";
 import type { SessionView } from "../app/cashier-session.ts";
 import { wireLimitToMinor, type SessionIntent, type SessionStartInput } from "../domain/hosted-session.ts";
-import { attemptToProto } from "./proto-mappers.ts";
+import { attemptToProto, customerFromProto } from "./proto-mappers.ts";
 
 /** A bigint that does not fit a safe integer becomes NaN, which validation refuses. */
 const safeNumber = (v: bigint): number => (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : Number.NaN);
@@ -28,7 +28,6 @@ const INTENTS: [SessionIntent, PbIntent][] = [
 export const intentToProto = (i: SessionIntent) => INTENTS.find(([d]) => d === i)?.[1] ?? PbIntent.UNSPECIFIED;
 
 export function sessionInputFromProto(r: StartSessionRequest): SessionStartInput {
-  const c = r.customer;
   return {
     merchantId: r.merchantId,
     intent: INTENTS.find(([, p]) => p === r.intent)?.[0],
@@ -36,20 +35,7 @@ export function sessionInputFromProto(r: StartSessionRequest): SessionStartInput
     currency: r.currency,
     amountMinor: r.amountMinor === undefined ? undefined : safeNumber(r.amountMinor),
     balanceMinor: r.balanceMinor === undefined ? undefined : safeNumber(r.balanceMinor),
-    customer: {
-      pin: c?.pin ?? "",
-      email: c?.email ?? "",
-      firstName: c?.firstName ?? "",
-      lastName: c?.lastName ?? "",
-      dob: c?.dob ?? "",
-      phone: c?.phone ?? "",
-      address: c?.address ?? "",
-      city: c?.city ?? "",
-      country: c?.country ?? "",
-      state: c?.state ?? "",
-      zip: c?.zip ?? "",
-      requesterIp: c?.requesterIp ?? "",
-    },
+    customer: customerFromProto(r.customer),
     locale: r.locale,
     returnUrl: r.returnUrl,
     notificationUrl: r.notificationUrl,

@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { offeredRedirect } from "../domain/transitions.ts";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { ProcessRequest } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import type { Customer, ProcessRequest } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import {
   DepositState as PbDepositState,
   MaskedCardSchema,
@@ -14,7 +14,16 @@ import {
   type Transaction,
 } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { MoneySchema } from "../../gen/cashier/engine/v1/money_pb.js";
-import type { Attempt, DepositState, PayoutLetter, ProcessInput, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
+import type {
+  Attempt,
+  CustomerInput,
+  DepositState,
+  PayoutLetter,
+  ProcessInput,
+  StatusChange,
+  TransactionStatus,
+  TransactionType,
+} from "../domain/transaction.ts";
 
 const TYPES: [TransactionType, PbType][] = [
   ["sale", PbType.SALE],
@@ -53,8 +62,25 @@ export const statusFromProto = (s: PbStatus) => reverse(STATUSES, s);
 /** A bigint that does not fit a safe integer becomes NaN, which validation refuses. */
 const safeNumber = (v: bigint): number => (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : Number.NaN);
 
+/** The request's customer in the domain's names; an absent member reads as empty (the rules then name it). */
+export function customerFromProto(c: Customer | undefined): CustomerInput {
+  return {
+    pin: c?.pin ?? "",
+    email: c?.email ?? "",
+    firstName: c?.firstName ?? "",
+    lastName: c?.lastName ?? "",
+    dob: c?.dob ?? "",
+    phone: c?.phone ?? "",
+    address: c?.address ?? "",
+    city: c?.city ?? "",
+    country: c?.country ?? "",
+    state: c?.state ?? "",
+    zip: c?.zip ?? "",
+    requesterIp: c?.requesterIp ?? "",
+  };
+}
+
 export function processInputFromProto(r: ProcessRequest): ProcessInput {
-  const c = r.customer;
   return {
     merchantId: r.merchantId,
     orderId: r.orderId,
@@ -62,20 +88,7 @@ export function processInputFromProto(r: ProcessRequest): ProcessInput {
     amountMinor: r.amount ? safeNumber(r.amount.amountMinor) : 0,
     currency: r.amount?.currency ?? "",
     card: { number: r.card?.number ?? "", cvv: r.card?.cvv ?? "", expiry: r.card?.expiry ?? "" },
-    customer: {
-      pin: c?.pin ?? "",
-      email: c?.email ?? "",
-      firstName: c?.firstName ?? "",
-      lastName: c?.lastName ?? "",
-      dob: c?.dob ?? "",
-      phone: c?.phone ?? "",
-      address: c?.address ?? "",
-      city: c?.city ?? "",
-      country: c?.country ?? "",
-      state: c?.state ?? "",
-      zip: c?.zip ?? "",
-      requesterIp: c?.requesterIp ?? "",
-    },
+    customer: customerFromProto(r.customer),
     frontend: r.frontend,
     returnUrl: r.returnUrl,
     notificationUrl: r.notificationUrl,
