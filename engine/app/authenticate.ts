@@ -74,3 +74,20 @@ export async function authenticate(
   }
   return { ok: true, merchant };
 }
+
+/**
+ * The merchant a request names. A request from the HTTP edge carries the
+ * body's signature and is authenticated; an internal gRPC caller's has none
+ * (its bearer token already admitted it) and the merchant is looked up, absent
+ * when unknown, for the rules to name.
+ */
+export async function merchantOfRequest(
+  merchants: MerchantDirectory,
+  merchantId: string,
+  timestamp: number | undefined,
+  wire: WireSignature | undefined,
+  now: Date,
+): Promise<{ ok: true; merchant: Merchant | undefined } | { ok: false; error: DomainError }> {
+  if (wire) return authenticate(merchants, merchantId, timestamp, wire, now);
+  return { ok: true, merchant: merchantId ? await merchants.get(merchantId) : undefined };
+}

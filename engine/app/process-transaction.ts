@@ -15,7 +15,7 @@ import { INITIAL_STATE, isFinal, stateOf } from "../domain/transitions.ts";
 import type { Attempt, ProcessInput, TransactionType } from "../domain/transaction.ts";
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../security/hmac.ts";
-import { authenticate, type WireSignature } from "./authenticate.ts";
+import { merchantOfRequest, type WireSignature } from "./authenticate.ts";
 import type { CreateOrderResult, Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
 import { advance } from "./advance.ts";
 import { runAttempt } from "./run-attempt.ts";
@@ -132,14 +132,9 @@ export async function processTransaction(
   const now = deps.now();
   const unprintable = controlCharacterViolations(input);
   if (unprintable.length > 0) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
-  let merchant: Merchant | undefined;
-  if (wire) {
-    const auth = await authenticate(deps.merchants, input.merchantId, input.timestamp, wire, now);
-    if (!auth.ok) return fail(auth.error);
-    merchant = auth.merchant;
-  } else {
-    merchant = input.merchantId ? await deps.merchants.get(input.merchantId) : undefined;
-  }
+  const named = await merchantOfRequest(deps.merchants, input.merchantId, input.timestamp, wire, now);
+  if (!named.ok) return fail(named.error);
+  const merchant = named.merchant;
   const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
   const violations = validateProcess(input, { frontend, now });
   if (!merchant && !violations.some((v) => v.field === "merchantId")) violations.unshift({ field: "merchantId", description: "names no merchant" });

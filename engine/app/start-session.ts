@@ -10,7 +10,7 @@ import { describeViolations, domainError, type DomainError } from "../domain/err
 import { validateSessionStart, sessionControlCharacterViolations, type SessionStartInput } from "../domain/hosted-session.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { authToken, autologinToken, newNonce, tokenHash } from "../security/session-tokens.ts";
-import { authenticate, type WireSignature } from "./authenticate.ts";
+import { merchantOfRequest, type WireSignature } from "./authenticate.ts";
 import type { CashierDeps, SessionRecord } from "./cashier-ports.ts";
 import type { Merchant } from "./ports.ts";
 
@@ -37,14 +37,9 @@ export async function startSession(deps: CashierDeps, input: SessionStartInput, 
   const now = deps.now();
   const unprintable = sessionControlCharacterViolations(input);
   if (unprintable.length > 0) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
-  let merchant: Merchant | undefined;
-  if (wire) {
-    const auth = await authenticate(deps.merchants, input.merchantId, input.timestamp, wire, now);
-    if (!auth.ok) return fail(auth.error);
-    merchant = auth.merchant;
-  } else {
-    merchant = input.merchantId ? await deps.merchants.get(input.merchantId) : undefined;
-  }
+  const named = await merchantOfRequest(deps.merchants, input.merchantId, input.timestamp, wire, now);
+  if (!named.ok) return fail(named.error);
+  const merchant = named.merchant;
   const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
   const violations = validateSessionStart(input, { frontend, now });
   if (!merchant && !violations.some((v) => v.field === "merchantId")) violations.unshift({ field: "merchantId", description: "names no merchant" });
