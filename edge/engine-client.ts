@@ -5,7 +5,7 @@
  * engines, or names a host with several addresses, spreads calls over them.
  */
 import type * as http2 from "node:http2";
-import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { isIP } from "node:net";
 import { EngineService } from "../gen/cashier/engine/v1/engine_service_pb.js";
@@ -44,8 +44,13 @@ export function createEngineClient(baseUrl: string, token: string, trust: Engine
   return createEngineClients(baseUrl, token, trust).engine;
 }
 
-/** Both engine services' clients over one transport (one connection, or one pool of them). */
-export function createEngineClients(baseUrl: string, token: string, trust: EngineTrust = {}): { engine: EngineClient; cashier: CashierClient } {
+/**
+ * The gRPC transport to the engine every face of the edge uses (the public
+ * edge, the Backoffice console): the bearer token on every call, compression
+ * off on this internal hop, TLS as `trust` says; one engine by address: one
+ * transport, several (a list, or a name with several addresses): round-robin.
+ */
+export function engineTransport(baseUrl: string, token: string, trust: EngineTrust = {}): Transport {
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);
@@ -58,8 +63,12 @@ export function createEngineClients(baseUrl: string, token: string, trust: Engin
       defaultTimeoutMs: 30_000,
       ...(target.startsWith("https:") ? { nodeOptions: { ...tlsOptions(trust), ...(servername ? { servername } : {}) } } : {}),
     });
-  // One engine: one transport. Several (a list, or a name with several addresses): round-robin.
   const single = engineUrls(baseUrl).length === 1 && isIP(new URL(baseUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
-  const transport = single ? make(baseUrl) : createEnginePool(baseUrl, make).transport;
+  return single ? make(baseUrl) : createEnginePool(baseUrl, make).transport;
+}
+
+/** Both engine services' clients over one transport (one connection, or one pool of them). */
+export function createEngineClients(baseUrl: string, token: string, trust: EngineTrust = {}): { engine: EngineClient; cashier: CashierClient } {
+  const transport = engineTransport(baseUrl, token, trust);
   return { engine: createClient(EngineService, transport), cashier: createClient(CashierService, transport) };
 }
