@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type Router from "@koa/router";
-import { type Asset, hashedName, IMMUTABLE } from "./assets.ts";
+import { type Asset, hashedName, sendAsset } from "./assets.ts";
 
 export interface AssetFile {
   /** Where the file is read from (a file: URL). */
@@ -34,20 +34,6 @@ export function loadAsset(file: AssetFile, prefix = "/assets"): Asset {
 export function assetSetRoutes(router: Router, assets: readonly Asset[], prefix = "/assets"): void {
   const byUrl = new Map(assets.map((a) => [a.url, a]));
   router.get(`${prefix}/:name`, (ctx) => {
-    const asset = byUrl.get(ctx.path);
-    if (!asset) {
-      ctx.status = 404;
-      ctx.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
-      ctx.body = "No such asset.\n";
-      return;
-    }
-    ctx.status = 200;
-    ctx.set({
-      "Content-Type": asset.type,
-      "Cache-Control": IMMUTABLE,
-      "X-Content-Type-Options": "nosniff",
-      "Cross-Origin-Resource-Policy": "same-origin",
-    });
-    ctx.body = asset.body;
+    sendAsset(ctx, byUrl.get(ctx.path));
   });
 }

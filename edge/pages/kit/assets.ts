@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type Router from "@koa/router";
+import type { Context } from "koa";
 
 export interface Asset {
   /** The content-hashed path, e.g. /assets/cashier.3f2a9c1b0d4e5f67.css. */
@@ -51,23 +52,27 @@ export function registerAsset(asset: Asset): Asset {
   return asset;
 }
 
+/** Answers with `asset`, immutable (its URL changes with its content), or a 404 when there is none by that name. */
+export function sendAsset(ctx: Context, asset: Asset | undefined): void {
+  if (!asset) {
+    ctx.status = 404;
+    ctx.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    ctx.body = "No such asset.\n";
+    return;
+  }
+  ctx.status = 200;
+  ctx.set({
+    "Content-Type": asset.type,
+    "Cache-Control": IMMUTABLE,
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "same-origin",
+  });
+  ctx.body = asset.body;
+}
+
 /** GET (and HEAD) /assets/<hashed name>. */
 export function assetRoutes(router: Router): void {
   router.get("/assets/:name", (ctx) => {
-    const asset = BY_URL.get(ctx.path);
-    if (!asset) {
-      ctx.status = 404;
-      ctx.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
-      ctx.body = "No such asset.\n";
-      return;
-    }
-    ctx.status = 200;
-    ctx.set({
-      "Content-Type": asset.type,
-      "Cache-Control": IMMUTABLE,
-      "X-Content-Type-Options": "nosniff",
-      "Cross-Origin-Resource-Policy": "same-origin",
-    });
-    ctx.body = asset.body;
+    sendAsset(ctx, BY_URL.get(ctx.path));
   });
 }
