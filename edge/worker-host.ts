@@ -2,6 +2,21 @@
 import { Worker } from "node:worker_threads";
 import type { EngineTrust } from "./engine-client.ts";
 
+/**
+ * Asks a server's worker thread to stop (it finishes its requests in progress)
+ * and resolves when it has exited; past 5 s it is terminated.
+ */
+export function stopWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 5000);
+    worker.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ type: "stop" });
+  });
+}
+
 export interface EdgeWorker {
   port: number;
   /** The thread itself: the bench reads its CPU, heap and profile. */
@@ -58,15 +73,9 @@ export async function startEdgeWorker(opts: {
   return {
     port,
     thread: worker,
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 5000);
-        worker.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.postMessage({ type: "stop" });
-      }),
+    close: () => {
+      closing = true;
+      return stopWorker(worker);
+    },
   };
 }

@@ -1,6 +1,7 @@
 /** Starts edge/backoffice/worker.ts on a worker thread and waits until the console listens. */
 import { Worker } from "node:worker_threads";
 import type { BackofficeStart } from "./server.ts";
+import { stopWorker } from "../worker-host.ts";
 
 export interface BackofficeWorker {
   port: number;
@@ -40,15 +41,9 @@ export async function startBackofficeWorker(
   });
   return {
     ...started,
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 5000);
-        worker.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.postMessage({ type: "stop" });
-      }),
+    close: () => {
+      closing = true;
+      return stopWorker(worker);
+    },
   };
 }
