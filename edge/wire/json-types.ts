@@ -44,3 +44,25 @@ export function typeViolations(body: Body, members: { strings: readonly string[]
 
 /** A string member; anything else (already a violation) reads as empty. */
 export const stringMember = (body: Body, f: string): string => (typeof body[f] === "string" ? (body[f] as string) : "");
+
+/**
+ * The customer's members of a signed body (Process, session start), in the
+ * engine request's names; `phone` may be a JSON integer and is sent as its digits.
+ */
+export function customerOf(body: Body) {
+  const s = stringMember;
+  return {
+    pin: s(body, "pin"),
+    email: s(body, "email"),
+    firstName: s(body, "first_name"),
+    lastName: s(body, "last_name"),
+    dob: s(body, "dob"),
+    phone: typeof body.phone === "number" ? String(body.phone) : s(body, "phone"),
+    address: s(body, "address"),
+    city: s(body, "city"),
+    country: s(body, "country"),
+    state: s(body, "state"),
+    zip: s(body, "zip"),
+    requesterIp: s(body, "requester_ip"),
+  };
+}

@@ -12,7 +12,7 @@ import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
-import { type Body, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
+import { type Body, customerOf, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
 
 export type { WireViolation };
 
@@ -84,20 +84,7 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     transactionType: ownEntry(TYPES, s(body, "transaction_type")) ?? TransactionType.UNSPECIFIED,
     amount: { amountMinor, currency },
     card: { number: s(body, "card_number"), cvv: s(body, "cvv"), expiry: s(body, "card_exp") },
-    customer: {
-      pin: s(body, "pin"),
-      email: s(body, "email"),
-      firstName: s(body, "first_name"),
-      lastName: s(body, "last_name"),
-      dob: s(body, "dob"),
-      phone: typeof body.phone === "number" ? String(body.phone) : s(body, "phone"),
-      address: s(body, "address"),
-      city: s(body, "city"),
-      country: s(body, "country"),
-      state: s(body, "state"),
-      zip: s(body, "zip"),
-      requesterIp: s(body, "requester_ip"),
-    },
+    customer: customerOf(body),
     frontend: s(body, "frontend"),
     returnUrl: s(body, "return_url"),
     notificationUrl: s(body, "notification_url"),

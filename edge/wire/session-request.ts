@@ -13,7 +13,7 @@ import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb
 import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
-import { type Body, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
+import { type Body, customerOf, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
 
 const STRING_FIELDS = [
   "intent",
@@ -80,20 +80,7 @@ export function decodeSessionRequest(body: Body): SessionDecodeResult {
     currency,
     amountMinor,
     balanceMinor,
-    customer: {
-      pin: s(body, "pin"),
-      email: s(body, "email"),
-      firstName: s(body, "first_name"),
-      lastName: s(body, "last_name"),
-      dob: s(body, "dob"),
-      phone: typeof body.phone === "number" ? String(body.phone) : s(body, "phone"),
-      address: s(body, "address"),
-      city: s(body, "city"),
-      country: s(body, "country"),
-      state: s(body, "state"),
-      zip: s(body, "zip"),
-      requesterIp: s(body, "requester_ip"),
-    },
+    customer: customerOf(body),
     locale: s(body, "locale"),
     returnUrl: s(body, "return_url"),
     notificationUrl: s(body, "notification_url"),
