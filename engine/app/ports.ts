@@ -3,7 +3,7 @@
  * the processors and the clock plug in here; tests may pass real ones over a
  * real Postgres.
  */
-import type { Attempt, FrontendView, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
+import type { Attempt, CustomerInput, FrontendView, StatusChange, TransactionStatus, TransactionType } from "../domain/transaction.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { ProcessorRegistry } from "../processors/registry.ts";
@@ -67,7 +67,7 @@ export interface OrderDraft {
   currency: string;
   frontend: string;
   pin: string;
-  customer: Record<string, string>;
+  customer: CustomerInput;
   cardMasked: string;
   cardBrand: string;
   cardExpiry: string;

@@ -16,6 +16,7 @@ import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
 import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
 import { APPLY, CREATE_ORDER, type OutboxRow } from "./hot-statements.ts";
 import { attemptFromRow, changeFromEntity } from "./mappers.ts";
+import { customerRecord } from "./customer-record.ts";
 import { createRefund } from "./refund-order.ts";
 import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "./typed-db.ts";
@@ -46,7 +47,7 @@ export class PgOrderStore implements OrderStore {
         currency: d.currency,
         frontend: d.frontend,
         pin: d.pin,
-        customer: JSON.stringify(d.customer),
+        customer: JSON.stringify(customerRecord(d.customer)),
         cardMasked: d.cardMasked,
         cardBrand: d.cardBrand,
         cardExpiry: d.cardExpiry,

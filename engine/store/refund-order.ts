@@ -9,6 +9,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { OrderDraft } from "../app/ports.ts";
 import { DomainFailure, domainError } from "../domain/errors.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
+import { customerRecord } from "./customer-record.ts";
 import { typedDb } from "./typed-db.ts";
 
 /** The new refund's attempt; undefined when (merchant_id, order_id) exists already. Throws REFUND_EXCEEDS_REMAINING. */
@@ -33,7 +34,7 @@ export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId
         currency: d.currency,
         frontend: d.frontend,
         pin: d.pin,
-        customer: d.customer,
+        customer: customerRecord(d.customer),
         card_masked: d.cardMasked,
         card_brand: d.cardBrand,
         card_expiry: d.cardExpiry,

@@ -8,7 +8,8 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
 import type { NewSavedCard, SavedCardRecord, SessionDraft, SessionRecord, SessionStore } from "../app/cashier-ports.ts";
-import type { CustomerInput, Attempt } from "../domain/transaction.ts";
+import type { Attempt } from "../domain/transaction.ts";
+import { customerFromRecord, customerRecord } from "./customer-record.ts";
 import { selectAttempts } from "./attempt-select.ts";
 import { attemptFromRow } from "./mappers.ts";
 import { typedDb } from "./typed-db.ts";
@@ -36,24 +37,6 @@ type Row = {
   autologin_used_at: Date | null;
 };
 
-function customerOf(c: Record<string, string>): CustomerInput {
-  const v = (k: string) => c[k] ?? "";
-  return {
-    pin: v("pin"),
-    email: v("email"),
-    firstName: v("first_name"),
-    lastName: v("last_name"),
-    dob: v("dob"),
-    phone: v("phone"),
-    address: v("address"),
-    city: v("city"),
-    country: v("country"),
-    state: v("state"),
-    zip: v("zip"),
-    requesterIp: v("requester_ip"),
-  };
-}
-
 function sessionOf(r: Row): SessionRecord {
   return {
     id: r.id,
@@ -64,7 +47,7 @@ function sessionOf(r: Row): SessionRecord {
     amountMinor: r.amount_minor,
     balanceMinor: r.balance_minor,
     pin: r.pin,
-    customer: customerOf(r.customer),
+    customer: customerFromRecord(r.customer),
     locale: r.locale,
     returnUrl: r.return_url,
     notificationUrl: r.notification_url,
@@ -116,7 +99,6 @@ export class PgSessionStore implements SessionStore {
   }
 
   async start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord }> {
-    const c = d.customer;
     const values = {
       merchant_id: d.merchantId,
       intent: d.intent,
@@ -129,20 +111,7 @@ export class PgSessionStore implements SessionStore {
       amount_minor: d.amountMinor,
       balance_minor: d.balanceMinor,
       pin: d.pin,
-      customer: {
-        pin: c.pin,
-        email: c.email,
-        first_name: c.firstName,
-        last_name: c.lastName,
-        dob: c.dob,
-        phone: c.phone,
-        address: c.address,
-        city: c.city,
-        country: c.country,
-        state: c.state,
-        zip: c.zip,
-        requester_ip: c.requesterIp,
-      },
+      customer: customerRecord(d.customer, true),
       locale: d.locale,
       return_url: d.returnUrl,
       notification_url: d.notificationUrl,
