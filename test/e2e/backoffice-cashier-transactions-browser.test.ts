@@ -37,6 +37,8 @@ interface Made {
 }
 const hosted = { approved: {} as Made, declined: {} as Made, withdrawal: {} as Made };
 const api = {} as Made;
+/** The auth_tokens the sessions' starts returned (the platform's, never the console's to show). */
+const authTokens: string[] = [];
 /** Every console page's HTML as the browser got it, for the card-number scan at the end. */
 const rendered: string[] = [];
 
@@ -60,6 +62,7 @@ async function customerPage(over: Record<string, unknown>): Promise<Page> {
     sessionBody({ pin: PIN, email: EMAIL, return_url: `${stub.url}/return`, notification_url: `${stub.url}/notify`, ...over }),
   );
   if (reply.http !== 200 || reply.body.status !== 0) throw new Error(`session not started: ${JSON.stringify(reply.body)}`);
+  authTokens.push(reply.body.auth_token as string);
   const context = await browser.newContext({ viewport: { width: 520, height: 900 } });
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
@@ -217,6 +220,9 @@ t.test("a trace id opens the hosted deposit: made by the customer in a Cashier s
   t.equal(await page.textContent("#sc-order-id"), "sc-ok");
   t.match(await page.textContent("main"), /Validation · delivered/, "the Validation the customer's submit caused");
   t.match(await page.textContent("main"), /"created_by":\s*"customer"/, "its request says the customer made it");
+  t.match(await page.textContent("main"), /"auth_token":\s*"\[auth_token\]"/, "the session's auth_token is not shown, only its place");
+  const html = await page.content();
+  t.ok(authTokens.length === 3 && authTokens.every((a) => a.length > 0 && !html.includes(a)), "no session's auth_token in the page");
   await axeClean(t, page, "the approved hosted deposit");
 
   await page.goto(`${bo.url}/transactions/${api.trace}`);
