@@ -230,6 +230,14 @@ t.test("a trace id opens the hosted deposit: made by the customer in a Cashier s
   t.equal(await page.locator("#session").count(), 0, "no Cashier session");
   t.equal(await page.locator("#sc-order-id").count(), 0);
   await axeClean(t, page, "the Process sale");
+  // The engine's own GetTransaction says the same to internal callers.
+  const [byCustomer, byApi] = await Promise.all([hosted.approved.trace, api.trace].map((traceId) => service().client.getTransaction({ traceId })));
+  t.same(
+    [byCustomer.transaction?.createdBy, byCustomer.transaction?.sessionId, byCustomer.transaction?.scOrderId],
+    ["customer", BigInt(session[0].session_ref), "sc-ok"],
+    "GetTransaction: made by the customer, in that session",
+  );
+  t.same([byApi.transaction?.createdBy, byApi.transaction?.sessionId, byApi.transaction?.scOrderId], ["api", 0n, ""], "GetTransaction: made by the API");
 
   await page.goto(`${bo.url}/transactions/${hosted.withdrawal.trace}`);
   t.equal(await page.textContent("#made-by"), "Customer, in the hosted Cashier", "the withdrawal too");
