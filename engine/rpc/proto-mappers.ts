@@ -133,5 +133,8 @@ export function attemptToProto(a: Attempt, history: StatusChange[] = []): Transa
     createTime: timestampFromDate(a.createdAt),
     updateTime: timestampFromDate(a.updatedAt),
     history: history.map(changeToProto),
+    createdBy: a.createdBy,
+    sessionId: BigInt(a.sessionRef ?? 0),
+    scOrderId: a.scOrderId ?? "",
   });
 }

@@ -88,6 +88,8 @@ function csvRow(x: Transaction): string {
     x.frontend,
     x.attempt,
     x.referenceTraceId || "",
+    x.createdBy,
+    x.sessionId ? x.sessionId.toString() : "",
   ]);
 }
 
@@ -110,6 +112,8 @@ const CSV_HEAD = csvLine([
   "frontend",
   "attempt",
   "reference_trace_id",
+  "created_by",
+  "session_id",
 ]);
 
 export function transactionRoutes(router: Router, deps: PageDeps): void {

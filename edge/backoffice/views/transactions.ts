@@ -1,10 +1,11 @@
 /**
  * The transaction search (filters in a GET form, so a search is a link that
  * can be shared and exported), its results with page tokens, and the detail
- * page that explains one attempt: the status timeline with who and why, the
- * cascade's attempts with the processor's codes, related refunds, every
- * callback with its request and each attempt's reply, and a redeliver button
- * for operators whose role allows it.
+ * page that explains one attempt: who made it (the customer in the hosted
+ * Cashier, with its session, or the platform through Process), the status
+ * timeline with who and why, the cascade's attempts with the processor's
+ * codes, related refunds, every callback with its request and each attempt's
+ * reply, and a redeliver button for operators whose role allows it.
  */
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
@@ -78,6 +79,17 @@ export function transactionRow(tr: ConsoleTranslator, x: Transaction, extra?: Ht
 <td class="num">${money(tr, x.amount)}</td><td>${text(x.paymentProcessor)}</td><td><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi></td><td>${text(x.pin)}</td>${extra ?? ""}</tr>`;
 }
 
+/**
+ * Who made the order, in words a support person can repeat to the platform:
+ * the customer in the hosted Cashier or the platform through Process; any
+ * other maker as the engine names it.
+ */
+export function madeBy(tr: ConsoleTranslator, x: Transaction): Html {
+  if (x.createdBy === "customer") return html`${tr.t("bo.tx.madeByCustomer")}`;
+  if (x.createdBy === "api") return html`${tr.t("bo.tx.madeByApi")}`;
+  return text(x.createdBy);
+}
+
 export function transactionHead(tr: ConsoleTranslator): string[] {
   const t = tr.t;
   return [
@@ -121,7 +133,7 @@ ${inputField({ name: "to", label: t("bo.search.to"), type: "date", value: s.to, 
 <div class="actions">${button({ label: t("bo.search.submit"), id: "search" })}</div>
 </form>
 <div class="pager"><a href="/transactions.csv${searchQuery(s)}" id="export" download>${t("bo.search.export")}</a></div>
-${dataTable({ id: "results", caption: t("bo.search.results"), head: transactionHead(tr), rows: v.transactions.map((x) => transactionRow(tr, x)), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: [6] })}
+${dataTable({ id: "results", caption: t("bo.search.results"), head: [...transactionHead(tr), t("bo.tx.madeBy")], rows: v.transactions.map((x) => transactionRow(tr, x, html`<td>${madeBy(tr, x)}</td>`)), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: [6] })}
 <nav class="pager" aria-label="${t("bo.search.pages")}">${v.paged ? html`<a href="/transactions${searchQuery(s)}" id="first-page">${t("bo.search.first")}</a>` : ""}${
     v.nextPageToken ? html`<a href="/transactions${searchQuery(s, { page_token: v.nextPageToken })}" id="next-page">${t("bo.search.next")}</a>` : ""
   }</nav>`;
@@ -183,6 +195,9 @@ ${noticeBox(v.notice)}
 <dt>${t("bo.tx.pin")}</dt><dd>${text(x.pin)}</dd>
 <dt>${t("bo.tx.frontend")}</dt><dd>${text(x.frontend)}</dd>
 <dt>${t("bo.tx.attempt")}</dt><dd>${x.attempt}</dd>
+<dt>${t("bo.tx.madeBy")}</dt><dd id="made-by">${madeBy(tr, x)}</dd>
+${x.sessionId ? html`<dt>${t("bo.tx.session")}</dt><dd id="session">${x.sessionId.toString()}</dd>` : ""}
+${x.scOrderId ? html`<dt>${t("bo.tx.scOrderId")}</dt><dd id="sc-order-id"><bdi>${x.scOrderId}</bdi></dd>` : ""}
 ${x.referenceTraceId ? html`<dt>${t("bo.tx.refunds")}</dt><dd><a href="/transactions/${x.referenceTraceId}">${x.referenceTraceId}</a></dd>` : ""}
 <dt>${t("bo.tx.created")}</dt><dd>${when(tr, x.createTime)}</dd>
 <dt>${t("bo.tx.updated")}</dt><dd>${when(tr, x.updateTime)}</dd>

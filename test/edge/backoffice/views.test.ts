@@ -95,6 +95,32 @@ t.test("what others typed is escaped in the search and the detail page", async (
   t.notMatch(validation, /redeliver"/, "a Validation is never redelivered");
 });
 
+t.test("who made a transaction: the customer in a hosted Cashier session (with the platform's SCOrderID, escaped) or the platform's API", async (t) => {
+  const detail = (x: typeof tx) => detailPage(tr, { transaction: x, cascade: [], related: [], callbacks: [], canRedeliver: false, csrf: "c" }).value;
+  const hosted = create(TransactionSchema, { ...tx, createdBy: "customer", sessionId: 9n, scOrderId: hostile });
+  const page = detail(hosted);
+  t.match(page, /<dd id="made-by">Customer, in the hosted Cashier<\/dd>/);
+  t.match(page, /<dd id="session">9<\/dd>/);
+  t.match(page, /<dd id="sc-order-id"><bdi>&#60;script&#62;alert/, "the platform's SCOrderID, escaped");
+  const byApi = detail(create(TransactionSchema, { ...tx, createdBy: "api" }));
+  t.match(byApi, /<dd id="made-by">Platform, through the Process API<\/dd>/);
+  t.notMatch(byApi, /id="session"|id="sc-order-id"/, "no session for a Process order");
+  t.match(
+    detail(create(TransactionSchema, { ...tx, createdBy: hostile })),
+    /<dd id="made-by">&#60;script&#62;/,
+    "another maker as the engine names it, escaped",
+  );
+  const list = searchPage(tr, { search: EMPTY_SEARCH, transactions: [hosted], nextPageToken: "", paged: false }).value;
+  t.match(list, /<th[^>]*>Made by<\/th>/);
+  t.match(list, /<td>Customer, in the hosted Cashier<\/td><\/tr>/, "the results say it too");
+  for (const locale of ["de", "ar"] as const)
+    t.notMatch(
+      detailPage(consoleTranslator(locale), { transaction: hosted, cascade: [], related: [], callbacks: [], canRedeliver: false, csrf: "c" }).value,
+      /bo\.tx\./,
+      `${locale}: every text translated`,
+    );
+});
+
 t.test("the TOTP QR code is an SVG drawn on the server, with the key in groups of four", async (t) => {
   const svg = await QRCode.toString("otpauth://totp/Cashier:ann?secret=JBSWY3DPEHPK3PXP&issuer=Cashier", { type: "svg" });
   const page = enrolTotpPage(

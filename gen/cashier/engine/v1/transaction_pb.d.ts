@@ -246,6 +246,27 @@ export declare type Transaction = Message<"cashier.engine.v1.Transaction"> & {
    * @generated from field: repeated cashier.engine.v1.StatusChange history = 21;
    */
   history: StatusChange[];
+
+  /**
+   * Who made the order: "api" (the platform through Process) or "customer" (the hosted Cashier).
+   *
+   * @generated from field: string created_by = 22;
+   */
+  createdBy: string;
+
+  /**
+   * The hosted Cashier session the order was made in; 0 for an order made through Process.
+   *
+   * @generated from field: int64 session_id = 23;
+   */
+  sessionId: bigint;
+
+  /**
+   * The session's SCOrderID as the platform gave it at session start (RecordFailedDeposit echoes it); empty when none.
+   *
+   * @generated from field: string sc_order_id = 24;
+   */
+  scOrderId: string;
 };
 
 /**
