@@ -15,6 +15,7 @@ import type { Send } from "../callbacks/http-sender.ts";
 import type { KeyObject } from "node:crypto";
 import type { Schedule } from "./schedule.ts";
 import type { Clock } from "./clock.ts";
+import type { EntityManager } from "@mikro-orm/postgresql";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
 export interface MerchantSettingsView {
@@ -125,7 +126,17 @@ export interface ApplyExtras {
   submitted?: boolean;
   /** Create the cascade's next attempt on this processor. */
   cascadeProcessor?: string | null;
+  /** Written in the change's own database transaction, once it applied: both commit, or neither (see `Alongside`). */
+  alongside?: Alongside;
 }
+
+/**
+ * More writes in a status change's own database transaction, after the change
+ * itself (an operator's audit row): `after` is the attempt as the change left
+ * it. If it throws, the change is rolled back. It must be the change's last
+ * statement (the audit chain's lock is then held only until the commit).
+ */
+export type Alongside = (tx: EntityManager, after: Attempt) => Promise<void>;
 
 export interface ApplyResult {
   applied: boolean;

@@ -1,0 +1,158 @@
+/**
+ * A Backoffice decision and its audit row are one database transaction,
+ * against the running service and its Postgres: the row and the decision's
+ * status change carry the same transaction id (xmin); when the audit insert
+ * fails inside it (a trigger in this test's database refuses it), the
+ * decision is rolled back and the payout stays requested with its card; many
+ * decisions at once leave a chain `npm run audit-check` finds intact.
+ */
+import t from "tap";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { ConnectError } from "@connectrpc/connect";
+import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { movableClock } from "../support/clock.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator } from "../support/operators.ts";
+import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
+import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
+import { type Service, useService } from "../support/service.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+let stub: PlatformStub;
+t.before(async () => {
+  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
+});
+t.teardown(() => stub.close());
+
+const clock = movableClock();
+const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100" }, () => ({
+  merchants: platformMerchants(stub.url),
+  now: clock.now,
+}));
+const bo = () => backofficeClient(svc().engineUrl);
+
+let ann: EnrolledOperator;
+let ben: EnrolledOperator;
+t.before(async () => {
+  ann = await enrolOperator(svc(), bo(), clock, "ann", "payouts");
+  ben = await enrolOperator(svc(), bo(), clock, "ben", "payouts");
+});
+
+async function payout(amount = 500): Promise<number> {
+  const r = await processSale(svc().edgeUrl, {
+    merchant_id: "m-plat-manual",
+    frontend: "manual-usd",
+    order_id: orderId("atx"),
+    transaction_type: "payout",
+    cvv: undefined,
+    amount,
+    pin: "cust-atx",
+  });
+  t.equal(r.body.transaction_status, "requested");
+  return r.body.trace_id as number;
+}
+
+const decide = (who: EnrolledOperator, traceId: number, decision: PayoutDecision) =>
+  bo().decidePayout({ context: ctx(who.sessionToken), traceId, decision, reason: PayoutReason.CHECKS_PASSED, note: "looked at it" });
+
+async function auditCheck(s: Service): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
+      env: { ...process.env, DATABASE_URL: s.engine.databaseUrl, CASHIER_DATA_DIR: s.dataDir },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
+  }
+}
+
+/** The id of the database transaction that wrote the decision's status change, and of the one that wrote its audit row. */
+async function writers(traceId: number, cause: string, action: string) {
+  const [event] = await svc().sql<{ xid: string }>("select xmin::text as xid from transaction_event where trace_id = $1 and cause = $2", [traceId, cause]);
+  const rows = await svc().sql<{ xid: string; outcome: string }>("select xmin::text as xid, outcome from audit_log where target = $1 and action = $2", [
+    `trace_id:${traceId}`,
+    action,
+  ]);
+  return { event: event?.xid, audit: rows };
+}
+
+t.test("a rejection and an approval commit in the same transaction as their audit rows", async (t) => {
+  const rejected = await payout();
+  t.equal((await decide(ann, rejected, PayoutDecision.REJECT)).transaction?.status, TransactionStatus.DECLINED);
+  const r = await writers(rejected, "backoffice:reject:ann", "payout.reject");
+  t.ok(r.event, "the rejection is in the history");
+  t.equal(r.audit.length, 1, "one audit row");
+  t.equal(r.audit[0].xid, r.event, "written by the same database transaction");
+
+  const approved = await payout();
+  const done = await decide(ben, approved, PayoutDecision.APPROVE);
+  t.not(done.transaction?.status, TransactionStatus.REQUESTED);
+  const a = await writers(approved, "backoffice:approve:ben", "payout.approve");
+  t.ok(a.event, "the approval (A) is in the history");
+  t.equal(a.audit.length, 1);
+  t.equal(a.audit[0].xid, a.event, "the approval's step and its audit row: one transaction");
+  const [row] = await svc().sql<{ after_json: string }>("select after_json from audit_log where target = $1 and action = 'payout.approve'", [
+    `trace_id:${approved}`,
+  ]);
+  t.match(row.after_json, /"payout_letter":"A"/, "the audited after is the approval itself");
+});
+
+t.test("when the audit insert fails, the decision is rolled back and the payout stays requested", async (t) => {
+  const traceId = await payout();
+  // A real failure inside the transaction: this database refuses the audit row for this one payout.
+  await svc().sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
+    begin raise exception 'audit insert refused by the test'; end $$`);
+  await svc().sql(
+    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = 'trace_id:${traceId}') execute function refuse_audit_for_test()`,
+  );
+  t.teardown(() => svc().sql("drop trigger if exists refuse_audit_for_test on audit_log"));
+  const lastId = async () => (await svc().sql<{ id: number | null }>("select max(id)::int as id from audit_log"))[0].id;
+  const before = await lastId();
+
+  for (const decision of [PayoutDecision.REJECT, PayoutDecision.CANCEL, PayoutDecision.APPROVE]) {
+    const err = await decide(ann, traceId, decision).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    t.ok(err, `decision ${PayoutDecision[decision]} fails`);
+    const [state] = await svc().sql<{ status: string; held: boolean; events: number; callbacks: number }>(
+      `select t.status, o.card_sealed is not null as held,
+              (select count(*)::int from transaction_event e where e.trace_id = t.trace_id and e.cause like 'backoffice:%') as events,
+              (select count(*)::int from callback c where c.trace_id = t.trace_id) as callbacks
+         from transaction t join payment_order o on o.id = t.order_ref where t.trace_id = $1`,
+      [traceId],
+    );
+    t.same(state, { status: "requested", held: true, events: 0, callbacks: 0 }, "nothing of the decision was kept");
+  }
+  t.equal(await lastId(), before, "no audit row either");
+
+  await svc().sql("drop trigger refuse_audit_for_test on audit_log");
+  t.equal((await decide(ann, traceId, PayoutDecision.REJECT)).transaction?.status, TransactionStatus.DECLINED, "decidable once the log takes rows again");
+  const r = await writers(traceId, "backoffice:reject:ann", "payout.reject");
+  t.equal(r.audit.length, 1);
+  t.equal(r.audit[0].xid, r.event);
+});
+
+t.test("many decisions at once leave an intact chain, one success per payout", async (t) => {
+  const ids = await Promise.all(Array.from({ length: 12 }, () => payout()));
+  // Each payout is decided by both operators at the same moment, in different ways: one wins, the other is audited as a failure.
+  const kinds = [PayoutDecision.APPROVE, PayoutDecision.REJECT, PayoutDecision.CANCEL];
+  const outcomes = await Promise.allSettled(ids.flatMap((id, i) => [decide(ann, id, kinds[i % 3]), decide(ben, id, kinds[(i + 1) % 3])]));
+  t.equal(outcomes.filter((o) => o.status === "fulfilled").length, ids.length, "one decision per payout went through");
+  for (const id of ids) {
+    const rows = await svc().sql<{ outcome: string }>("select outcome from audit_log where target = $1 and action like 'payout.%' order by id", [
+      `trace_id:${id}`,
+    ]);
+    t.same(rows.map((r) => r.outcome).sort(), ["failure", "success"], `payout ${id}: the winner's row and the loser's`);
+  }
+  const check = await auditCheck(svc());
+  t.equal(check.code, 0, check.stdout);
+  t.match(check.stdout, /audit chain intact/);
+  const gaps = await svc().sql<{ n: number }>(
+    "select count(*)::int as n from audit_log a where a.id > 1 and not exists (select 1 from audit_log b where b.id = a.id - 1)",
+  );
+  t.equal(gaps[0].n, 0, "ids without a gap");
+});
