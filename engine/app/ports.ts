@@ -306,7 +306,7 @@ export interface CallbackLog {
   failing(f: FailingFilter): Promise<CallbackView[]>;
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
-  redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
+  redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
 }
 
 export interface MerchantSpec {
@@ -354,6 +354,12 @@ export interface MerchantAdminStore {
   setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
   /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
   processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
+  /**
+   * Runs `fn` in one database transaction that view, update, rotateSecret and
+   * putFrontend join (with `tx` for more writes in it, such as an audit row),
+   * then forgets the merchant's cached copy once it has committed.
+   */
+  within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** A processor account as operators see it: everything but the credentials. */

@@ -4,19 +4,22 @@
  * status change carry the same transaction id (xmin); when the audit insert
  * fails inside it (a trigger in this test's database refuses it), the
  * decision is rolled back and the payout stays requested with its card; many
- * decisions at once leave a chain `npm run audit-check` finds intact.
+ * decisions at once leave a chain `npm run audit-check` finds intact. The
+ * same holds for a merchant's settings and a callback's redelivery.
  */
-import t from "tap";
+import t, { type Test } from "tap";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
 import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator, type EnrolledOperator } from "../support/operators.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { type Service, useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 let stub: PlatformStub;
@@ -34,7 +37,9 @@ const bo = () => backofficeClient(svc().engineUrl);
 
 let ann: EnrolledOperator;
 let ben: EnrolledOperator;
+let lead: EnrolledOperator;
 t.before(async () => {
+  lead = await enrolOperator(svc(), bo(), clock, "lead", "admin");
   ann = await enrolOperator(svc(), bo(), clock, "ann", "payouts");
   ben = await enrolOperator(svc(), bo(), clock, "ben", "payouts");
 });
@@ -79,6 +84,22 @@ async function writers(traceId: number, cause: string, action: string) {
   return { event: event?.xid, audit: rows };
 }
 
+/** Makes this database refuse audit rows naming `target`, until the test ends. */
+async function refuseAudit(t: Test, target: string) {
+  await svc().sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
+    begin raise exception 'audit insert refused by the test'; end $$`);
+  await svc().sql(
+    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = '${target}') execute function refuse_audit_for_test()`,
+  );
+  t.teardown(() => svc().sql("drop trigger if exists refuse_audit_for_test on audit_log"));
+}
+
+const fails = (p: Promise<unknown>) =>
+  p.then(
+    () => false,
+    () => true,
+  );
+
 t.test("a rejection and an approval commit in the same transaction as their audit rows", async (t) => {
   const rejected = await payout();
   t.equal((await decide(ann, rejected, PayoutDecision.REJECT)).transaction?.status, TransactionStatus.DECLINED);
@@ -103,12 +124,7 @@ t.test("a rejection and an approval commit in the same transaction as their audi
 t.test("when the audit insert fails, the decision is rolled back and the payout stays requested", async (t) => {
   const traceId = await payout();
   // A real failure inside the transaction: this database refuses the audit row for this one payout.
-  await svc().sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
-    begin raise exception 'audit insert refused by the test'; end $$`);
-  await svc().sql(
-    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = 'trace_id:${traceId}') execute function refuse_audit_for_test()`,
-  );
-  t.teardown(() => svc().sql("drop trigger if exists refuse_audit_for_test on audit_log"));
+  await refuseAudit(t, `trace_id:${traceId}`);
   const lastId = async () => (await svc().sql<{ id: number | null }>("select max(id)::int as id from audit_log"))[0].id;
   const before = await lastId();
 
@@ -134,6 +150,55 @@ t.test("when the audit insert fails, the decision is rolled back and the payout 
   const r = await writers(traceId, "backoffice:reject:ann", "payout.reject");
   t.equal(r.audit.length, 1);
   t.equal(r.audit[0].xid, r.event);
+});
+
+t.test("a merchant's settings change and its audit row commit together, or neither does", async (t) => {
+  const change = (approval: PayoutApproval) =>
+    bo().updateMerchant({
+      context: ctx(lead.sessionToken),
+      update: { merchant: { merchantId: "m-plat", payoutApproval: approval }, updateMask: { paths: ["payout_approval"] } },
+    });
+  const approval = async () =>
+    (await svc().sql<{ a: string; xid: string }>("select payout_approval as a, xmin::text as xid from merchant where id = 'm-plat'"))[0];
+  const was = await approval();
+  const flipped = was.a === "manual" ? PayoutApproval.AUTO : PayoutApproval.MANUAL;
+  const back = was.a === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO;
+
+  await refuseAudit(t, "merchant:m-plat");
+  t.ok(await fails(change(flipped)), "the change fails with its audit row");
+  t.same(await approval(), was, "the merchant is as it was");
+  await svc().sql("drop trigger refuse_audit_for_test on audit_log");
+
+  t.equal((await change(flipped)).merchant?.payoutApproval, flipped);
+  const now = await approval();
+  const [row] = await svc().sql<{ xid: string }>(
+    "select xmin::text as xid from audit_log where target = 'merchant:m-plat' and action = 'merchant.update' order by id desc limit 1",
+  );
+  t.equal(row.xid, now.xid, "the change and its audit row: one transaction");
+  await change(back);
+});
+
+t.test("a redelivery and its audit row commit together, or neither does", async (t) => {
+  const traceId = await payout();
+  await decide(ann, traceId, PayoutDecision.REJECT);
+  const cb = await until(async () => {
+    const [c] = await svc().sql<{ id: string; state: string }>(
+      "select id::text as id, state from callback where trace_id = $1 and state <> 'pending' order by id limit 1",
+      [traceId],
+    );
+    return c;
+  }, 10_000);
+  t.ok(cb, "the rejection's callback was delivered");
+  if (!cb) return;
+  const row = async () => (await svc().sql<{ state: string; attempts: number }>("select state, attempts from callback where id = $1", [cb.id]))[0];
+  const was = await row();
+  await refuseAudit(t, `callback:${cb.id}`);
+  t.ok(await fails(bo().redeliverCallback({ context: ctx(lead.sessionToken), id: BigInt(cb.id) })), "the redelivery fails with its audit row");
+  t.same(await row(), was, "the callback was not made due again");
+  await svc().sql("drop trigger refuse_audit_for_test on audit_log");
+  await bo().redeliverCallback({ context: ctx(lead.sessionToken), id: BigInt(cb.id) });
+  const audited = await svc().sql("select 1 from audit_log where target = $1 and action = 'callback.redeliver' and outcome = 'success'", [`callback:${cb.id}`]);
+  t.equal(audited.length, 1);
 });
 
 t.test("many decisions at once leave an intact chain, one success per payout", async (t) => {
