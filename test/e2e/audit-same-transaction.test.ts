@@ -176,6 +176,21 @@ t.test("a merchant's settings change and its audit row commit together, or neith
   );
   t.equal(row.xid, now.xid, "the change and its audit row: one transaction");
   await change(back);
+
+  // A secret rotation: the new secret is not kept without its audit row.
+  const sealed = async () => (await svc().sql<{ s: string }>("select secret_sealed as s from merchant where id = 'm-plat'"))[0].s;
+  const secretBefore = await sealed();
+  await refuseAudit(t, "merchant:m-plat");
+  t.ok(
+    await fails(
+      bo().rotateMerchantSecret({
+        context: ctx(lead.sessionToken),
+        rotation: { merchantId: "m-plat", newSecret: "a-rotated-secret-0123456789", overlapSeconds: 60 },
+      }),
+    ),
+    "the rotation fails with its audit row",
+  );
+  t.equal(await sealed(), secretBefore, "the secret is as it was");
 });
 
 t.test("a redelivery and its audit row commit together, or neither does", async (t) => {
@@ -201,17 +216,57 @@ t.test("a redelivery and its audit row commit together, or neither does", async 
   t.equal(audited.length, 1);
 });
 
-t.test("many decisions at once leave an intact chain, one success per payout", async (t) => {
+t.test("a four-eyes first approval and its audit row commit together; the same operator's second is audited as a failure", async (t) => {
+  await bo().setFourEyesThresholds({ context: ctx(lead.sessionToken), merchantId: "m-plat-manual", thresholds: [{ amountMinor: 5000n, currency: "USD" }] });
+  const traceId = await payout(10_000);
+  const firsts = async () =>
+    svc().sql<{ login: string; xid: string }>("select login, xmin::text as xid from payout_first_approval where trace_id = $1", [traceId]);
+
+  await refuseAudit(t, `trace_id:${traceId}`);
+  t.ok(await fails(decide(ann, traceId, PayoutDecision.APPROVE)), "the first approval fails with its audit row");
+  t.same(await firsts(), [], "no first approval was kept");
+  await svc().sql("drop trigger refuse_audit_for_test on audit_log");
+
+  t.equal((await decide(ann, traceId, PayoutDecision.APPROVE)).awaitingSecondApproval, true);
+  const [first] = await firsts();
+  t.equal(first.login, "ann");
+  const [row] = await svc().sql<{ xid: string }>("select xmin::text as xid from audit_log where target = $1 and action = 'payout.approve.first'", [
+    `trace_id:${traceId}`,
+  ]);
+  t.equal(row?.xid, first.xid, "the first approval and its audit row: one transaction");
+
+  t.ok(await fails(decide(ann, traceId, PayoutDecision.APPROVE)), "the same operator cannot approve twice");
+  const refused = await svc().sql("select 1 from audit_log where target = $1 and action = 'payout.approve' and outcome = 'failure'", [`trace_id:${traceId}`]);
+  t.equal(refused.length, 1, "the refusal is audited");
+  t.equal((await decide(ben, traceId, PayoutDecision.APPROVE)).awaitingSecondApproval, false, "another operator's approval goes through");
+  await bo().setFourEyesThresholds({ context: ctx(lead.sessionToken), merchantId: "m-plat-manual", thresholds: [] });
+});
+
+t.test("many decisions at once leave an intact chain, a success row for each decision kept", async (t) => {
   const ids = await Promise.all(Array.from({ length: 12 }, () => payout()));
-  // Each payout is decided by both operators at the same moment, in different ways: one wins, the other is audited as a failure.
+  // Each payout is decided by both operators at the same moment, in different ways: one wins, the other is audited as a failure
+  // (or, when a cancellation comes right after an approval to A, both are decisions the history keeps).
   const kinds = [PayoutDecision.APPROVE, PayoutDecision.REJECT, PayoutDecision.CANCEL];
   const outcomes = await Promise.allSettled(ids.flatMap((id, i) => [decide(ann, id, kinds[i % 3]), decide(ben, id, kinds[(i + 1) % 3])]));
   t.equal(outcomes.filter((o) => o.status === "fulfilled").length, ids.length, "one decision per payout went through");
   for (const id of ids) {
-    const rows = await svc().sql<{ outcome: string }>("select outcome from audit_log where target = $1 and action like 'payout.%' order by id", [
-      `trace_id:${id}`,
+    const rows = await svc().sql<{ actor: string; action: string; outcome: string }>(
+      "select actor, action, outcome from audit_log where target = $1 and action like 'payout.%' order by id",
+      [`trace_id:${id}`],
+    );
+    const events = await svc().sql<{ cause: string }>("select cause from transaction_event where trace_id = $1 and cause like 'backoffice:%' order by id", [
+      id,
     ]);
-    t.same(rows.map((r) => r.outcome).sort(), ["failure", "success"], `payout ${id}: the winner's row and the loser's`);
+    t.equal(rows.length, 2, `payout ${id}: one row per request`);
+    // A success row for each decision the history kept (an approval at A may still be cancelled after it), a failure for the rest.
+    t.same(
+      rows
+        .filter((r) => r.outcome === "success")
+        .map((r) => `backoffice:${r.action.split(".")[1]}:${r.actor}`)
+        .sort(),
+      events.map((e) => e.cause).sort(),
+      `payout ${id}: the audited successes are the decisions in its history`,
+    );
   }
   const check = await auditCheck(svc());
   t.equal(check.code, 0, check.stdout);
