@@ -128,3 +128,29 @@ t.test("old ended sessions, sign-ins and enrolment tokens go; fresh and live one
   t.ok(left.includes(fresh), "the fresh one stays");
   t.equal(await count("select count(*)::int as n from payment_order where session_ref = $1", [withOrder]), 1, "its order still names it");
 });
+
+t.test("two engines purging at once delete each ended session once", async (t) => {
+  const end = new Date(clock.now().getTime() - 40 * DAY);
+  await svc().sql(
+    `insert into console_session (token_hash, login, kind, created_at, last_seen_at, expires_at, ended_at)
+     select md5('two-' || i), 'ret-now', 'session', $1, $1, $1, $1 from generate_series(1, 60) i`,
+    [end],
+  );
+  const a = new PgRetentionStore(orm);
+  const b = new PgRetentionStore(orm);
+  const cut = () => new Date(clock.now().getTime() - 30 * DAY);
+  const drain = async (s: PgRetentionStore) => {
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      const n = await s.purgeSessions("console_session", cut(), 7);
+      t.ok(n <= 7, "within the batch");
+      total += n;
+      if (n === 0) break;
+    }
+    return total;
+  };
+  const [x, y] = await Promise.all([drain(a), drain(b)]);
+  t.equal(x + y, 60, `all 60 gone, each once (${x} + ${y})`);
+  t.equal(await count("select count(*)::int as n from console_session where ended_at = $1", [end]), 0);
+  t.equal(await count("select count(*)::int as n from console_session where kind = 'session'"), 1, "the live one stays");
+});
