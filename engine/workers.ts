@@ -46,6 +46,7 @@ export function startWorkers(deps: ProcessDeps, retention: RetentionStore, log: 
     retention: startRetentionWorker(retention, deps.schedule.retention, {
       onError: onError("retention"),
       onPurged: (table, rows) => log.info({ table, rows }, "retention: purged"),
+      now: deps.now,
     }),
   };
 }

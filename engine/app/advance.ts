@@ -9,7 +9,7 @@ import { canTransition, cardStillNeeded, stateOf } from "../domain/transitions.t
 import type { Attempt } from "../domain/transaction.ts";
 import { sealCard } from "./held-card.ts";
 import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
-import type { ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
+import type { Alongside, ApplyResult, Merchant, ProcessDeps } from "./ports.ts";
 import { pendingPollDelayMs, type Schedule } from "./schedule.ts";
 
 /** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min by default. */
@@ -23,6 +23,8 @@ export interface StepContext extends ChangeContext {
   merchant: Merchant;
   /** The full card number, when this step has it in memory (to seal it if needed). */
   cardNumber?: string;
+  /** Written in this step's own database transaction (an operator's audit row); this step only, never the next. */
+  alongside?: Alongside;
 }
 
 export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision, ctx: StepContext): Promise<ApplyResult> {
@@ -73,6 +75,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
       challengeExpiresAt: newChallenge ? challengeExpiresAt : null,
       submitted: true,
       cascadeProcessor,
+      alongside: ctx.alongside,
     },
   );
   if (result.applied && (callbacks.length > 0 || result.nextTraceId !== null)) deps.wake();

@@ -4,7 +4,9 @@
  * (the first approval is recorded and the payout stays requested; the second
  * must come from another operator), bulk approval one payout at a time, and
  * UpdatePayout's UpdatedBy backoffice:<login>. Every decision is audited with
- * the payout's state before and after.
+ * the payout's state before and after, in the decision's own database
+ * transaction (an approval's "after" is the approved payout, A, before the
+ * processor answers); a refused one is audited as a failure.
  */
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
@@ -71,39 +73,42 @@ export async function decideConsolePayout(
   const before = await scopedPayout(deps, who, traceId);
   if (!before) return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
   const login = who.scope.login;
-  const audit = (outcome: "success" | "failure", after: object, detail = "", action = `payout.${decision}`) =>
-    deps.audit.append({
-      actor: login,
-      action,
-      outcome,
-      merchantId: before.merchantId,
-      target: `trace_id:${traceId}`,
-      clientAddress: who.caller.clientAddress,
-      beforeJson: canonicalJson(face(before)),
-      afterJson: canonicalJson({ ...after, reason, note }),
-      detail,
-    });
+  const record = (outcome: "success" | "failure", after: object, detail = "", action = `payout.${decision}`) => ({
+    actor: login,
+    action,
+    outcome,
+    merchantId: before.merchantId,
+    target: `trace_id:${traceId}`,
+    clientAddress: who.caller.clientAddress,
+    beforeJson: canonicalJson(face(before)),
+    afterJson: canonicalJson({ ...after, reason, note }),
+    detail,
+  });
   if (decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before))) {
     const first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
     if (!first) {
-      const recorded = await deps.operators.transaction((tx) =>
-        deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx),
-      );
-      if (recorded) {
-        await audit("success", { ...face(before), first_approval: login }, "first of two approvals", "payout.approve.first");
-        return { ok: true, attempt: before, awaitingSecond: true };
-      }
+      const recorded = await deps.operators.transaction(async (tx) => {
+        const made = await deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx);
+        if (made) await deps.audit.append(record("success", { ...face(before), first_approval: login }, "first of two approvals", "payout.approve.first"), tx);
+        return made;
+      });
+      if (recorded) return { ok: true, attempt: before, awaitingSecond: true };
     } else if (first.login === login) {
-      await audit("failure", face(before), "the second approval must come from another operator");
+      await deps.audit.append(record("failure", face(before), "the second approval must come from another operator"));
       throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
     }
   }
   const text = `${reason}${note.trim() ? `: ${note.trim()}` : ""}`;
-  const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice");
+  // The audit row is written in the decision's own transaction (the step to A, J or C): both commit or neither.
+  let decided = false;
+  const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
+    await deps.audit.append(record("success", face(after)), tx);
+    decided = true;
+  });
   if (!result.ok) {
-    await audit("failure", face(before), result.error.message);
+    // Refused or lost to another change before the decision was written: audited as a failure on its own.
+    if (!decided) await deps.audit.append(record("failure", face(before), result.error.message));
     return result;
   }
-  await audit("success", face(result.attempt));
   return { ok: true, attempt: result.attempt, awaitingSecond: false };
 }

@@ -4,7 +4,9 @@
  * (J, 9007) or cancel it while requested or authorised (C, 9007). Each step
  * is checked against the transition table, recorded with the operator's name
  * and notified; UpdatePayout carries UpdatedBy operator:<name> (AdminService)
- * or backoffice:<login> (the Backoffice).
+ * or backoffice:<login> (the Backoffice). `alongside` is written in the
+ * decision's own database transaction (the step to A, J or C), so the
+ * Backoffice's audit row and the decision commit together or not at all.
  */
 import { ERROR_CODES, describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
@@ -14,7 +16,7 @@ import { canTransition, stateOf, type State } from "../domain/transitions.ts";
 import { signableText } from "../security/canonical.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
-import type { ProcessDeps } from "./ports.ts";
+import type { Alongside, ProcessDeps } from "./ports.ts";
 import { payOut } from "./run-attempt.ts";
 import { step } from "../domain/outcome.ts";
 
@@ -51,6 +53,7 @@ export async function decidePayout(
   operator: string,
   reason: string,
   by: DecidedBy = "operator",
+  alongside?: Alongside,
 ): Promise<DecisionResult> {
   const faults = decisionTextFaults(operator, reason);
   if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
@@ -68,7 +71,7 @@ export async function decidePayout(
   const merchant = await deps.merchants.get(a.merchantId);
   if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
   const who = operator;
-  const ctx: StepContext = { merchant, afterReply: true, updatedBy: `${by}:${who}` };
+  const ctx: StepContext = { merchant, afterReply: true, updatedBy: `${by}:${who}`, alongside };
   if (decision === "approve") {
     const card = await heldCard(deps, a);
     if (!card) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };

@@ -15,6 +15,7 @@ import type { Send } from "../callbacks/http-sender.ts";
 import type { KeyObject } from "node:crypto";
 import type { Schedule } from "./schedule.ts";
 import type { Clock } from "./clock.ts";
+import type { EntityManager } from "@mikro-orm/postgresql";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
 export interface MerchantSettingsView {
@@ -125,7 +126,17 @@ export interface ApplyExtras {
   submitted?: boolean;
   /** Create the cascade's next attempt on this processor. */
   cascadeProcessor?: string | null;
+  /** Written in the change's own database transaction, once it applied: both commit, or neither (see `Alongside`). */
+  alongside?: Alongside;
 }
+
+/**
+ * More writes in a status change's own database transaction, after the change
+ * itself (an operator's audit row): `after` is the attempt as the change left
+ * it. If it throws, the change is rolled back. It must be the change's last
+ * statement (the audit chain's lock is then held only until the commit).
+ */
+export type Alongside = (tx: EntityManager, after: Attempt) => Promise<void>;
 
 export interface ApplyResult {
   applied: boolean;
@@ -295,7 +306,7 @@ export interface CallbackLog {
   failing(f: FailingFilter): Promise<CallbackView[]>;
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
-  redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
+  redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
 }
 
 export interface MerchantSpec {
@@ -343,6 +354,12 @@ export interface MerchantAdminStore {
   setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
   /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
   processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
+  /**
+   * Runs `fn` in one database transaction that view, update, rotateSecret and
+   * putFrontend join (with `tx` for more writes in it, such as an audit row),
+   * then forgets the merchant's cached copy once it has committed.
+   */
+  within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** A processor account as operators see it: everything but the credentials. */
@@ -396,4 +413,17 @@ export interface RetentionStore {
    * 0 as well when another engine holds the table's step.
    */
   purge(table: RetentionTable, olderThanSeconds: number, batch: number): Promise<number>;
+  /**
+   * One step over ended sessions of `kind`: deletes at most `batch` of those
+   * that ended (or expired) before `endedBefore` and that no other row still
+   * names (an enrolment token is cleared, its operator kept); the number gone.
+   */
+  purgeSessions(kind: SessionRetention, endedBefore: Date, batch: number): Promise<number>;
 }
+
+/**
+ * What the session purge removes (docs/operations.md, Retention): ended or
+ * expired console sessions, unfinished sign-ins, expired enrolment tokens,
+ * ended hosted Cashier sessions.
+ */
+export type SessionRetention = "console_session" | "console_sign_in" | "enrolment_token" | "hosted_session";

@@ -87,12 +87,14 @@ export async function submitAttempt(
  * another engine): that one goes on, and this one reports `won: false`.
  */
 export async function payOut(deps: ProcessDeps, a: Attempt, card: CardDetails, ctx: StepContext, cause: string): Promise<{ attempt: Attempt; won: boolean }> {
-  const withCard = { ...ctx, cardNumber: card.number };
-  const authorised = await advance(deps, a, step({ status: "pending", letter: "A" }, cause), withCard);
+  // The decision's own writes (an operator's audit row) go with the approval (A), not with what follows it.
+  const { alongside, ...plain } = ctx;
+  const withCard = { ...plain, cardNumber: card.number };
+  const authorised = await advance(deps, a, step({ status: "pending", letter: "A" }, cause), { ...withCard, alongside });
   if (!authorised.applied) return { attempt: authorised.attempt, won: false };
   const sent = await advance(deps, authorised.attempt, step({ status: "pending", letter: "P" }, "sent-to-processor"), withCard);
   if (!sent.applied) return { attempt: sent.attempt, won: false };
-  return { attempt: await submitAttempt(deps, sent.attempt, card, undefined, ctx), won: true };
+  return { attempt: await submitAttempt(deps, sent.attempt, card, undefined, plain), won: true };
 }
 
 export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<Attempt> {

@@ -68,6 +68,10 @@ export interface ScheduleSettings {
     callbackDays: number;
     /** CASHIER_RETENTION_EVENT_DAYS: final transactions' status history is kept this long; 0 (the default) keeps it for good. */
     eventDays: number;
+    /** CASHIER_RETENTION_SESSION_DAYS: ended or expired console and hosted Cashier sessions are kept this long after their end; 0 keeps them for good. */
+    sessionDays: number;
+    /** CASHIER_RETENTION_SIGN_IN_HOURS: unfinished sign-ins and enrolment tokens are kept this long after their expiry; 0 keeps them for good. */
+    signInHours: number;
     /** CASHIER_RETENTION_BATCH: rows of each table one purge step reads at most. */
     batch: number;
     /** One purge step this often: with batch, the bound on the delete rate. */
@@ -147,7 +151,7 @@ export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = {
   pendingPoll: { minMs: 1 * SECOND, maxMs: 5 * MINUTE, ageDivisor: 10 },
   challenge: { ttlSeconds: 900, answerClaimMs: 60 * SECOND },
   recovery: { afterMs: 2 * MINUTE, sweepEveryMs: 10 * SECOND, noRecordAfterMs: 10 * MINUTE },
-  retention: { callbackDays: 90, eventDays: 0, batch: 1000, everyMs: 10 * SECOND },
+  retention: { callbackDays: 90, eventDays: 0, sessionDays: 30, signInHours: 24, batch: 1000, everyMs: 10 * SECOND },
 };
 
 export const defaultSchedule: Schedule = buildSchedule(DEFAULT_SCHEDULE_SETTINGS);
@@ -168,7 +172,7 @@ export function scheduleFromConfig(config: Config): Schedule {
     validation: { timeoutMs: config.validationTimeoutMs },
     processor: { timeoutMs: config.processorTimeoutMs },
     challenge: { ...d.challenge, ttlSeconds: config.challengeTtlSeconds },
-    retention: { ...d.retention, callbackDays: config.retention.callbackDays, eventDays: config.retention.eventDays, batch: config.retention.batch },
+    retention: { ...d.retention, ...config.retention },
   });
 }
 

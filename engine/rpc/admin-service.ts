@@ -4,6 +4,7 @@
  * merchant-admin.ts. Nothing returned ever holds a card number or a secret.
  */
 import { create } from "@bufbuild/protobuf";
+import type { EntityManager } from "@mikro-orm/postgresql";
 import {
   type AdminService,
   ApprovePayoutResponseSchema,
@@ -31,6 +32,23 @@ async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecisi
   const result = await decidePayout(deps, traceId, decision, operator, reason);
   if (!result.ok) throw toRpcError(result.error);
   return attemptToProto(result.attempt);
+}
+
+/**
+ * Makes a callback due again; `alongside` (the Backoffice's audit row) is
+ * written in the same database transaction.
+ */
+export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongside?: (tx: EntityManager) => Promise<void>) {
+  if (rawId <= 0n || rawId > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
+  const id = Number(rawId);
+  const outcome = await deps.callbacks.redeliver(id, alongside);
+  if (outcome === "not-found") throw toRpcError(domainError("NOT_FOUND", `no callback with id ${id}`));
+  if (outcome === "not-queued") throw toRpcError(domainError("INVALID_STATE", "a Validation call is made while the customer waits; it is never redelivered"));
+  if (outcome === "in-flight")
+    throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
+  deps.wake();
+  const delivery = await deps.callbacks.get(id);
+  return create(RedeliverCallbackResponseSchema, { delivery: delivery ? callbackToProto(delivery) : undefined });
 }
 
 export function adminService(deps: ProcessDeps & MerchantAdminDeps & BackofficeDeps): ServiceImpl<typeof AdminService> {
@@ -74,17 +92,7 @@ export function adminService(deps: ProcessDeps & MerchantAdminDeps & BackofficeD
     },
 
     async redeliverCallback(req) {
-      if (req.id <= 0n || req.id > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
-      const id = Number(req.id);
-      const outcome = await deps.callbacks.redeliver(id);
-      if (outcome === "not-found") throw toRpcError(domainError("NOT_FOUND", `no callback with id ${id}`));
-      if (outcome === "not-queued")
-        throw toRpcError(domainError("INVALID_STATE", "a Validation call is made while the customer waits; it is never redelivered"));
-      if (outcome === "in-flight")
-        throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
-      deps.wake();
-      const delivery = await deps.callbacks.get(id);
-      return create(RedeliverCallbackResponseSchema, { delivery: delivery ? callbackToProto(delivery) : undefined });
+      return redeliverCallback(deps, req.id);
     },
 
     ...merchantAdmin(deps),

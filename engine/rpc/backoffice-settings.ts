@@ -84,24 +84,31 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     const who = await authorize(deps, caller, action);
     merchantsFor(who, merchantId);
     const before = await admin.getMerchant(create(GetMerchantRequestSchema, { merchantId }), ctx);
-    const audit = (outcome: "success" | "failure", after: string, detail = "") =>
-      deps.audit.append({
-        actor: who.scope.login,
-        action: auditAction,
-        outcome,
-        merchantId,
-        target: `merchant:${merchantId}`,
-        clientAddress: caller.clientAddress,
-        beforeJson: merchantJson(before.merchant),
-        afterJson: after,
-        detail,
-      });
+    const record = (outcome: "success" | "failure", after: string, detail = "") => ({
+      actor: who.scope.login,
+      action: auditAction,
+      outcome,
+      merchantId,
+      target: `merchant:${merchantId}`,
+      clientAddress: caller.clientAddress,
+      beforeJson: merchantJson(before.merchant),
+      afterJson: after,
+      detail,
+    });
+    let refusal: unknown;
     try {
-      const r = await apply();
-      await audit("success", merchantJson(r.merchant));
-      return r;
+      // The change, its read-back and its audit row: one transaction (the audit append last, see audit-store.ts).
+      return await deps.merchantStore.within(merchantId, async (tx) => {
+        const r = await apply().catch((err: unknown) => {
+          refusal = err;
+          throw err;
+        });
+        await deps.audit.append(record("success", merchantJson(r.merchant)), tx);
+        return r;
+      });
     } catch (err) {
-      await audit("failure", "", err instanceof Error ? err.message : "refused");
+      // Refused (nothing was changed): audited as a failure on its own. An audit that could not be written is no refusal.
+      if (refusal !== undefined) await deps.audit.append(record("failure", "", err instanceof Error ? err.message : "refused"));
       throw err;
     }
   }

@@ -24,7 +24,6 @@ import {
   QueuedPayoutSchema,
   SearchTransactionsResponseSchema,
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { RedeliverCallbackRequestSchema } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
@@ -36,7 +35,7 @@ import { canonicalJson } from "../domain/audit-chain.ts";
 import { domainError, describeViolations } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { adminService } from "./admin-service.ts";
+import { redeliverCallback } from "./admin-service.ts";
 import { callerOf, consoleCall } from "./backoffice-mappers.ts";
 import { callbackToProto } from "./callback-mappers.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
@@ -107,8 +106,6 @@ async function queued(deps: WorkDeps, list: Attempt[]) {
 }
 
 export function backofficeWork(deps: WorkDeps): WorkCalls {
-  const admin = adminService(deps);
-
   const decide = async (who: SignedIn, traceId: number, decision: PayoutDecision, reason: PbReason, note: string) => {
     checkTraceId(traceId);
     return decideConsolePayout(deps, who, traceId, decision, reasonFromProto(reason), note);
@@ -154,30 +151,34 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         });
       }),
 
-    redeliverCallback: (req, ctx) =>
+    redeliverCallback: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
         const who = await authorize(deps, caller, "callback.redeliver");
         if (req.id <= 0n || req.id > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
         const before = await deps.callbacks.get(Number(req.id));
         if (!before || !inScope(who.scope, before.merchantId)) throw notFound(`no callback with id ${req.id}`);
-        const audit = (outcome: "success" | "failure", detail = "") =>
-          deps.audit.append({
-            actor: who.scope.login,
-            action: "callback.redeliver",
-            outcome,
-            merchantId: before.merchantId,
-            target: `callback:${before.id}`,
-            clientAddress: caller.clientAddress,
-            beforeJson: canonicalJson({ state: before.state, attempts: before.attemptCount, trace_id: before.traceId }),
-            detail,
-          });
+        const record = (outcome: "success" | "failure", detail = "") => ({
+          actor: who.scope.login,
+          action: "callback.redeliver",
+          outcome,
+          merchantId: before.merchantId,
+          target: `callback:${before.id}`,
+          clientAddress: caller.clientAddress,
+          beforeJson: canonicalJson({ state: before.state, attempts: before.attemptCount, trace_id: before.traceId }),
+          detail,
+        });
+        let audited = false;
         try {
-          const r = await admin.redeliverCallback(create(RedeliverCallbackRequestSchema, { id: req.id }), ctx);
-          await audit("success");
+          // The callback made due and its audit row: one transaction.
+          const r = await redeliverCallback(deps, req.id, async (tx) => {
+            await deps.audit.append(record("success"), tx);
+            audited = true;
+          });
           return create(BackofficeServiceRedeliverCallbackResponseSchema, { delivery: r.delivery });
         } catch (err) {
-          await audit("failure", err instanceof Error ? err.message : "refused");
+          // Refused before anything changed: audited as a failure on its own.
+          if (!audited) await deps.audit.append(record("failure", err instanceof Error ? err.message : "refused"));
           throw err;
         }
       }),

@@ -3,7 +3,10 @@
  * advisory lock, so ids are gapless and each row is chained to the one
  * written just before it (domain/audit-chain.ts); the table's triggers refuse
  * any UPDATE, DELETE or TRUNCATE. Appends join the caller's transaction when
- * given one (`em`), so an action and its audit row commit together.
+ * given one (`em`), so an action and its audit row commit together. The lock
+ * is held until that transaction ends, so an append must be its transaction's
+ * last statement (after the action's own row locks): a transaction holding the
+ * lock then waits for nothing but its commit, and appends never deadlock.
  */
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";

@@ -12,7 +12,7 @@
  * network call, beside which a statement's planning does not count.
  */
 import { randomUUID } from "node:crypto";
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter } from "../app/ports.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
 import type { SendResult } from "../callbacks/http-sender.ts";
@@ -264,8 +264,20 @@ export class PgCallbackStore implements CallbackLog {
    * calls are not queued. Made due, it wakes the other engines' delivery
    * workers at commit, in the same statement (notify-work.ts).
    */
-  async redeliver(id: number): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
-    const db = this.#db();
+  async redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
+    if (alongside) {
+      // The redelivery and `alongside` (an operator's audit row, written last): one transaction.
+      const done = await this.#orm.em.fork().transactional(async (tx) => {
+        if (!(await this.#makeDue(typedDb(tx), id))) return false;
+        await alongside(tx);
+        return true;
+      });
+      return done ? "ok" : this.#whyNot(id);
+    }
+    return (await this.#makeDue(this.#db(), id)) ? "ok" : this.#whyNot(id);
+  }
+
+  async #makeDue(db: ReturnType<typeof typedDb>, id: number): Promise<boolean> {
     const done = await db
       .with("r", (db) =>
         db
@@ -287,8 +299,11 @@ export class PgCallbackStore implements CallbackLog {
           .as("woken"),
       ])
       .executeTakeFirst();
-    if (done) return "ok";
-    const exists = await db.selectFrom("callback").select("kind").where("id", "=", id).executeTakeFirst();
+    return done !== undefined;
+  }
+
+  async #whyNot(id: number): Promise<"not-found" | "not-queued" | "in-flight"> {
+    const exists = await this.#db().selectFrom("callback").select("kind").where("id", "=", id).executeTakeFirst();
     if (!exists) return "not-found";
     return exists.kind === "validation" ? "not-queued" : "in-flight";
   }

@@ -78,6 +78,24 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     this.#now = now;
   }
 
+  /**
+   * An entity manager that joins the caller's open ORM transaction, if any
+   * (a Backoffice change and its audit row commit together), else its own.
+   * Only the operators' reads and changes use it; the directory never does.
+   */
+  #joined(): EntityManager {
+    return this.#orm.em.fork({ keepTransactionContext: true });
+  }
+
+  async within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.#orm.em.fork().transactional(fn);
+    } finally {
+      // The changes forgot it before their commit; a read in between may have cached the old merchant again.
+      this.#cache.invalidate(merchantId);
+    }
+  }
+
   /** The merchant, from the cache when it is fresh (or `fresh` asks for the database, at most once a second). */
   async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
     return this.#cache.get(merchantId, opts);
@@ -180,7 +198,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   async #views(where: { id: string | { $gt: string } } | Record<string, never>, limit: number): Promise<MerchantView[]> {
-    const ms = await this.#orm.em.fork().find(MerchantEntity, where, {
+    const ms = await this.#joined().find(MerchantEntity, where, {
       orderBy: { id: "asc" },
       limit,
       populate: ["frontends"],
@@ -214,7 +232,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     const columns = columnsOf(settings);
     // Only the fields asked for are written: two operators changing different fields do not undo each other.
     const patch = only ? Object.fromEntries(Object.entries(columns).filter(([k]) => only.has(k as keyof MerchantSettings))) : columns;
-    const updated = await this.#orm.em.fork().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: this.#now() });
+    const updated = await this.#joined().nativeUpdate(MerchantEntity, { id: merchantId }, { ...patch, updatedAt: this.#now() });
     this.#cache.invalidate(merchantId);
     return updated > 0;
   }
@@ -224,7 +242,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
    * requests for `overlapSeconds` more. False when there is no such merchant.
    */
   async rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean> {
-    const done = await this.#orm.em.fork().transactional((em) => this.#rotate(em, merchantId, newSecret, overlapSeconds));
+    const done = await this.#joined().transactional((em) => this.#rotate(em, merchantId, newSecret, overlapSeconds));
     this.#cache.invalidate(merchantId);
     return done;
   }
@@ -244,7 +262,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
 
   /** Adds ("create") or changes ("update") one frontend; the outcome says which failed. */
   async putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
-    const em = this.#orm.em.fork();
+    const em = this.#joined();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
     const fe = await em.findOne(FrontendEntity, { merchant: merchantId, name: f.name });
     if (mode === "create" && fe) return "exists";

@@ -8,13 +8,24 @@
  * a repeat a repeat, also when duplicates arrive at the same moment.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ApplyExtras, ApplyResult, CreateOrderResult, ListQuery, ListResult, OrderDraft, OrderStore, RefundableSale, StuckQuery } from "../app/ports.ts";
+import type {
+  Alongside,
+  ApplyExtras,
+  ApplyResult,
+  CreateOrderResult,
+  ListQuery,
+  ListResult,
+  OrderDraft,
+  OrderStore,
+  RefundableSale,
+  StuckQuery,
+} from "../app/ports.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { Attempt, StatusChange } from "../domain/transaction.ts";
 import type { State } from "../domain/transitions.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
 import { TransactionEventEntity } from "./entities/transaction-event.entity.ts";
-import { APPLY, CREATE_ORDER, type OutboxRow } from "./hot-statements.ts";
+import { APPLY, type ApplyParams, CREATE_ORDER, type OutboxRow } from "./hot-statements.ts";
 import { attemptFromRow, changeFromEntity } from "./mappers.ts";
 import { customerRecord } from "./customer-record.ts";
 import { createRefund } from "./refund-order.ts";
@@ -116,7 +127,7 @@ export class PgOrderStore implements OrderStore {
       body: c.body,
       if_replied: c.ifReplied ?? false,
     }));
-    const [row] = await APPLY.run(this.#orm, {
+    const params: ApplyParams = {
       traceId,
       fromStatus: from.status,
       fromLetter: from.letter ?? null,
@@ -138,7 +149,9 @@ export class PgOrderStore implements OrderStore {
       cardSealed: x.card ? x.card.sealed : null,
       cascadeProcessor: x.cascadeProcessor ?? null,
       origin: this.#origin,
-    });
+    };
+    if (x.alongside) return this.#applyAlongside(params, x.alongside);
+    const [row] = await APPLY.run(this.#orm, params);
     if (row) {
       // The statement's join sees the order row as it was before its own update.
       const attempt = attemptFromRow(row);
@@ -146,6 +159,26 @@ export class PgOrderStore implements OrderStore {
     }
     const current = await this.get(traceId);
     if (!current) throw new Error(`transaction ${traceId} not found`);
+    return { applied: false, attempt: current, nextTraceId: null };
+  }
+
+  /**
+   * The change and `alongside` in one database transaction: the change first
+   * (its row locks), then `alongside` with the attempt read back as the change
+   * left it, then the commit. A lost race writes nothing and runs nothing.
+   */
+  async #applyAlongside(params: ApplyParams, alongside: Alongside): Promise<ApplyResult> {
+    const result = await this.#orm.em.fork().transactional(async (tx) => {
+      const [row] = await APPLY.runIn(tx, params);
+      if (!row) return undefined;
+      const after = await selectAttempts(typedDb(tx)).where("t.trace_id", "=", params.traceId).executeTakeFirstOrThrow();
+      const attempt = attemptFromRow(after);
+      await alongside(tx, attempt);
+      return { applied: true, attempt, nextTraceId: row.next_trace_id === null ? null : Number(row.next_trace_id) };
+    });
+    if (result) return result;
+    const current = await this.get(params.traceId);
+    if (!current) throw new Error(`transaction ${params.traceId} not found`);
     return { applied: false, attempt: current, nextTraceId: null };
   }
 

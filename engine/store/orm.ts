@@ -18,6 +18,7 @@ import { Migration009HostedCashier } from "./migrations/009-hosted-cashier.ts";
 import { Migration010Retention } from "./migrations/010-retention.ts";
 import { Migration011SearchIndexes } from "./migrations/011-search-indexes.ts";
 import { Migration013Backoffice } from "./migrations/013-backoffice.ts";
+import { Migration014SessionRetention } from "./migrations/014-session-retention.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -32,6 +33,7 @@ const MIGRATIONS = [
   { name: "010-retention", class: Migration010Retention },
   { name: "011-search-indexes", class: Migration011SearchIndexes },
   { name: "013-backoffice", class: Migration013Backoffice },
+  { name: "014-session-retention", class: Migration014SessionRetention },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

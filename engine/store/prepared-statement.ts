@@ -15,7 +15,8 @@
  * timestamptz as a Date, like the typed queries (typed-db.ts), not as the
  * strings the ORM's pool otherwise hands over.
  */
-import type { MikroORM } from "@mikro-orm/postgresql";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { CompiledQuery } from "kysely";
 import pg from "pg";
 
 /** What a parameter may be: pg sends each as text Postgres casts to the column's type. */
@@ -28,6 +29,13 @@ export interface PreparedStatement<P extends Params, R> {
   readonly text: string;
   /** Runs on the ORM's pool (outside any ORM transaction): one round trip. */
   run(orm: MikroORM, params: P): Promise<R[]>;
+  /**
+   * Runs inside `em`'s transaction, unprepared, for the cold paths that must
+   * write more in the same transaction (an operator's decision and its audit
+   * row). Its rows are as the ORM's pool hands them over (bigint and
+   * timestamptz as strings): read what you need again with a typed query.
+   */
+  runIn(em: EntityManager, params: P): Promise<Record<string, unknown>[]>;
 }
 
 const INT8 = 20;
@@ -75,6 +83,15 @@ export function preparedStatement<P extends Params, R>(
       const pool = await poolOf(orm);
       const result = await pool.query({ name, text, values: order.map((k) => params[k]), types: ROW_TYPES });
       return result.rows as R[];
+    },
+    async runIn(em, params) {
+      const result = await em.getKysely().executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(
+          text,
+          order.map((k) => params[k]),
+        ),
+      );
+      return result.rows;
     },
   };
 }

@@ -7,10 +7,11 @@
  * clock. Typed queries: a step runs every few seconds, never per request.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { RetentionStore, RetentionTable } from "../app/ports.ts";
+import type { RetentionStore, RetentionTable, SessionRetention } from "../app/ports.ts";
 import { planPurge, type RetentionRow } from "../domain/retention.ts";
 import { TRANSITIONS } from "../domain/transitions.ts";
 import type { TransactionStatus } from "../domain/transaction.ts";
+import { clearEnrolmentTokens, purgeConsoleRows, purgeHostedSessions } from "./session-purge.ts";
 import { secondsAgo, typedDb } from "./typed-db.ts";
 
 /** Statuses that have a way out: a transaction in one of them may still change, so its history is kept. */
@@ -47,6 +48,23 @@ export class PgRetentionStore implements RetentionStore {
       }
       if (plan.watermark !== null) await db.updateTable("retention_watermark").set({ after_id: plan.watermark }).where("name", "=", table).execute();
       return plan.doomed.length;
+    });
+  }
+
+  /** Ended sessions (session-purge.ts), one short transaction per step. */
+  async purgeSessions(kind: SessionRetention, endedBefore: Date, batch: number): Promise<number> {
+    return this.#orm.em.fork().transactional(async (em) => {
+      const db = typedDb(em);
+      switch (kind) {
+        case "console_session":
+          return purgeConsoleRows(db, "session", endedBefore, batch);
+        case "console_sign_in":
+          return purgeConsoleRows(db, "pending", endedBefore, batch);
+        case "enrolment_token":
+          return clearEnrolmentTokens(db, endedBefore, batch);
+        case "hosted_session":
+          return purgeHostedSessions(db, endedBefore, batch);
+      }
     });
   }
 }

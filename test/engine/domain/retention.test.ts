@@ -5,7 +5,7 @@
  */
 import t from "tap";
 import { planPurge, type RetentionRow } from "../../../engine/domain/retention.ts";
-import { retentionPeriods } from "../../../engine/app/retention.ts";
+import { retentionPeriods, sessionPeriods } from "../../../engine/app/retention.ts";
 
 const row = (id: number, old: boolean, settled: boolean): RetentionRow => ({ id, old, settled });
 
@@ -26,11 +26,26 @@ for (const [name, rows, doomed, watermark] of CASES) {
 }
 
 t.test("a retention of 0 days leaves that table alone", async (t) => {
-  const base = { batch: 10, everyMs: 1000 };
+  const base = { batch: 10, everyMs: 1000, sessionDays: 0, signInHours: 0 };
   t.strictSame(retentionPeriods({ ...base, callbackDays: 90, eventDays: 0 }), [["callback", 90 * 86400]]);
   t.strictSame(retentionPeriods({ ...base, callbackDays: 0, eventDays: 0 }), []);
   t.strictSame(retentionPeriods({ ...base, callbackDays: 1, eventDays: 2555 }), [
     ["callback", 86400],
     ["transaction_event", 2555 * 86400],
   ]);
+});
+
+t.test("sessions are kept their period after their end; 0 keeps them for good", async (t) => {
+  const base = { batch: 10, everyMs: 1000, callbackDays: 0, eventDays: 0 };
+  t.strictSame(sessionPeriods({ ...base, sessionDays: 30, signInHours: 24 }), [
+    ["console_session", 30 * 86_400_000],
+    ["hosted_session", 30 * 86_400_000],
+    ["console_sign_in", 86_400_000],
+    ["enrolment_token", 86_400_000],
+  ]);
+  t.strictSame(sessionPeriods({ ...base, sessionDays: 0, signInHours: 2 }), [
+    ["console_sign_in", 7_200_000],
+    ["enrolment_token", 7_200_000],
+  ]);
+  t.strictSame(sessionPeriods({ ...base, sessionDays: 0, signInHours: 0 }), []);
 });
