@@ -15,7 +15,9 @@ import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_
 import { STATUS_NAMES, TYPE_NAMES } from "../views/format.ts";
 import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
-import { consoleGet, consolePost, type PageDeps, refusalPage, signedIn } from "./pages.ts";
+import type { Html } from "../../pages/kit/html.ts";
+import type { Notice } from "../views/model.ts";
+import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine } from "./csv.ts";
 
 const PAGE_SIZE = 50;
@@ -112,6 +114,25 @@ const CSV_HEAD = csvLine([
   "reference_trace_id",
 ]);
 
+/** The detail page of one attempt, with a notice above it. */
+export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, notice?: Notice): Promise<Html> {
+  const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
+  return s.render(
+    "transactions",
+    s.kit.tr.t("bo.detail.title", { trace: traceId }),
+    detailPage(s.kit.tr, {
+      transaction: res.transaction!,
+      cascade: res.cascade,
+      related: res.related,
+      callbacks: res.callbacks,
+      canRedeliver: s.operator.actions.has("callback.redeliver"),
+      canCheck: s.operator.actions.has("transaction.check"),
+      csrf: s.csrf,
+      notice,
+    }),
+  );
+}
+
 export function transactionRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/transactions", deps, async (ctx, s) => {
     const search = searchOf(ctx);
@@ -169,22 +190,12 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/transactions/:traceId", deps, async (ctx, s) => {
     const traceId = Number(ctx.params.traceId);
     if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
-    const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
     const t = s.kit.tr.t;
-    const notice = ctx.query.notice === "redelivered" ? ({ kind: "success", text: t("bo.cb.redelivered") } as const) : undefined;
-    return s.render(
-      "transactions",
-      t("bo.detail.title", { trace: traceId }),
-      detailPage(s.kit.tr, {
-        transaction: res.transaction!,
-        cascade: res.cascade,
-        related: res.related,
-        callbacks: res.callbacks,
-        canRedeliver: s.operator.actions.has("callback.redeliver"),
-        csrf: s.csrf,
-        notice,
-      }),
-    );
+    const notices: Record<string, Notice> = {
+      redelivered: { kind: "success", text: t("bo.cb.redelivered") },
+      checked: { kind: "success", text: t("bo.check.asked", { trace: traceId }) },
+    };
+    return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
   });
 
   consolePost(router, "/transactions/:traceId/callbacks/:id/redeliver", deps, async (ctx, s) => {
