@@ -38,7 +38,7 @@ t.test("the stuck-work page: a check form per open transaction, for a role that 
     );
     t.match(
       page,
-      new RegExp(`<button type="submit" class="button secondary" id="check-${trace}" aria-label="Check transaction ${trace} now">Check now</button>`),
+      new RegExp(`<button type="submit" class="button secondary" id="check-${trace}" aria-label="Check now: transaction ${trace}">Check now</button>`),
     );
   }
   t.notMatch(page, /\/transactions\/13\/check/, "a payout waiting for its decision is decided in Payouts, not checked");
