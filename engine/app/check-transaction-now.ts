@@ -66,7 +66,7 @@ export async function checkTransactionNow(deps: Deps, who: SignedIn, traceId: nu
   if (!verdict.ok) return refused(domainError(verdict.reason, verdict.message), a);
 
   const moved = await deps.operators.transaction(async (tx) => {
-    const due = await deps.backoffice.checkNow(traceId, a.status, tx);
+    const due = await deps.backoffice.checkNow(traceId, a.status, a.payoutLetter, tx);
     if (due) await audit("success", face(a, due.before), { ...face(a, due.after), step: verdict.step }, text, tx);
     return due;
   });

@@ -169,13 +169,14 @@ export class PgBackofficeStore {
   /**
    * An operator's "check now": the attempt's next check becomes the
    * database's now, under the row's lock and only while it is still in
-   * `status`, and the follow-up workers of the other engines are woken at
+   * `status` (and payout `letter`), and the follow-up workers of the other engines are woken at
    * commit (pg_notify in the same statement). The due time before and after;
    * undefined when the attempt has left `status` meanwhile.
    */
-  async checkNow(traceId: number, status: string, tx: EntityManager): Promise<{ before: Date | null; after: Date } | undefined> {
+  async checkNow(traceId: number, status: string, letter: string | null, tx: EntityManager): Promise<{ before: Date | null; after: Date } | undefined> {
     const r = await sql<{ before: Date | string | null; after: Date | string }>`
-      with old as (select trace_id, next_check_at from transaction where trace_id = ${traceId} and status = ${status} for update),
+      with old as (select trace_id, next_check_at from transaction where trace_id = ${traceId} and status = ${status}
+                   and payout_letter is not distinct from ${letter}::text for update),
       moved as (update transaction t set next_check_at = now() from old where t.trace_id = old.trace_id
                 returning old.next_check_at as before, t.next_check_at as after),
       wk as (select pg_notify(${WORK_CHANNEL}, ${`follow-up ${this.#origin}`}) from moved)

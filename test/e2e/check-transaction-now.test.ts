@@ -3,10 +3,11 @@
  * a sale left pending by its acquirer, whose next check is hours away, is
  * settled within seconds of a support operator's check, once the acquirer
  * has its answer; the check and its reason are in the audit log with the
- * status and due times before and after. Refused by cause: a final
- * transaction (FAILED_PRECONDITION naming its status), a viewer
- * (PERMISSION_DENIED naming transaction.check), a merchant outside the scope
- * (NOT_FOUND), bad arguments (INVALID_ARGUMENT naming the field).
+ * status and due times before and after, and other engines are sent the
+ * follow-up work notice. Refused by cause: a final transaction
+ * (FAILED_PRECONDITION naming its status), a viewer (PERMISSION_DENIED naming
+ * transaction.check), a merchant outside the scope (NOT_FOUND), bad arguments
+ * (INVALID_ARGUMENT naming the field).
  *
  * The acquirer simulator runs in this process on a clock of its own that
  * stands still, so the pending card stays pending at the acquirer until the
@@ -15,6 +16,7 @@
  * falls well after the test.
  */
 import t from "tap";
+import pg from "pg";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
@@ -95,7 +97,16 @@ t.test("a sale left pending by its acquirer is settled by a check, hours before 
   simTime += 10_000;
   t.equal((await svc().client.getTransaction({ traceId: trace.pending })).transaction?.status, TransactionStatus.PENDING, "still pending here");
 
+  // Other engines on the database hear of it: the follow-up work notice, sent at the check's commit.
+  const listener = new pg.Client({ connectionString: svc().engine.databaseUrl });
+  await listener.connect();
+  t.teardown(() => listener.end());
+  const notices: string[] = [];
+  listener.on("notification", (n) => notices.push(n.payload ?? ""));
+  await listener.query("listen cashier_work");
+
   const res = await bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId: trace.pending, reason: "customer asked by phone" });
+  t.ok(await until(async () => notices.some((p) => /^follow-up [0-9a-f]{12}$/.test(p))), "a follow-up work notice naming this engine");
   t.equal(res.transaction?.traceId, trace.pending);
   t.equal(res.transaction?.status, TransactionStatus.PENDING, "the answer is the attempt as it was: the worker settles it");
   const previous = timestampDate(res.previousCheckTime!);
