@@ -3,7 +3,8 @@
  * acquirer left pending, whose next scheduled look is hours away, is listed
  * on the stuck-work page; a support operator presses its Check now button by
  * keyboard, the page says its processor is being asked, and the transaction
- * shows approved within seconds (the row leaves the page). A viewer sees no
+ * shows approved within seconds (the row leaves the page); the same from a
+ * transaction's detail page, with a reason that lands in the audit log. A viewer sees no
  * such button; a final transaction offers none, and a forged check of one is
  * refused with its cause. Pages axe-clean; screenshots kept.
  *
@@ -39,15 +40,18 @@ const svc = useService(
 let browser: Browser;
 let bo: BackofficeHandle;
 const clients = new Map<string, ConsoleClient>();
-const trace = { pending: 0, approved: 0 };
+const trace = { pending: 0, pending2: 0, approved: 0 };
 
 t.before(async () => {
   const approved = await processSale(svc().edgeUrl, { order_id: orderId("bcheck-final") });
   const pending = await processSale(svc().edgeUrl, { order_id: orderId("bcheck-pending"), card_number: "4000000000000077" });
-  if (approved.body.transaction_status !== "approved" || pending.body.transaction_status !== "pending")
-    throw new Error(`unexpected sales: ${approved.text} ${pending.text}`);
+  const pending2 = await processSale(svc().edgeUrl, { order_id: orderId("bcheck-pending"), card_number: "4000000000000077" });
+  if (approved.body.transaction_status !== "approved" || pending.body.transaction_status !== "pending" || pending2.body.transaction_status !== "pending") {
+    throw new Error(`unexpected sales: ${approved.text} ${pending.text} ${pending2.text}`);
+  }
   trace.approved = approved.body.trace_id;
   trace.pending = pending.body.trace_id;
+  trace.pending2 = pending2.body.trace_id;
   clock.advance(2 * 3_600_000);
   bo = await startConsole(svc());
   browser = await launchBrowser();
@@ -58,12 +62,13 @@ t.before(async () => {
     const op = await enrolOverHttp(bo.url, await createOperator(svc(), login, role), login, undefined, clock.now);
     clients.set(login, op.client);
   }
-  // The follow-up has asked once, heard "pending", and planned its next look more than half an hour away.
+  // The follow-up has asked once, heard "pending", and planned its next looks more than half an hour away.
   const planned = await until(async () => {
-    const rows = await svc().sql<{ late: boolean }>("select next_check_at > now() + interval '30 minutes' as late from transaction where trace_id = $1", [
-      trace.pending,
-    ]);
-    return rows[0]?.late === true;
+    const rows = await svc().sql<{ late: boolean }>(
+      "select next_check_at > now() + interval '30 minutes' as late from transaction where trace_id = any($1::int[])",
+      [[trace.pending, trace.pending2]],
+    );
+    return rows.length === 2 && rows.every((r) => r.late);
   }, 15_000);
   if (!planned) throw new Error("the pending sale's next look was not planned far off");
 });
@@ -130,6 +135,28 @@ t.test("support presses Check now on the stuck page by keyboard; the sale turns 
     ["sue"],
     "the check is in the audit log under the operator",
   );
+});
+
+t.test("support checks from the transaction's detail with a reason; the page turns approved", async (t) => {
+  const page = await pageAs(t, "sue");
+  await page.goto(`${bo.url}/transactions/${trace.pending2}`);
+  t.match(await page.textContent("#status"), /pending/);
+  await page.fill("#check-reason", "customer called about the deposit");
+  await page.press("#check-reason", "Enter");
+  await page.waitForURL(`${bo.url}/transactions/${trace.pending2}?notice=checked`);
+  t.match(await page.textContent("#notice"), /its processor is being asked now/);
+  const approved = await until(async () => {
+    await page.reload();
+    return /approved/.test((await page.textContent("#status")) ?? "");
+  }, 15_000);
+  t.ok(approved, "the reloaded page shows it approved");
+  t.equal(await page.locator("#check-now").count(), 0);
+  await axeClean(t, page, "detail-checked");
+  const rows = await svc().sql<{ actor: string; detail: string }>(
+    "select actor, detail from audit_log where action = 'transaction.check' and outcome = 'success' and target = $1",
+    [`trace_id:${trace.pending2}`],
+  );
+  t.same(rows, [{ actor: "sue", detail: "customer called about the deposit" }], "the reason is in the audit log");
 });
 
 t.test("a forged check of a final transaction is the detail page with the cause", async (t) => {
