@@ -17,6 +17,7 @@ import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
+import { checkable } from "../views/check.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine } from "./csv.ts";
 
@@ -114,8 +115,8 @@ const CSV_HEAD = csvLine([
   "reference_trace_id",
 ]);
 
-/** The detail page of one attempt, with a notice above it. */
-export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, notice?: Notice): Promise<Html> {
+/** The detail page of one attempt, with a notice above it (which may depend on the attempt as it is now). */
+export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, notice?: Notice | ((x: Transaction) => Notice)): Promise<Html> {
   const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
   return s.render(
     "transactions",
@@ -128,7 +129,7 @@ export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, not
       canRedeliver: s.operator.actions.has("callback.redeliver"),
       canCheck: s.operator.actions.has("transaction.check"),
       csrf: s.csrf,
-      notice,
+      notice: typeof notice === "function" ? notice(res.transaction!) : notice,
     }),
   );
 }
@@ -191,9 +192,10 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const traceId = Number(ctx.params.traceId);
     if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
     const t = s.kit.tr.t;
-    const notices: Record<string, Notice> = {
+    const notices: Record<string, Notice | ((x: Transaction) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
-      checked: { kind: "success", text: t("bo.check.asked", { trace: traceId }) },
+      // Once the processor has answered, the notice says so instead of asking for a reload.
+      checked: (x) => ({ kind: "success", text: t(checkable(x.status) ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
     };
     return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
   });
