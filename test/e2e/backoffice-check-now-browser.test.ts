@@ -77,8 +77,8 @@ t.teardown(async () => {
   await bo?.close();
 });
 
-async function pageAs(t: Test, login: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+async function pageAs(t: Test, login: string, locale = "en-GB"): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale });
   context.setDefaultTimeout(15_000);
   t.teardown(() => context.close());
   const session = clients.get(login)!.session()!;
@@ -111,6 +111,11 @@ t.test("support presses Check now on the stuck page by keyboard; the sale turns 
   t.equal(await button.count(), 1, "the row has its button");
   t.equal(await button.getAttribute("aria-label"), `Check now: transaction ${trace.pending}`);
   await axeClean(t, page, "stuck-check");
+  const arabic = await pageAs(t, "sue", "ar");
+  await arabic.goto(`${bo.url}/stuck`);
+  t.equal(await arabic.getAttribute("html", "dir"), "rtl");
+  t.equal(await arabic.textContent(`#check-${trace.pending}`), "تحقّق الآن", "the button in Arabic");
+  await axeClean(t, arabic, "stuck-check-ar");
   // The acquirer now has its answer; the engine would not ask for hours.
   simTime += 10_000;
   await button.focus();
