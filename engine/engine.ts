@@ -182,7 +182,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     sessionTtlSeconds: config.sessionTtlSeconds,
     operators: new PgOperatorStore(orm),
     audit: new PgAuditStore(orm, now),
-    backoffice: new PgBackofficeStore(orm),
+    backoffice: new PgBackofficeStore(orm, origin),
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");

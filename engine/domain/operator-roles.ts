@@ -16,6 +16,7 @@ export const ACTIONS = [
   "merchant.read",
   "dashboard.read",
   "callback.redeliver",
+  "transaction.check",
   "payout.decide",
   "merchant.update",
   "merchant.rotate_secret",
@@ -27,7 +28,7 @@ export const ACTIONS = [
 export type Action = (typeof ACTIONS)[number];
 
 const VIEWER: readonly Action[] = ["transaction.read", "payout.read", "merchant.read", "dashboard.read"];
-const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver"];
+const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver", "transaction.check"];
 const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide"];
 
 /** The roles table. */

@@ -12,6 +12,7 @@ import {
   BackofficeServiceRedeliverCallbackResponseSchema,
   BulkApprovalResultSchema,
   BulkApprovePayoutsResponseSchema,
+  CheckTransactionNowResponseSchema,
   CustomerTotalsSchema,
   DecidePayoutResponseSchema,
   FourEyesApprovalSchema,
@@ -26,6 +27,7 @@ import {
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
+import { checkTransactionNow } from "../app/check-transaction-now.ts";
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { authorize, type SignedIn } from "../app/console-session.ts";
@@ -53,6 +55,7 @@ type WorkCalls = Pick<
   | "getTransactionDetail"
   | "redeliverCallback"
   | "listStuckWork"
+  | "checkTransactionNow"
   | "listPayoutQueue"
   | "getPayoutContext"
   | "decidePayout"
@@ -199,6 +202,19 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         return create(ListStuckWorkResponseSchema, {
           failingCallbacks: callbacks.map(callbackToProto),
           stuckTransactions: (await attempts(deps, traceIds)).map((a) => attemptToProto(a)),
+        });
+      }),
+
+    checkTransactionNow: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.check");
+        checkTraceId(req.traceId);
+        const r = await checkTransactionNow(deps, who, req.traceId, req.reason);
+        if (!r.ok) throw toRpcError(r.error);
+        return create(CheckTransactionNowResponseSchema, {
+          transaction: attemptToProto(r.attempt),
+          previousCheckTime: r.before ? timestampFromDate(r.before) : undefined,
+          checkTime: timestampFromDate(r.after),
         });
       }),
 

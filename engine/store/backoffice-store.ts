@@ -9,6 +9,7 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
 import { typedDb } from "./typed-db.ts";
+import { WORK_CHANNEL } from "./work-notice.ts";
 
 export interface Threshold {
   currency: string;
@@ -36,9 +37,12 @@ const scoped = (column: string, merchants: readonly string[] | undefined) =>
 
 export class PgBackofficeStore {
   readonly #orm: MikroORM;
+  /** This engine's name in work notices (work-notice.ts); its own listener skips them. */
+  readonly #origin: string;
 
-  constructor(orm: MikroORM) {
+  constructor(orm: MikroORM, origin = "") {
     this.#orm = orm;
+    this.#origin = origin;
   }
 
   #db(tx?: EntityManager) {
@@ -160,6 +164,25 @@ export class PgBackofficeStore {
       where t.status in ('pending', 'pending_async') and t.created_at < ${olderThan} and ${scoped("o.merchant_id", merchants)}
       order by t.trace_id asc limit ${limit}`.execute(this.#db());
     return rows.rows.map((r) => r.trace_id);
+  }
+
+  /**
+   * An operator's "check now": the attempt's next check becomes the
+   * database's now, under the row's lock and only while it is still in
+   * `status` (and payout `letter`), and the follow-up workers of the other engines are woken at
+   * commit (pg_notify in the same statement). The due time before and after;
+   * undefined when the attempt has left `status` meanwhile.
+   */
+  async checkNow(traceId: number, status: string, letter: string | null, tx: EntityManager): Promise<{ before: Date | null; after: Date } | undefined> {
+    const r = await sql<{ before: Date | string | null; after: Date | string }>`
+      with old as (select trace_id, next_check_at from transaction where trace_id = ${traceId} and status = ${status}
+                   and payout_letter is not distinct from ${letter}::text for update),
+      moved as (update transaction t set next_check_at = now() from old where t.trace_id = old.trace_id
+                returning old.next_check_at as before, t.next_check_at as after),
+      wk as (select pg_notify(${WORK_CHANNEL}, ${`follow-up ${this.#origin}`}) from moved)
+      select before, after, (select count(*) from wk) as woken from moved`.execute(this.#db(tx));
+    const row = r.rows[0];
+    return row ? { before: row.before === null ? null : new Date(row.before), after: new Date(row.after) } : undefined;
   }
 
   async dashboard(merchants: readonly string[] | undefined, start: Date, end: Date, now: Date): Promise<DashboardFigures> {

@@ -3,9 +3,9 @@
  * (role, action) pair is tried with a real call and is either let through or
  * refused with PERMISSION_DENIED naming the action (and audited); the
  * expected table is written here from the roles' definitions (viewer reads,
- * support adds redelivery, payouts adds payout decisions, admin everything),
- * not read from the code. An operator scoped to one merchant sees and acts on
- * nothing of another: those answer NOT_FOUND. Card numbers come back masked.
+ * support adds redelivery and check now, payouts adds payout decisions, admin
+ * everything), not read from the code. An operator scoped to one merchant
+ * sees and acts on nothing of another: those answer NOT_FOUND. Card numbers come back masked.
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -30,6 +30,7 @@ const CALLS: Record<string, Call> = {
   "merchant.read": (c, s) => c.getMerchant({ context: ctx(s), merchantId: "m-test" }),
   "dashboard.read": (c, s) => c.getDashboard({ context: ctx(s) }),
   "callback.redeliver": (c, s) => c.redeliverCallback({ context: ctx(s), id: 987_654n }),
+  "transaction.check": (c, s) => c.checkTransactionNow({ context: ctx(s), traceId: 987_654 }),
   "payout.decide": (c, s) => c.decidePayout({ context: ctx(s), traceId: 987_654, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED }),
   "merchant.update": (c, s) => c.setFourEyesThresholds({ context: ctx(s), merchantId: "m-single", thresholds: [] }),
   "merchant.rotate_secret": (c, s) => c.rotateMerchantSecret({ context: ctx(s), rotation: { merchantId: "m-none", newSecret: "a-new-secret-0123456789" } }),
@@ -42,8 +43,8 @@ const CALLS: Record<string, Call> = {
 const READS = ["transaction.read", "payout.read", "merchant.read", "dashboard.read"];
 const EXPECTED: Record<string, string[]> = {
   viewer: READS,
-  support: [...READS, "callback.redeliver"],
-  payouts: [...READS, "callback.redeliver", "payout.decide"],
+  support: [...READS, "callback.redeliver", "transaction.check"],
+  payouts: [...READS, "callback.redeliver", "transaction.check", "payout.decide"],
   admin: Object.keys(CALLS),
 };
 
@@ -72,7 +73,7 @@ t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the acti
     }
   }
   const denied = await svc().sql<{ n: string }>("select count(*) as n from audit_log where outcome = 'failure' and detail like 'role % does not allow %'");
-  t.equal(Number(denied[0].n), 8 + 7 + 6, "each refused action is in the audit log");
+  t.equal(Number(denied[0].n), 9 + 7 + 6, "each refused action is in the audit log");
 });
 
 t.test("a session is needed for every call but enrolment and sign-in", async (t) => {
@@ -109,6 +110,7 @@ t.test("merchant scope: an operator of m-test sees nothing of m-other; cards are
   const outside = [
     () => bo().searchTransactions({ context: ctx(s), filter: { merchantId: "m-other" } }),
     () => bo().getTransactionDetail({ context: ctx(s), traceId: theirs.body.trace_id }),
+    () => bo().checkTransactionNow({ context: ctx(s), traceId: theirs.body.trace_id }),
     () => bo().getMerchant({ context: ctx(s), merchantId: "m-other" }),
     () => bo().setFourEyesThresholds({ context: ctx(s), merchantId: "m-other", thresholds: [] }),
     () => bo().getDashboard({ context: ctx(s), merchantId: "m-other" }),

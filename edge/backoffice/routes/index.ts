@@ -2,6 +2,7 @@
 import type Router from "@koa/router";
 import type { PageDeps } from "./pages.ts";
 import { adminRoutes } from "./admin.ts";
+import { checkRoutes } from "./check.ts";
 import { homeRoutes } from "./home.ts";
 import { merchantRoutes } from "./merchants.ts";
 import { payoutRoutes } from "./payouts.ts";
@@ -13,6 +14,7 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   transactionRoutes(router, deps);
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);
+  checkRoutes(router, deps);
   merchantRoutes(router, deps);
   adminRoutes(router, deps);
 }

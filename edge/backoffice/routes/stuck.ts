@@ -1,4 +1,4 @@
-/** /stuck: failing callbacks and transactions left non-final, with redelivery. */
+/** /stuck: failing callbacks and transactions left non-final, with redelivery and "check now" (routes/check.ts). */
 import type Router from "@koa/router";
 import { seeOther } from "../request.ts";
 import { stuckPage } from "../views/stuck.ts";
@@ -9,11 +9,23 @@ export function stuckRoutes(router: Router, deps: PageDeps): void {
     const minutes = Math.min(10_080, Math.max(1, Number.parseInt(String(ctx.query.minutes ?? "15"), 10) || 15));
     const work = await deps.client.listStuckWork({ context: s.context, olderThanSeconds: minutes * 60, pageSize: 100 });
     const t = s.kit.tr.t;
-    const notice = ctx.query.notice === "redelivered" ? ({ kind: "success", text: t("bo.cb.redelivered") } as const) : undefined;
+    const trace = String(ctx.query.trace ?? "");
+    const notice =
+      ctx.query.notice === "redelivered"
+        ? ({ kind: "success", text: t("bo.cb.redelivered") } as const)
+        : ctx.query.notice === "checked" && /^[1-9][0-9]{0,9}$/.test(trace)
+          ? ({ kind: "success", text: t("bo.check.asked", { trace }) } as const)
+          : undefined;
     return s.render(
       "stuck",
       t("bo.nav.stuck"),
-      stuckPage(s.kit.tr, work, { canRedeliver: s.operator.actions.has("callback.redeliver"), csrf: s.csrf, minutes, notice }),
+      stuckPage(s.kit.tr, work, {
+        canRedeliver: s.operator.actions.has("callback.redeliver"),
+        canCheck: s.operator.actions.has("transaction.check"),
+        csrf: s.csrf,
+        minutes,
+        notice,
+      }),
     );
   });
 

@@ -15,7 +15,10 @@ import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_
 import { STATUS_NAMES, TYPE_NAMES } from "../views/format.ts";
 import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
-import { consoleGet, consolePost, type PageDeps, refusalPage, signedIn } from "./pages.ts";
+import type { Html } from "../../pages/kit/html.ts";
+import type { Notice } from "../views/model.ts";
+import { checkable } from "../views/check.ts";
+import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine } from "./csv.ts";
 
 const PAGE_SIZE = 50;
@@ -116,6 +119,25 @@ const CSV_HEAD = csvLine([
   "session_id",
 ]);
 
+/** The detail page of one attempt, with a notice above it (which may depend on the attempt as it is now). */
+export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, notice?: Notice | ((x: Transaction) => Notice)): Promise<Html> {
+  const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
+  return s.render(
+    "transactions",
+    s.kit.tr.t("bo.detail.title", { trace: traceId }),
+    detailPage(s.kit.tr, {
+      transaction: res.transaction!,
+      cascade: res.cascade,
+      related: res.related,
+      callbacks: res.callbacks,
+      canRedeliver: s.operator.actions.has("callback.redeliver"),
+      canCheck: s.operator.actions.has("transaction.check"),
+      csrf: s.csrf,
+      notice: typeof notice === "function" ? notice(res.transaction!) : notice,
+    }),
+  );
+}
+
 export function transactionRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/transactions", deps, async (ctx, s) => {
     const search = searchOf(ctx);
@@ -173,22 +195,13 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/transactions/:traceId", deps, async (ctx, s) => {
     const traceId = Number(ctx.params.traceId);
     if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
-    const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
     const t = s.kit.tr.t;
-    const notice = ctx.query.notice === "redelivered" ? ({ kind: "success", text: t("bo.cb.redelivered") } as const) : undefined;
-    return s.render(
-      "transactions",
-      t("bo.detail.title", { trace: traceId }),
-      detailPage(s.kit.tr, {
-        transaction: res.transaction!,
-        cascade: res.cascade,
-        related: res.related,
-        callbacks: res.callbacks,
-        canRedeliver: s.operator.actions.has("callback.redeliver"),
-        csrf: s.csrf,
-        notice,
-      }),
-    );
+    const notices: Record<string, Notice | ((x: Transaction) => Notice)> = {
+      redelivered: { kind: "success", text: t("bo.cb.redelivered") },
+      // Once the processor has answered, the notice says so instead of asking for a reload.
+      checked: (x) => ({ kind: "success", text: t(checkable(x.status) ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
+    };
+    return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
   });
 
   consolePost(router, "/transactions/:traceId/callbacks/:id/redeliver", deps, async (ctx, s) => {

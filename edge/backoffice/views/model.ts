@@ -13,6 +13,7 @@ export type Section = "dashboard" | "transactions" | "payouts" | "stuck" | "merc
 export type Action =
   | "transaction.read"
   | "callback.redeliver"
+  | "transaction.check"
   | "payout.read"
   | "payout.decide"
   | "merchant.read"

@@ -1,7 +1,8 @@
 /**
  * Stuck and failing work: callbacks given up or failing again and again
  * (with a redeliver button where the role allows), and transactions left
- * non-final past the bound (each a link to its detail).
+ * non-final past the bound (each a link to its detail, with a "check now"
+ * button where the role allows).
  */
 import type { ListStuckWorkResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
@@ -12,9 +13,14 @@ import { dataTable } from "./controls.ts";
 import { age, callbackBadge, kindName, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
+import { checkable, checkRowButton } from "./check.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
 
-export function stuckPage(tr: ConsoleTranslator, w: ListStuckWorkResponse, v: { canRedeliver: boolean; csrf: string; minutes: number; notice?: Notice }): Html {
+export function stuckPage(
+  tr: ConsoleTranslator,
+  w: ListStuckWorkResponse,
+  v: { canRedeliver: boolean; canCheck?: boolean; csrf: string; minutes: number; notice?: Notice },
+): Html {
   const t = tr.t;
   return html`<h1>${t("bo.nav.stuck")}</h1>
 ${noticeBox(v.notice)}
@@ -43,8 +49,14 @@ ${dataTable({
 ${dataTable({
   id: "stuck-transactions",
   caption: t("bo.stuck.transactionsCaption", { minutes: v.minutes }),
-  head: [...transactionHead(tr), t("bo.payout.waiting")],
-  rows: w.stuckTransactions.map((x) => transactionRow(tr, x, html`<td>${age(tr, x.updateTime)}</td>`)),
+  head: [...transactionHead(tr), t("bo.payout.waiting"), ...(v.canCheck ? [t("bo.check.column")] : [])],
+  rows: w.stuckTransactions.map((x) =>
+    transactionRow(
+      tr,
+      x,
+      html`<td>${age(tr, x.updateTime)}</td>${v.canCheck ? html`<td>${checkable(x.status) ? checkRowButton(tr, x.traceId, v.csrf) : ""}</td>` : ""}`,
+    ),
+  ),
   empty: t("bo.stuck.noTransactions"),
   numeric: [6],
 })}`;

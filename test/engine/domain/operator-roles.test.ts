@@ -7,8 +7,8 @@ import { ACTIONS, actionsOf, allows, inScope, ROLES } from "../../../engine/doma
 
 const EXPECTED: Record<string, readonly string[]> = {
   viewer: ["transaction.read", "payout.read", "merchant.read", "dashboard.read"],
-  support: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver"],
-  payouts: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "payout.decide"],
+  support: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "transaction.check"],
+  payouts: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "transaction.check", "payout.decide"],
   admin: ACTIONS,
 };
 

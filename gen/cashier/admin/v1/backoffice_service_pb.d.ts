@@ -2544,6 +2544,74 @@ export declare type ConsoleError = Message<"cashier.admin.v1.ConsoleError"> & {
 export declare const ConsoleErrorSchema: GenMessage<ConsoleError>;
 
 /**
+ * CheckTransactionNowRequest names the attempt to look up now.
+ *
+ * @generated from message cashier.admin.v1.CheckTransactionNowRequest
+ */
+export declare type CheckTransactionNowRequest = Message<"cashier.admin.v1.CheckTransactionNowRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The attempt's trace_id.
+   *
+   * @generated from field: int32 trace_id = 2;
+   */
+  traceId: number;
+
+  /**
+   * Why the operator asks (kept in the audit log); optional, at most 255 characters.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.CheckTransactionNowRequest.
+ * Use `create(CheckTransactionNowRequestSchema)` to create a new message.
+ */
+export declare const CheckTransactionNowRequestSchema: GenMessage<CheckTransactionNowRequest>;
+
+/**
+ * CheckTransactionNowResponse is the attempt as it stood when its check was made due.
+ *
+ * @generated from message cashier.admin.v1.CheckTransactionNowResponse
+ */
+export declare type CheckTransactionNowResponse = Message<"cashier.admin.v1.CheckTransactionNowResponse"> & {
+  /**
+   * The attempt, still non-final: the follow-up worker settles it.
+   *
+   * @generated from field: cashier.engine.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+
+  /**
+   * When its follow-up was due before the call; unset when none was planned.
+   *
+   * @generated from field: google.protobuf.Timestamp previous_check_time = 2;
+   */
+  previousCheckTime?: Timestamp | undefined;
+
+  /**
+   * When its follow-up is due now (the database's time of the call).
+   *
+   * @generated from field: google.protobuf.Timestamp check_time = 3;
+   */
+  checkTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.CheckTransactionNowResponse.
+ * Use `create(CheckTransactionNowResponseSchema)` to create a new message.
+ */
+export declare const CheckTransactionNowResponseSchema: GenMessage<CheckTransactionNowResponse>;
+
+/**
  * EnrolmentStep is where an enrolment stands.
  *
  * @generated from enum cashier.admin.v1.EnrolmentStep
@@ -2947,6 +3015,21 @@ export declare const BackofficeService: GenService<{
     methodKind: "unary";
     input: typeof ListStuckWorkRequestSchema;
     output: typeof ListStuckWorkResponseSchema;
+  },
+  /**
+   * CheckTransactionNow makes a non-final attempt's follow-up due now, so the
+   * follow-up worker asks its processor at its next claim instead of at the
+   * scheduled time (action transaction.check). A final attempt, a payout
+   * waiting for a decision, an open 3-D Secure challenge that waits for the
+   * customer, or a processor that cannot be asked is FAILED_PRECONDITION
+   * naming the cause. Audited with the status and next check time before and after.
+   *
+   * @generated from rpc cashier.admin.v1.BackofficeService.CheckTransactionNow
+   */
+  checkTransactionNow: {
+    methodKind: "unary";
+    input: typeof CheckTransactionNowRequestSchema;
+    output: typeof CheckTransactionNowResponseSchema;
   },
   /**
    * ListPayoutQueue pages through payouts waiting in requested, oldest first (action payout.read).

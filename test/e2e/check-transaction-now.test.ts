@@ -1,0 +1,186 @@
+/**
+ * BackofficeService.CheckTransactionNow against the running engine over gRPC:
+ * a sale left pending by its acquirer, whose next check is hours away, is
+ * settled within seconds of a support operator's check, once the acquirer
+ * has its answer; the check and its reason are in the audit log with the
+ * status and due times before and after, and other engines are sent the
+ * follow-up work notice. Refused by cause: a final transaction
+ * (FAILED_PRECONDITION naming its status), a viewer (PERMISSION_DENIED naming
+ * transaction.check), a merchant outside the scope (NOT_FOUND), bad arguments
+ * (INVALID_ARGUMENT naming the field).
+ *
+ * The acquirer simulator runs in this process on a clock of its own that
+ * stands still, so the pending card stays pending at the acquirer until the
+ * test moves that clock; the engine's clock is moved two hours on, so the
+ * follow-up's next look at the sale (a tenth of its age, 5 minutes at most)
+ * falls well after the test.
+ */
+import t from "tap";
+import pg from "pg";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { startTestSim, TEST_KEYS, type TestSim } from "../support/acquirer-sim.ts";
+import { movableClock } from "../support/clock.ts";
+import { OTHER_SECRET } from "../support/merchants.ts";
+import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
+import { useService } from "../support/service.ts";
+import { until } from "../support/until.ts";
+import { orderId, processSale } from "../support/wire.ts";
+
+let simTime = Date.parse("2026-11-25T12:00:00Z");
+let sim: TestSim;
+t.before(async () => {
+  sim = await startTestSim(() => simTime);
+});
+t.teardown(() => sim.stop());
+
+const clock = movableClock();
+const svc = useService(
+  t,
+  () => ({ ACQUIRER_SIM_URL: sim.sim.url, ACQUIRER_SIM_KEYS: `sim-a=${TEST_KEYS["sim-a"]},sim-b=${TEST_KEYS["sim-b"]}`, CASHIER_WORKER_POLL_MS: "100" }),
+  { now: clock.now },
+);
+const bo = () => backofficeClient(svc().engineUrl);
+
+const trace = { pending: 0, approved: 0, theirs: 0 };
+const ops: Record<"support" | "viewer" | "scoped", EnrolledOperator> = {} as never;
+
+async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; message: string; action: string }> {
+  try {
+    await p;
+    return { code: undefined, message: "", action: "" };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return { code: e.code, message: e.rawMessage, action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "" };
+  }
+}
+
+const nextCheck = async (traceId: number) =>
+  (
+    await svc().sql<{ next_check_at: Date | null; late: boolean }>(
+      "select next_check_at, next_check_at > now() + interval '30 minutes' as late from transaction where trace_id = $1",
+      [traceId],
+    )
+  )[0];
+
+t.before(async () => {
+  // Signed requests are checked against the engine's clock: every sale is made before it moves.
+  const approved = await processSale(svc().edgeUrl, { order_id: orderId("check-final") });
+  const pending = await processSale(svc().edgeUrl, { order_id: orderId("check-pending"), card_number: "4000000000000077" });
+  const theirs = await processSale(
+    svc().edgeUrl,
+    { merchant_id: "m-other", frontend: "other-usd", order_id: orderId("check-theirs"), card_number: "4000000000000077" },
+    OTHER_SECRET,
+  );
+  if (approved.body.transaction_status !== "approved" || pending.body.transaction_status !== "pending" || theirs.body.transaction_status !== "pending") {
+    throw new Error(`unexpected sales: ${approved.text} ${pending.text} ${theirs.text}`);
+  }
+  trace.approved = approved.body.trace_id;
+  trace.pending = pending.body.trace_id;
+  trace.theirs = theirs.body.trace_id;
+  clock.advance(2 * 3_600_000);
+  ops.support = await enrolOperator(svc(), bo(), clock, "check-sam", "support");
+  ops.viewer = await enrolOperator(svc(), bo(), clock, "check-vera", "viewer");
+  ops.scoped = await enrolOperator(svc(), bo(), clock, "check-scoped", "support", ["m-test"]);
+});
+
+t.test("a sale left pending by its acquirer is settled by a check, hours before its next scheduled look", async (t) => {
+  // The follow-up has asked once, heard "pending", and planned its next look far off.
+  const planned = await until(async () => {
+    const row = await nextCheck(trace.pending);
+    return row?.late ? row : undefined;
+  }, 15_000);
+  t.ok(planned?.next_check_at, `the next look is more than 30 minutes away (${planned?.next_check_at?.toISOString()})`);
+  // The acquirer now has its answer; nothing asks it yet.
+  simTime += 10_000;
+  t.equal((await svc().client.getTransaction({ traceId: trace.pending })).transaction?.status, TransactionStatus.PENDING, "still pending here");
+
+  // Other engines on the database hear of it: the follow-up work notice, sent at the check's commit.
+  const listener = new pg.Client({ connectionString: svc().engine.databaseUrl });
+  await listener.connect();
+  t.teardown(() => listener.end());
+  const notices: string[] = [];
+  listener.on("notification", (n) => notices.push(n.payload ?? ""));
+  await listener.query("listen cashier_work");
+
+  const asked = performance.now();
+  const res = await bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId: trace.pending, reason: "customer asked by phone" });
+  t.ok(await until(async () => notices.some((p) => /^follow-up [0-9a-f]{12}$/.test(p))), "a follow-up work notice naming this engine");
+  t.equal(res.transaction?.traceId, trace.pending);
+  t.equal(res.transaction?.status, TransactionStatus.PENDING, "the answer is the attempt as it was: the worker settles it");
+  const previous = timestampDate(res.previousCheckTime!);
+  const due = timestampDate(res.checkTime!);
+  t.ok(previous.getTime() - due.getTime() > 30 * 60_000, "the check is due now instead of at the planned time");
+
+  const settled = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: trace.pending });
+    return got.transaction?.status === TransactionStatus.APPROVED ? got.transaction : undefined;
+  }, 10_000);
+  t.ok(settled, "approved, from the acquirer's answer");
+  t.comment(`approved ${Math.round(performance.now() - asked)} ms after the check (polled every 100 ms)`);
+  t.same(
+    settled?.history.map((h) => h.toStatus),
+    [TransactionStatus.PENDING, TransactionStatus.APPROVED],
+  );
+  t.equal((await nextCheck(trace.pending))?.next_check_at, null, "nothing more to look at");
+
+  const [row] = await svc().sql<{
+    actor: string;
+    outcome: string;
+    client_address: string;
+    merchant_id: string;
+    before_json: string;
+    after_json: string;
+    detail: string;
+  }>(
+    "select actor, outcome, client_address, merchant_id, before_json, after_json, detail from audit_log where action = 'transaction.check' and target = $1 and outcome = 'success'",
+    [`trace_id:${trace.pending}`],
+  );
+  t.match(row, { actor: "check-sam", outcome: "success", client_address: "198.51.100.7", merchant_id: "m-test", detail: "customer asked by phone" });
+  const before = JSON.parse(row.before_json);
+  const after = JSON.parse(row.after_json);
+  t.match(before, { status: "pending", next_check_at: previous.toISOString() }, "before: the status and the planned time");
+  t.match(after, { status: "pending", next_check_at: due.toISOString(), step: "look-up" }, "after: the status and the time it is due now");
+});
+
+t.test("a final transaction is refused, naming its status; the refusal is audited", async (t) => {
+  for (const traceId of [trace.approved, trace.pending]) {
+    const r = await refusal(bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId }));
+    t.equal(r.code, Code.FailedPrecondition, `trace ${traceId}`);
+    t.match(r.message, new RegExp(`^transaction ${traceId} is approved, a final status: there is nothing to look up$`));
+  }
+  const failed = await svc().sql<{ n: string }>(
+    "select count(*) as n from audit_log where action = 'transaction.check' and outcome = 'failure' and target = $1",
+    [`trace_id:${trace.approved}`],
+  );
+  t.equal(Number(failed[0].n), 1);
+});
+
+t.test("a viewer may not check; an operator of another merchant does not see the transaction", async (t) => {
+  const viewer = await refusal(bo().checkTransactionNow({ context: ctx(ops.viewer.sessionToken), traceId: trace.theirs }));
+  t.equal(viewer.code, Code.PermissionDenied);
+  t.equal(viewer.action, "transaction.check");
+  const scoped = await refusal(bo().checkTransactionNow({ context: ctx(ops.scoped.sessionToken), traceId: trace.theirs }));
+  t.equal(scoped.code, Code.NotFound, "outside the scope: not found, though it is pending");
+  t.equal(scoped.message, `no transaction with trace_id ${trace.theirs}`);
+  const unknown = await refusal(bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId: 2_000_000_000 }));
+  t.equal(unknown.code, Code.NotFound);
+  const unchanged = await svc().sql<{ n: string }>(
+    "select count(*) as n from audit_log where action = 'transaction.check' and target = $1 and outcome = 'success'",
+    [`trace_id:${trace.theirs}`],
+  );
+  t.equal(Number(unchanged[0].n), 0, "nothing was made due for them");
+});
+
+t.test("bad arguments name the field", async (t) => {
+  const zero = await refusal(bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId: 0 }));
+  t.equal(zero.code, Code.InvalidArgument);
+  t.match(zero.message, /^trace_id: /);
+  const long = await refusal(bo().checkTransactionNow({ context: ctx(ops.support.sessionToken), traceId: trace.theirs, reason: "x".repeat(256) }));
+  t.equal(long.code, Code.InvalidArgument);
+  t.match(long.message, /^reason: must be at most 255 characters$/);
+  const session = await refusal(bo().checkTransactionNow({ context: ctx(""), traceId: trace.theirs }));
+  t.equal(session.code, Code.Unauthenticated);
+});
