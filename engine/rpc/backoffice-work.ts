@@ -193,7 +193,8 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         if (req.olderThanSeconds < 0) throw invalidArgument("older_than_seconds", "must not be negative");
         if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
         const limit = req.pageSize || DEFAULT_PAGE_SIZE;
-        const olderThan = new Date(deps.now().getTime() - (req.olderThanSeconds || 900) * 1000);
+        const now = deps.now();
+        const olderThan = new Date(now.getTime() - (req.olderThanSeconds || 900) * 1000);
         const [callbackIds, traceIds] = await Promise.all([
           deps.backoffice.failingCallbacks(merchants, limit),
           deps.backoffice.stuckTransactions(merchants, olderThan, limit),
@@ -202,6 +203,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         return create(ListStuckWorkResponseSchema, {
           failingCallbacks: callbacks.map(callbackToProto),
           stuckTransactions: (await attempts(deps, traceIds)).map((a) => attemptToProto(a)),
+          asOf: timestampFromDate(now),
         });
       }),
 

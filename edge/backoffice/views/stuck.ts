@@ -5,6 +5,7 @@
  * button where the role allows).
  */
 import type { ListStuckWorkResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -54,7 +55,7 @@ ${dataTable({
     transactionRow(
       tr,
       x,
-      html`<td>${age(tr, x.updateTime)}</td>${v.canCheck ? html`<td>${checkable(x.status) ? checkRowButton(tr, x.traceId, v.csrf) : ""}</td>` : ""}`,
+      html`<td>${age(tr, x.updateTime, w.asOf ? timestampMs(w.asOf) : Date.now())}</td>${v.canCheck ? html`<td>${checkable(x.status) ? checkRowButton(tr, x.traceId, v.csrf) : ""}</td>` : ""}`,
     ),
   ),
   empty: t("bo.stuck.noTransactions"),

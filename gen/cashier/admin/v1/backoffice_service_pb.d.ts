@@ -997,6 +997,14 @@ export declare type ListStuckWorkResponse = Message<"cashier.admin.v1.ListStuckW
    * @generated from field: repeated cashier.engine.v1.Transaction stuck_transactions = 2;
    */
   stuckTransactions: Transaction[];
+
+  /**
+   * The engine's time when it listed them: the bound and the ages shown are measured from it, not from the
+   * console's own clock.
+   *
+   * @generated from field: google.protobuf.Timestamp as_of = 3;
+   */
+  asOf?: Timestamp | undefined;
 };
 
 /**
