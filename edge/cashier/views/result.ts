@@ -92,7 +92,9 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   else if (following) message = html`<p id="result-message" role="status">${t("cashier.result.pendingBody")}</p>`;
   else message = html``;
 
-  const actions = html`<p class="actions">${
+  // A 3-D Secure check still open: the way to it, for a customer who reached this page without passing it (a form sent twice).
+  const challenge = x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl ? linkButton(t("cashier.result.challenge"), x.redirectUrl, "challenge") : "";
+  const actions = html`<p class="actions">${challenge}${
     declined && deposit ? pathButton(t("cashier.tryAgain"), sessionPath(f.sessionToken, "deposit", f.parent), "try-again") : ""
   }${following ? pathButton(t("cashier.result.refresh"), self, "refresh", "secondary") : ""}${
     !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""

@@ -109,6 +109,19 @@ t.test(
     t.match(pending, '<noscript><meta http-equiv="refresh" content="2"></noscript>');
     t.match(pending, `data-follow="/cashier/s/${TOKEN}/result/1234/status"`);
     t.match(pending, 'role="status"');
+    t.notMatch(pending, 'id="challenge"', "no check to pass");
+
+    const challenged = resultPage(
+      c(),
+      frame(),
+      transaction({ status: TransactionStatus.PENDING_ASYNC, redirectUrl: "http://127.0.0.1:8080/challenge/1234/mac" }),
+    ).html;
+    t.match(
+      challenged,
+      '<a id="challenge" class="button primary" href="http://127.0.0.1:8080/challenge/1234/mac">Confirm with your bank</a>',
+      "an open 3-D Secure check is one link away",
+    );
+    t.match(challenged, 'data-follow="/cashier/s/');
 
     const requested = resultPage(c("de"), frame(), transaction({ transactionType: TransactionType.PAYOUT, status: TransactionStatus.REQUESTED })).html;
     t.match(requested, "<h1>Auszahlung beantragt</h1>");
