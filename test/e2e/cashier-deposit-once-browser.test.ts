@@ -9,7 +9,7 @@
  */
 import t, { type Test } from "tap";
 import type { Browser, BrowserContextOptions, Page, Request } from "playwright-core";
-import { axeViolations, launchBrowser } from "../support/browser.ts";
+import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
 import { cashierMerchants, sessionBody, startSession, SECRET } from "../support/cashier.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { useService } from "../support/service.ts";
@@ -106,6 +106,27 @@ t.test("scripts off: the same form posted again, and twice more at once, leads t
   const second = await resultOf(page);
   t.not(second.order_id, first.order_id, "a new order");
   t.equal(validationsOf(second.order_id).length, 1);
+});
+
+t.test("scripts off, 3-D Secure: the form sent again leads to the same open check; its result page links to it", async (t) => {
+  const page = await depositPage(t, { javaScriptEnabled: false });
+  await fillNewCard(page, "4000000000003220");
+  const [post] = await Promise.all([
+    page.waitForRequest((r: Request) => r.method() === "POST" && r.url().includes("/deposit")),
+    page.waitForURL(/\/3ds\/\d+\//),
+    page.click("#pay"),
+  ]);
+  const check = page.url();
+  const again = await page.request.post(post.url(), { form: Object.fromEntries(new URLSearchParams(post.postData() ?? "")), maxRedirects: 0 });
+  t.equal(again.status(), 303);
+  t.equal(new URL(again.headers().location, service().edgeUrl).toString(), check, "the same check, not a new payment");
+  const traceId = new URL(check).pathname.split("/").at(-2);
+  await page.goto(new URL(`result/${traceId}`, post.url().replace(/deposit(\?.*)?$/, "")).toString());
+  t.equal(await page.textContent("h1"), "Payment in progress");
+  t.equal(await page.getAttribute("#challenge", "href"), check, "the result page links to the open check");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-pending-challenge-en")}`);
+  const orderId = (await resultOf(page)).order_id;
+  t.equal(validationsOf(orderId).length, 1, "the platform was asked once");
 });
 
 t.test("scripts on: Pay pressed again while the form is on its way is ignored and the button says it is busy", async (t) => {
