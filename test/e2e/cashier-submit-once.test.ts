@@ -188,7 +188,11 @@ t.test("the withdrawal form, sent eight times at once and then with another amou
   const orderId = all[0].transaction!.orderId;
   t.ok(await until(async () => validations(orderId).length >= 1, 10_000), "the payout's Validation arrived");
   const changed = await withdraw(1200);
-  t.same([changed.replayed, changed.transaction!.traceId, changed.transaction!.amount?.amountMinor], [true, all[0].transaction!.traceId, 2000n], "the payout as made");
+  t.same(
+    [changed.replayed, changed.transaction!.traceId, changed.transaction!.amount?.amountMinor],
+    [true, all[0].transaction!.traceId, 2000n],
+    "the payout as made",
+  );
   t.same(await sessionOrders(token), [orderId]);
   t.equal(validations(orderId).length, 1, "the platform was asked once");
 });
