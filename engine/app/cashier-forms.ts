@@ -10,9 +10,10 @@ import { wireRepresentable } from "../domain/money.ts";
 import { API_VERSION, type Attempt, type ProcessInput, type TransactionType } from "../domain/transaction.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { signableText } from "../security/canonical.ts";
-import type { SessionRecord } from "./cashier-ports.ts";
+import type { CashierDeps, SessionRecord } from "./cashier-ports.ts";
 import type { OpenSession } from "./cashier-session.ts";
 import type { OrderOrigin } from "./process-transaction.ts";
+import type { FormResult } from "./submit-deposit.ts";
 
 /** A card as a form gives it: typed in, or one of the customer's saved cards. */
 export type CardSource =
@@ -73,6 +74,18 @@ export function formInput(
 /** The order's origin: the customer, in this session, with its auth_token and echoed members. */
 export function customerOrigin(s: SessionRecord, authToken: string): OrderOrigin {
   return { createdBy: "customer", session: { ref: s.id, authToken, scOrderId: s.scOrderId, udef1: s.udef1, udef2: s.udef2 } };
+}
+
+/**
+ * A form sent again with other fields under an order id the session's first
+ * submit already holds (ORDER_CONFLICT): the answer is that order as it stands,
+ * as for an identical repeat, never a refusal that would invite a third try.
+ * An order id held outside the session stays refused.
+ */
+export async function sessionOrderAnswer(deps: CashierDeps, s: SessionRecord, orderId: string, e: DomainError): Promise<FormResult | undefined> {
+  if (e.reason !== "ORDER_CONFLICT") return undefined;
+  const held = (await deps.sessions.sessionTransactions(s.id)).find((a) => a.orderId === orderId);
+  return held ? { ok: true, attempt: held, replayed: true } : undefined;
 }
 
 /** Process's refusal in the form's field names (`new_card.card.number`, `saved_card_cvv`). */

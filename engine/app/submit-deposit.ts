@@ -5,17 +5,21 @@
  * makes, with the session's auth_token, `customer` as its maker and the
  * session's SCOrderID/Udef1/Udef2 -> a new card kept when asked and allowed.
  * A kept card is offered once its deposit is approved (session-store.ts).
+ * The order id is named by the session and the form's one-time submission
+ * key, so a second submit of one form (a double click, a browser's retry, a
+ * reload of the POST) answers the order the first made and processes nothing
+ * again, also when the submits arrive together (decision 0015).
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { cardBrand, maskCard } from "../domain/card.ts";
 import { domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { open as openSealed, seal } from "../security/sealed-box.ts";
-import { authToken } from "../security/session-tokens.ts";
+import { SUBMISSION_KEY_SHAPE, authToken, depositOrderId } from "../security/session-tokens.ts";
 import type { CashierDeps } from "./cashier-ports.ts";
-import { amountViolations, customerOrigin, formInput, inFormNames, invalid, textViolations, type CardSource } from "./cashier-forms.ts";
+import { amountViolations, customerOrigin, formInput, inFormNames, invalid, sessionOrderAnswer, textViolations, type CardSource } from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
 
@@ -27,15 +31,14 @@ export interface DepositForm {
   requesterIp: string;
   /** The Cashier page after a 3-D Secure challenge: a path under /cashier/ or an address under CASHIER_PUBLIC_URL. */
   returnUrl: string;
+  /** The one-time key of this rendering of the form: it names the order within the session. */
+  submissionKey: string;
 }
 
 export type FormResult = { ok: true; attempt: Attempt; replayed: boolean } | { ok: false; error: DomainError };
 
 /** A saved card's number is sealed to the customer's card, so a row moved to another customer cannot be opened. */
 export const savedCardBinding = (merchantId: string, pin: string, cardFingerprint: string) => `saved-card:${merchantId}:${pin}:${cardFingerprint}`;
-
-/** An order id the service makes for a Cashier deposit: unique per merchant (the order key refuses a repeat). */
-export const cashierOrderId = (): string => `cashier-${randomBytes(12).toString("base64url")}`;
 
 /** The return address after a 3-D Secure challenge: only the Cashier's own pages. */
 export function cashierReturnUrl(publicUrl: string, given: string): string | undefined {
@@ -56,6 +59,8 @@ export async function submitDeposit(deps: CashierDeps, form: DepositForm): Promi
   if (!returnUrl || form.returnUrl.length > 200)
     violations.push({ field: "return_url", description: "must be a page of the Cashier (a path under /cashier/)" });
   if (form.requesterIp !== "" && !isIP(form.requesterIp)) violations.push({ field: "requester_ip", description: "must be an IPv4 or IPv6 address" });
+  if (!SUBMISSION_KEY_SHAPE.test(form.submissionKey))
+    violations.push({ field: "submission_key", description: "is required: the form's one-time key, 22 to 64 characters of base64url" });
   const src = form.source;
   if (!src) violations.push({ field: "new_card", description: "is required: a new card or a saved_card_id" });
   let card = { number: "", cvv: "", expiry: "" };
@@ -75,12 +80,13 @@ export async function submitDeposit(deps: CashierDeps, form: DepositForm): Promi
   }
   if (violations.length > 0 || !src || !returnUrl) return { ok: false, error: invalid(violations) };
 
-  const input = formInput(s, { type: "sale", orderId: cashierOrderId(), amountMinor: form.amountMinor, card, requesterIp: form.requesterIp, returnUrl });
+  const orderId = depositOrderId(deps.keys.tokenHash, s.nonce, form.submissionKey);
+  const input = formInput(s, { type: "sale", orderId, amountMinor: form.amountMinor, card, requesterIp: form.requesterIp, returnUrl });
   const result = await processTransaction(deps, input, undefined, customerOrigin(s, authToken(deps.keys.tokenHash, s.nonce)));
-  if (!result.ok) return { ok: false, error: inFormNames(result.error, src.kind) };
+  if (!result.ok) return (await sessionOrderAnswer(deps, s, orderId, result.error)) ?? { ok: false, error: inFormNames(result.error, src.kind) };
   const a = result.attempt;
-  // Kept only when the frontend allows it, and never for a deposit that already failed.
-  if (src.kind === "new" && src.save && frontend.settings.saveCards && a.status !== "declined" && a.status !== "cancelled") {
+  // Kept only when the frontend allows it, and never for a deposit that already failed (nor again on a repeat).
+  if (!result.replayed && src.kind === "new" && src.save && frontend.settings.saveCards && a.status !== "declined" && a.status !== "cancelled") {
     const cardFingerprint = fingerprint(deps.keys.cardFingerprint, card.number);
     await deps.sessions.saveCard({
       id: randomUUID(),

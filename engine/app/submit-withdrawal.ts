@@ -5,7 +5,9 @@
  * approved deposit from at this merchant, by its keyed fingerprint, unless the
  * frontend turns the rule off) -> the payout under the session's order_id
  * through the same use case as Process: `requested`, Validation, then auto or
- * manual approval. A repeat of the same form answers the same payout.
+ * manual approval. The session's order_id names its one payout: a repeat of
+ * the form, the same or with other fields, answers that payout and processes
+ * nothing again, also when the repeats arrive together.
  */
 import { isIP } from "node:net";
 import { domainError, type FieldViolation } from "../domain/errors.ts";
@@ -14,7 +16,7 @@ import { fingerprint } from "../security/hmac.ts";
 import { open as openSealed } from "../security/sealed-box.ts";
 import { authToken } from "../security/session-tokens.ts";
 import type { CashierDeps } from "./cashier-ports.ts";
-import { amountViolations, customerOrigin, formInput, inFormNames, invalid, textViolations, type CardSource } from "./cashier-forms.ts";
+import { amountViolations, customerOrigin, formInput, inFormNames, invalid, sessionOrderAnswer, textViolations, type CardSource } from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
 import { savedCardBinding, type FormResult } from "./submit-deposit.ts";
@@ -72,6 +74,6 @@ export async function submitWithdrawal(deps: CashierDeps, form: WithdrawalForm):
     returnUrl: s.returnUrl,
   });
   const result = await processTransaction(deps, input, undefined, customerOrigin(s, authToken(deps.keys.tokenHash, s.nonce)));
-  if (!result.ok) return { ok: false, error: inFormNames(result.error, dest.kind) };
+  if (!result.ok) return (await sessionOrderAnswer(deps, s, s.orderId, result.error)) ?? { ok: false, error: inFormNames(result.error, dest.kind) };
   return { ok: true, attempt: result.attempt, replayed: result.replayed };
 }

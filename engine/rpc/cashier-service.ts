@@ -97,6 +97,7 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
     async submitDeposit(req) {
       checkText("requester_ip", req.requesterIp);
       checkText("return_url", req.returnUrl);
+      checkText("submission_key", req.submissionKey);
       if (req.source.case === "savedCardId") checkText("saved_card_id", req.source.value);
       const source =
         req.source.case === "newCard"
@@ -110,9 +111,14 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
         source,
         requesterIp: req.requesterIp,
         returnUrl: req.returnUrl,
+        submissionKey: req.submissionKey,
       });
       if (!result.ok) throw toRpcError(result.error);
-      return create(SubmitDepositResponseSchema, { transaction: attemptToProto(result.attempt), description: customerText(result.attempt) });
+      return create(SubmitDepositResponseSchema, {
+        transaction: attemptToProto(result.attempt),
+        description: customerText(result.attempt),
+        replayed: result.replayed,
+      });
     },
 
     async submitWithdrawal(req) {
@@ -123,7 +129,11 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
         d.case === "newCard" ? newCardSource(d.value) : d.case === "savedCardId" ? { kind: "saved" as const, id: d.value, cvv: "" } : undefined;
       const result = await submitWithdrawal(deps, { sessionToken: req.sessionToken, ...formAmount(req.amount), destination, requesterIp: req.requesterIp });
       if (!result.ok) throw toRpcError(result.error);
-      return create(SubmitWithdrawalResponseSchema, { transaction: attemptToProto(result.attempt), description: customerText(result.attempt) });
+      return create(SubmitWithdrawalResponseSchema, {
+        transaction: attemptToProto(result.attempt),
+        description: customerText(result.attempt),
+        replayed: result.replayed,
+      });
     },
 
     async cancelWithdrawal(req) {

@@ -25,5 +25,18 @@ export const newSessionToken = (): string => randomBytes(32).toString("base64url
 /** The stored, keyed hash of a token, per kind so one kind never finds another. */
 export const tokenHash = (key: KeyObject, kind: "autologin" | "session", token: string): string => fingerprint(key, `cashier-session/${kind}-hash:${token}`);
 
+/**
+ * A Cashier deposit's order id, named by the session and the form's one-time
+ * submission key: `cashier-` and 16 characters of base64url (96 bits of the
+ * HMAC). The same key in the same session always names the same order, so the
+ * unique (merchant_id, order_id) constraint turns a second submit of one form
+ * into a repeat of its order; another session's key, or a guess, names another.
+ */
+export const depositOrderId = (key: KeyObject, nonce: string, submissionKey: string): string =>
+  `cashier-${derive(key, "deposit-order", `${nonce}:${submissionKey}`).slice(0, 16)}`;
+
+/** What a form's submission key may look like: random base64url, at least 128 bits. */
+export const SUBMISSION_KEY_SHAPE = /^[A-Za-z0-9_-]{22,64}$/;
+
 /** What a token may look like: anything else is refused before any lookup. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

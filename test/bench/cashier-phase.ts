@@ -99,10 +99,12 @@ export function cashierShot(svc: Service, concurrency: number, timeoutMs: number
       if (page.status !== 200) return `deposit page: http ${page.status}`;
       const sessionToken = /name="session_token" value="([^"]+)"/.exec(page.text)?.[1];
       const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1];
-      if (!sessionToken || !csrf) return "deposit page: no form tokens";
+      const submissionKey = /name="submission_key" value="([^"]+)"/.exec(page.text)?.[1];
+      if (!sessionToken || !csrf || !submissionKey) return "deposit page: no form tokens";
       const form = new URLSearchParams({
         session_token: sessionToken,
         csrf_token: csrf,
+        submission_key: submissionKey,
         amount: "25",
         card_number: "4111111111111111",
         card_exp: "12/30",

@@ -11,6 +11,7 @@
  * UpdatePayout UpdatedBy customer. Then the card-data scan over the new
  * tables, the callbacks and the logs.
  */
+import { randomBytes } from "node:crypto";
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
@@ -110,8 +111,18 @@ async function refusal(p: Promise<unknown>): Promise<{ code: Code; reason: Error
   throw new Error("the call was not refused");
 }
 
+/** A fresh rendering's one-time submission key, as the deposit page makes one. */
+const formKey = () => randomBytes(16).toString("base64url");
+
 const deposit = (token: string, number: string, amount = 1500, over: Record<string, unknown> = {}) =>
-  cashier.submitDeposit({ sessionToken: token, amount: usd(amount), source: newCard(number), returnUrl: `/cashier/s/${token}/return`, ...over });
+  cashier.submitDeposit({
+    sessionToken: token,
+    amount: usd(amount),
+    source: newCard(number),
+    returnUrl: `/cashier/s/${token}/return`,
+    submissionKey: formKey(),
+    ...over,
+  });
 
 t.test("the autologin opens the session once; a replay, a second concurrent use and a late one reveal nothing", async (t) => {
   const b = sessionBody({ merchant_id: "m-cash", frontend: "cash-usd", timestamp: nowSeconds(), amount: 2000 });
@@ -215,6 +226,7 @@ t.test("the amount: the session's fixed amount, else the frontend's limits; bad 
       amount: usd(1000),
       source: newCard("4111111111111112", { card: { number: "4111111111111112", cvv: "12345", expiry: "13/2020" } }),
       returnUrl: "/cashier/x",
+      submissionKey: formKey(),
     }),
   );
   t.same(card.fields.sort(), ["new_card.card.cvv", "new_card.card.expiry", "new_card.card.number"]);
@@ -239,7 +251,13 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
   const [row] = await service().sql<{ card_sealed: string }>("select card_sealed from saved_card where id = $1", [cards[0].cardId]);
   t.match(row.card_sealed, /^v1\./, "its number is sealed");
   const noCvv = await refusal(
-    cashier.submitDeposit({ sessionToken: later.token, amount: usd(1000), source: { case: "savedCardId", value: cards[0].cardId }, returnUrl: "/cashier/r" }),
+    cashier.submitDeposit({
+      sessionToken: later.token,
+      amount: usd(1000),
+      source: { case: "savedCardId", value: cards[0].cardId },
+      returnUrl: "/cashier/r",
+      submissionKey: formKey(),
+    }),
   );
   t.same(noCvv.fields, ["saved_card_cvv"]);
   const reused = await cashier.submitDeposit({
@@ -248,6 +266,7 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
     source: { case: "savedCardId", value: cards[0].cardId },
     savedCardCvv: "321",
     returnUrl: "/cashier/r",
+    submissionKey: formKey(),
   });
   t.equal(reused.transaction!.status, TransactionStatus.APPROVED);
   t.equal(reused.transaction!.card!.maskedNumber, "555555******4444");

@@ -75,6 +75,26 @@
     });
   }
 
+  // A nicety only: the server makes one order of a form however often it is
+  // sent (its submission key). A second click while the first is on its way
+  // is ignored and the button says it is busy; a page restored from the
+  // back-forward cache may be sent again (the server answers the same order).
+  function once(form) {
+    let sent = false;
+    const buttons = [...form.querySelectorAll("button[type=submit]")];
+    form.addEventListener("submit", (e) => {
+      if (sent) return e.preventDefault();
+      if (e.defaultPrevented) return;
+      sent = true;
+      for (const b of buttons) b.setAttribute("aria-disabled", "true");
+    });
+    addEventListener("pageshow", (e) => {
+      if (!e.persisted) return;
+      sent = false;
+      for (const b of buttons) b.removeAttribute("aria-disabled");
+    });
+  }
+
   function follow() {
     const el = document.querySelector("[data-follow]");
     if (!el) return;
@@ -100,6 +120,7 @@
       cardNumber(form);
       sources(form);
       amounts(form);
+      once(form);
     }
     follow();
   });

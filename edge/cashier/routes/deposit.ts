@@ -4,8 +4,11 @@
  * SubmitDeposit and sends the browser on with a 303: to the 3-D Secure
  * challenge when the sale waits for it (which comes back to `return`), else
  * to the result page. GET return: after a challenge, the session's newest
- * deposit's result. The card number and code are never shown again.
+ * deposit's result. The card number and code are never shown again. Each
+ * rendering of the form gets a fresh random submission key; the engine names
+ * the order by it, so a second POST of one form answers the first's order.
  */
+import { randomBytes } from "node:crypto";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
@@ -15,7 +18,7 @@ import type { FieldError } from "../../pages/kit/components.ts";
 import { parseAmountInput } from "../amount-input.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
-import { type DepositValues, NEW_CARD, depositPage } from "../views/deposit.ts";
+import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
@@ -78,6 +81,8 @@ export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Dec
     amount: { amountMinor, currency },
     source: chosen,
     savedCardCvv,
+    // Its shape is the engine's to check (a form without one is refused by name, then shown again with a fresh key).
+    submissionKey: one(form, SUBMISSION_KEY_FIELD).slice(0, 100),
   });
   return { ok: true, request };
 }
@@ -95,7 +100,10 @@ function valuesOf(form: URLSearchParams): DepositValues {
 
 export function depositRoutes(router: Router, deps: CashierDeps): void {
   const show = (ctx: Context, l: Loaded, values?: DepositValues, errors?: FieldError[]) =>
-    send(ctx, depositPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors }));
+    send(
+      ctx,
+      depositPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), submissionKey: randomBytes(16).toString("base64url"), values, errors }),
+    );
 
   router.get("/cashier/s/:session/deposit", async (ctx) => {
     const l = await loadSession(ctx, deps);

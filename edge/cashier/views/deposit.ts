@@ -2,7 +2,9 @@
  * The deposit page: the amount (fixed by the session, or presets and a free
  * field named `amount` within the frontend's limits, shown), saved cards
  * first with a fresh security code, then a new card; one form, one submit
- * button. Card numbers and codes are never written back into the page.
+ * button. Card numbers and codes are never written back into the page. The
+ * form carries its rendering's one-time submission key: sent twice, it makes
+ * one order.
  */
 import { type FieldError, amountDisplay, button, errorSummary, field, hiddenFields, radioGroup } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -22,11 +24,16 @@ export interface DepositValues {
 
 export interface DepositForm {
   csrfToken: string;
+  /** This rendering's one-time key (random): the engine names the order by it, so a second submit makes no second order. */
+  submissionKey: string;
   values?: DepositValues;
   errors?: readonly FieldError[];
 }
 
 export const NEW_CARD = "new";
+
+/** The hidden field of the form's one-time submission key. */
+export const SUBMISSION_KEY_FIELD = "submission_key";
 
 /** The customer's saved cards, each with its own form to remove it (the engine erases its sealed number). */
 function savedCardsSection(c: PageContext, f: SessionFrame, csrfToken: string): Html {
@@ -101,7 +108,7 @@ ${field({ name: "amount", label: t("cashier.amount.other", { currency }), error:
 ${s.customerName ? html`<p class="customer">${t("cashier.customer", { name: s.customerName })}</p>` : ""}
 ${errorSummary(tr, errors)}
 <form method="post" action="${sessionPath(f.sessionToken, "deposit", f.parent)}" novalidate data-card-form>
-${formTokens(f.sessionToken, form.csrfToken)}
+${formTokens(f.sessionToken, form.csrfToken)}${hiddenFields({ [SUBMISSION_KEY_FIELD]: form.submissionKey })}
 ${amount}
 ${cards}
 <fieldset id="new-card"${saved.length > 0 ? html` data-source-new="${NEW_CARD}"` : ""}><legend>${t("cashier.card.legend")}</legend>

@@ -79,10 +79,13 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: STATUS_WORD[x.status] });
   const self = sessionPath(f.sessionToken, `result/${x.traceId}`, f.parent);
   const following = !final && x.status !== TransactionStatus.REQUESTED;
+  // A 3-D Secure check still open: the way to it, for a customer who reached this page without passing it (a form sent twice).
+  const open = x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl !== "";
+  const challenge = open ? linkButton(t("cashier.result.challenge"), x.redirectUrl, "challenge") : "";
   const cont = linkButton(t("kit.continue"), f.session.returnUrl, "continue", {
     target: "_top",
     closes: true,
-    variant: declined && deposit ? "secondary" : "primary",
+    variant: (declined && deposit) || open ? "secondary" : "primary",
   });
 
   let message: Html;
@@ -92,7 +95,7 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   else if (following) message = html`<p id="result-message" role="status">${t("cashier.result.pendingBody")}</p>`;
   else message = html``;
 
-  const actions = html`<p class="actions">${
+  const actions = html`<p class="actions">${challenge}${
     declined && deposit ? pathButton(t("cashier.tryAgain"), sessionPath(f.sessionToken, "deposit", f.parent), "try-again") : ""
   }${following ? pathButton(t("cashier.result.refresh"), self, "refresh", "secondary") : ""}${
     !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""

@@ -29,6 +29,7 @@ async function redeem(url: string) {
     path,
     session: /name="session_token" value="([^"]+)"/.exec(html)?.[1] ?? "",
     csrf: /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "",
+    submissionKey: /name="submission_key" value="([^"]+)"/.exec(html)?.[1] ?? "",
   };
 }
 
@@ -51,7 +52,7 @@ t.test("forms: no CSRF token, another session's token, a form too large or of an
   t.equal(res.status, 413);
   res = await post(a.path, "{}", "application/json");
   t.equal(res.status, 415);
-  res = await post(a.path, fields({ session_token: a.session, csrf_token: a.csrf }));
+  res = await post(a.path, fields({ session_token: a.session, csrf_token: a.csrf, submission_key: a.submissionKey }));
   t.equal(res.status, 303, "with both tokens the form goes through");
   t.equal((await fetch(service().edgeUrl + a.path)).headers.get("strict-transport-security"), null, "no HSTS over plain HTTP");
 });

@@ -19,7 +19,7 @@ const frame = (session = depositSession(), parent: string | undefined = SHOP) =>
 t.test(
   "deposit: presets and a free field named amount with the limits, the saved card first, a new card with the autocomplete tokens, one submit",
   async (t) => {
-    const page = depositPage(c(), frame(), { csrfToken: "csrf" });
+    const page = depositPage(c(), frame(), { csrfToken: "csrf", submissionKey: "key-of-this-rendering-0001" });
     t.equal(page.http, 200);
     const h = page.html;
     t.match(h, 'name="preset" id="preset-1000" value="1000"');
@@ -38,20 +38,21 @@ t.test(
     t.match(h, "Remove Visa ending in 1111, expires 12/2030");
     t.match(h, `name="session_token" value="${TOKEN}"`);
     t.match(h, 'name="csrf_token" value="csrf"');
+    t.match(depositForm, 'name="submission_key" value="key-of-this-rendering-0001"', "the deposit form carries its rendering's one-time key");
     t.match(h, `action="/cashier/s/${TOKEN}/deposit?parent=https%3A%2F%2Fshop.example"`);
     t.match(h, `data-parent-origin="${SHOP}"`);
     t.equal(page.headers["Cache-Control"], "no-store");
     t.equal(page.headers["Referrer-Policy"], "no-referrer");
     t.match(page.headers["Content-Security-Policy"], `frame-ancestors ${SHOP};`);
     t.notOk(page.headers["Strict-Transport-Security"], "no HSTS over plain http");
-    t.ok(depositPage({ ...c(), tls: true }, frame(), { csrfToken: "x" }).headers["Strict-Transport-Security"], "HSTS over TLS");
+    t.ok(depositPage({ ...c(), tls: true }, frame(), { csrfToken: "x", submissionKey: "k" }).headers["Strict-Transport-Security"], "HSTS over TLS");
   },
 );
 
 t.test("deposit: a fixed amount is shown, not asked; no save box when the frontend keeps no cards; no saved cards: no choice", async (t) => {
   const session = depositSession({ amount: { amountMinor: 1234567n, currency: "EUR" }, currency: "EUR", savedCards: [] });
   session.frontendSettings!.saveCards = false;
-  const h = depositPage(c("de"), frame(session), { csrfToken: "x" }).html;
+  const h = depositPage(c("de"), frame(session), { csrfToken: "x", submissionKey: "k" }).html;
   t.match(h, '<dd id="fixed-amount"><span class="amount">12.345,67 EUR</span></dd>');
   t.notMatch(h, 'name="amount"');
   t.notMatch(h, 'name="preset"');
@@ -63,6 +64,7 @@ t.test("deposit: a fixed amount is shown, not asked; no save box when the fronte
 t.test("deposit with errors: 400, the summary, each error tied to its field, what was typed kept but never a card number", async (t) => {
   const page = depositPage(c(), frame(), {
     csrfToken: "x",
+    submissionKey: "k",
     values: { amount: "3", holder: 'Jane "<b>"', source: "new" },
     errors: [
       { field: "amount", message: "Enter an amount from 5.00 USD to 5000.00 USD" },
@@ -78,7 +80,7 @@ t.test("deposit with errors: 400, the summary, each error tied to its field, wha
 });
 
 t.test("Arabic is right to left with the same structure", async (t) => {
-  const h = depositPage(c("ar"), frame(), { csrfToken: "x" }).html;
+  const h = depositPage(c("ar"), frame(), { csrfToken: "x", submissionKey: "k" }).html;
   t.match(h, '<html lang="ar" dir="rtl">');
   t.match(h, "ادفع الآن");
 });
@@ -107,6 +109,19 @@ t.test(
     t.match(pending, '<noscript><meta http-equiv="refresh" content="2"></noscript>');
     t.match(pending, `data-follow="/cashier/s/${TOKEN}/result/1234/status"`);
     t.match(pending, 'role="status"');
+    t.notMatch(pending, 'id="challenge"', "no check to pass");
+
+    const challenged = resultPage(
+      c(),
+      frame(),
+      transaction({ status: TransactionStatus.PENDING_ASYNC, redirectUrl: "http://127.0.0.1:8080/challenge/1234/mac" }),
+    ).html;
+    t.match(
+      challenged,
+      '<a id="challenge" class="button primary" href="http://127.0.0.1:8080/challenge/1234/mac">Confirm with your bank</a>',
+      "an open 3-D Secure check is one link away",
+    );
+    t.match(challenged, 'data-follow="/cashier/s/');
 
     const requested = resultPage(c("de"), frame(), transaction({ transactionType: TransactionType.PAYOUT, status: TransactionStatus.REQUESTED })).html;
     t.match(requested, "<h1>Auszahlung beantragt</h1>");

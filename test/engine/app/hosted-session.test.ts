@@ -146,6 +146,7 @@ t.test("a deposit goes through Process's use case as the customer's, in the sess
     source: { kind: "new", number: "5555555555554444", cvv: "123", expiry: "12/2031", holder: "Ada L", save: true },
     requesterIp: "198.51.100.4",
     returnUrl: "/cashier/s/x/return",
+    submissionKey: "a-form-key-of-22-chars",
   });
   t.ok(r.ok && r.attempt.status === "approved");
   if (!r.ok) return;

@@ -643,6 +643,16 @@ export declare type SubmitDepositRequest = Message<"cashier.engine.v1.SubmitDepo
    * @generated from field: string return_url = 7;
    */
   returnUrl: string;
+
+  /**
+   * The one-time key of this rendering of the form (22 to 64 characters of
+   * base64url, random): the order it makes is named by it within the session,
+   * so a second submit with the same key answers that same order and makes no
+   * other. A fresh form carries a fresh key.
+   *
+   * @generated from field: string submission_key = 8;
+   */
+  submissionKey: string;
 };
 
 /**
@@ -671,6 +681,14 @@ export declare type SubmitDepositResponse = Message<"cashier.engine.v1.SubmitDep
    * @generated from field: string description = 2;
    */
   description: string;
+
+  /**
+   * True when the submission key had made the order already: the answer is
+   * that order as it stands now, and nothing was processed again.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
 };
 
 /**
@@ -755,6 +773,14 @@ export declare type SubmitWithdrawalResponse = Message<"cashier.engine.v1.Submit
    * @generated from field: string description = 2;
    */
   description: string;
+
+  /**
+   * True when the session's payout existed already: the answer is that payout
+   * as it stands now, and nothing was processed again.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
 };
 
 /**
