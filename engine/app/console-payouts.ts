@@ -37,7 +37,8 @@ export type ConsoleDecision = { ok: true; attempt: Attempt; awaitingSecond: bool
 
 type Deps = ProcessDeps & BackofficeDeps;
 
-const face = (a: Attempt) => ({ status: a.status, payout_letter: a.payoutLetter ?? "", amount_minor: a.amountMinor, currency: a.currency });
+/** A payout's face in the audit log's before/after values. */
+export const payoutFace = (a: Attempt) => ({ status: a.status, payout_letter: a.payoutLetter ?? "", amount_minor: a.amountMinor, currency: a.currency });
 
 export function reasonFaults(reason: PayoutReason | undefined, note: string): FieldViolation[] {
   const faults: FieldViolation[] = [];
@@ -80,7 +81,7 @@ export async function decideConsolePayout(
     merchantId: before.merchantId,
     target: `trace_id:${traceId}`,
     clientAddress: who.caller.clientAddress,
-    beforeJson: canonicalJson(face(before)),
+    beforeJson: canonicalJson(payoutFace(before)),
     afterJson: canonicalJson({ ...after, reason, note }),
     detail,
   });
@@ -89,12 +90,13 @@ export async function decideConsolePayout(
     if (!first) {
       const recorded = await deps.operators.transaction(async (tx) => {
         const made = await deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx);
-        if (made) await deps.audit.append(record("success", { ...face(before), first_approval: login }, "first of two approvals", "payout.approve.first"), tx);
+        if (made)
+          await deps.audit.append(record("success", { ...payoutFace(before), first_approval: login }, "first of two approvals", "payout.approve.first"), tx);
         return made;
       });
       if (recorded) return { ok: true, attempt: before, awaitingSecond: true };
     } else if (first.login === login) {
-      await deps.audit.append(record("failure", face(before), "the second approval must come from another operator"));
+      await deps.audit.append(record("failure", payoutFace(before), "the second approval must come from another operator"));
       throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
     }
   }
@@ -102,12 +104,12 @@ export async function decideConsolePayout(
   // The audit row is written in the decision's own transaction (the step to A, J or C): both commit or neither.
   let decided = false;
   const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
-    await deps.audit.append(record("success", face(after)), tx);
+    await deps.audit.append(record("success", payoutFace(after)), tx);
     decided = true;
   });
   if (!result.ok) {
     // Refused or lost to another change before the decision was written: audited as a failure on its own.
-    if (!decided) await deps.audit.append(record("failure", face(before), result.error.message));
+    if (!decided) await deps.audit.append(record("failure", payoutFace(before), result.error.message));
     return result;
   }
   return { ok: true, attempt: result.attempt, awaitingSecond: false };

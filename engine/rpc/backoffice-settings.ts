@@ -32,6 +32,7 @@ import {
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { MerchantSchema } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { MoneySchema } from "../../gen/cashier/engine/v1/money_pb.js";
+import { auditedChange } from "../app/audited-change.ts";
 import type { ConsoleCaller } from "../app/backoffice-deps.ts";
 import { authorize, type SignedIn } from "../app/console-session.ts";
 import { createOperator, disableOperator, resetOperator, updateOperator, type OperatorResult } from "../app/operator-admin.ts";
@@ -95,22 +96,8 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
       afterJson: after,
       detail,
     });
-    let refusal: unknown;
-    try {
-      // The change, its read-back and its audit row: one transaction (the audit append last, see audit-store.ts).
-      return await deps.merchantStore.within(merchantId, async (tx) => {
-        const r = await apply().catch((err: unknown) => {
-          refusal = err;
-          throw err;
-        });
-        await deps.audit.append(record("success", merchantJson(r.merchant)), tx);
-        return r;
-      });
-    } catch (err) {
-      // Refused (nothing was changed): audited as a failure on its own. An audit that could not be written is no refusal.
-      if (refusal !== undefined) await deps.audit.append(record("failure", "", err instanceof Error ? err.message : "refused"));
-      throw err;
-    }
+    // The change, its read-back and its audit row: one transaction; a refusal audited as a failure.
+    return auditedChange(deps, merchantId, record, apply, (r) => merchantJson(r.merchant));
   }
 
   /** Operators a scoped admin may touch: those whose scope lies inside its own. */

@@ -22,6 +22,8 @@ export interface CallContext {
   metadata: grpc.Metadata;
   method: string;
   deadline: grpc.Deadline;
+  /** The caller's address as grpc-js sees it (host:port), when it knows it. */
+  peer?: string;
 }
 
 type UnaryImpl<I extends DescMessage, O extends DescMessage> = (req: MessageShape<I>, ctx: CallContext) => Promise<MessageShape<O>>;
@@ -46,6 +48,16 @@ function toServiceError(err: unknown): Partial<grpc.ServiceError> {
   const metadata = new grpc.Metadata();
   if (err.details.length > 0) metadata.set("grpc-status-details-bin", statusDetails(err));
   return { code: err.code, details: err.message, metadata };
+}
+
+/** grpc-js's peer text ("unknown" when the socket is gone) or undefined. */
+function peerOf(call: grpc.ServerUnaryCall<Uint8Array, unknown>): string | undefined {
+  try {
+    const p = call.getPeer();
+    return p && p !== "unknown" ? p : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -85,9 +97,9 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
       },
     };
     const fn = (impl as Record<string, UnaryImpl<DescMessage, DescMessage>>)[method.localName];
-    const run = compose(chain, (call: Call) => fn(call.request!, { metadata: call.metadata, method: call.method, deadline: call.deadline }));
+    const run = compose(chain, (call: Call) => fn(call.request!, { metadata: call.metadata, method: call.method, deadline: call.deadline, peer: call.peer }));
     handlers[method.name] = (call: grpc.ServerUnaryCall<Uint8Array, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      run({ method: path, metadata: call.metadata, deadline: call.getDeadline(), input: method.input, bytes: call.request }).then(
+      run({ method: path, metadata: call.metadata, deadline: call.getDeadline(), peer: peerOf(call), input: method.input, bytes: call.request }).then(
         (reply) => callback(null, reply),
         (err: unknown) => callback(toServiceError(err)),
       );

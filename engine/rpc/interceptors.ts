@@ -34,6 +34,8 @@ export interface Call {
   readonly metadata: grpc.Metadata;
   /** The caller's deadline (Infinity when none was sent). */
   readonly deadline: grpc.Deadline;
+  /** The caller's address as grpc-js sees it (host:port), when it knows it. */
+  readonly peer?: string;
   /** The method's input schema. */
   readonly input: DescMessage;
   /** The request as received, not yet decoded. */

@@ -7,7 +7,7 @@ import { EngineService, file_cashier_engine_v1_engine_service } from "../../gen/
 import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { CashierService, file_cashier_engine_v1_cashier_service } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { AdminService, file_cashier_admin_v1_admin_service } from "../../gen/cashier/admin/v1/admin_service_pb.js";
-import { adminService } from "./admin-service.ts";
+import { auditedAdminService } from "./admin-audit.ts";
 import { BackofficeService, file_cashier_admin_v1_backoffice_service } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { backofficeService, type BackofficeServiceDeps } from "./backoffice-service.ts";
 import type { MerchantAdminDeps } from "./merchant-admin.ts";
@@ -48,7 +48,7 @@ export function buildGrpcServer(
   // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).
   addService(server, CashierService, cashierService(deps), { interceptors: chain(tokens.engine), malformed });
   // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, adminService(deps), { interceptors: chain(tokens.admin), malformed });
+  addService(server, AdminService, auditedAdminService(deps), { interceptors: chain(tokens.admin), malformed });
   // The Backoffice's token or a service token; the person is checked by each call's console session.
   addService(server, BackofficeService, backofficeService(deps), { interceptors: chain(tokens.backoffice), malformed });
   addReflection(server, [

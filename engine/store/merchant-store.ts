@@ -130,7 +130,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
 
   /** Creates or updates a merchant and its listed frontends in one transaction. */
   async upsert(spec: MerchantSpec, opts: { onlyNew?: boolean } = {}): Promise<void> {
-    await this.#orm.em.fork().transactional(async (em) => {
+    await this.#joined().transactional(async (em) => {
       const data = { secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)), ...columnsOf(spec) };
       const existing = opts.onlyNew ? null : await em.findOne(MerchantEntity, { id: spec.merchantId });
       if (existing) em.assign(existing, data);
@@ -162,7 +162,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   async setProcessorAccount(merchantId: string, a: ProcessorAccount): Promise<boolean> {
-    const done = await this.#orm.em.fork().transactional(async (em) => {
+    const done = await this.#joined().transactional(async (em) => {
       if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return false;
       const data = {
         enabled: a.enabled,
@@ -217,7 +217,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
 
   /** A new merchant; false when the merchant_id is taken. */
   async create(spec: MerchantSpec): Promise<boolean> {
-    if (await this.#orm.em.fork().findOne(MerchantEntity, { id: spec.merchantId })) return false;
+    if (await this.#joined().findOne(MerchantEntity, { id: spec.merchantId })) return false;
     try {
       await this.upsert(spec, { onlyNew: true });
     } catch (err) {
