@@ -29,6 +29,8 @@ const TARGET: Record<PayoutDecision, State> = {
   cancel: { status: "cancelled", letter: "C" },
 };
 
+const PAST: Record<PayoutDecision, string> = { approve: "approved", reject: "rejected", cancel: "cancelled" };
+
 /** Every decision is recorded with who made it, and why: short printable text. */
 function decisionTextFaults(operator: string, reason: string): FieldViolation[] {
   const faults: FieldViolation[] = [];
@@ -62,10 +64,7 @@ export async function decidePayout(
   if (!canTransition("payout", stateOf(a), TARGET[decision])) {
     return {
       ok: false,
-      error: domainError(
-        "INVALID_STATE",
-        `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${decision === "cancel" ? "cancelled" : `${decision}d`}`,
-      ),
+      error: domainError("INVALID_STATE", `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${PAST[decision]}`),
     };
   }
   const merchant = await deps.merchants.get(a.merchantId);

@@ -180,7 +180,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   async processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined> {
-    const em = this.#orm.em.fork();
+    const em = this.#joined();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return undefined;
     const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { processor: "asc" } });
     return rows.map((a) => ({ processor: a.processor, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
