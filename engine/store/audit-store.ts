@@ -35,7 +35,8 @@ export interface AuditFilter {
 
 /** Free text in the log is cut to this many characters. */
 const MAX_TEXT = 4000;
-const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT);
+/** Cut, and a NUL (which Postgres text cannot hold: a refusal quoting one would otherwise go unaudited) written as U+FFFD. */
+const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).replaceAll("\u0000", "\uFFFD");
 
 export class PgAuditStore {
   readonly #orm: MikroORM;

@@ -232,6 +232,16 @@ t.test("merchant, frontend, secret and processor-account changes: before and aft
   t.match(short, { action: "merchant.rotate_secret", outcome: "failure", detail: /new_secret/ });
   t.match(short.before_json, /"merchantId":"m-aud"/);
 
+  // Text Postgres cannot hold (a NUL) is still refused as the caller's mistake, and audited.
+  const nul = await oneRow(t, "a NUL in the merchant id", async () =>
+    t.equal(await codeOf(admin().updateMerchant({ merchant: { merchantId: "m-\u0000x", siteId: 4 } })), Code.InvalidArgument),
+  );
+  t.match(nul, { action: "merchant.update", outcome: "failure", merchant_id: /^m-.x$/ });
+  const nulOp = await oneRow(t, "a NUL in the operator", async () =>
+    t.equal(await codeOf(admin().disableOperator({ login: "aud-\u0000", operator: "x\u0000" })), Code.InvalidArgument),
+  );
+  t.match(nulOp, { actor: "service:admin", action: "operator.disable", outcome: "failure" });
+
   // When the row cannot be written, the change is not kept either (the create and the processor account included);
   // once the log takes rows again, the same call goes through.
   const createAud2 = () =>
