@@ -37,7 +37,7 @@ import type { MerchantAdminDeps } from "./merchant-admin.ts";
 import { clientAddressOf } from "./peer-address.ts";
 import { attemptToProto } from "./proto-mappers.ts";
 
-/** The actor of an AdminService call that names no operator: a service holding a token (never a login, which has no colon). */
+/** The actor of an AdminService call that names no operator: whoever holds a service token (no login has a colon, so no operator is ever taken for it). */
 export const SERVICE_ACTOR = "service:admin";
 
 type Deps = ProcessDeps & MerchantAdminDeps & BackofficeDeps;
