@@ -10,12 +10,14 @@
  *                BEGIN and COMMIT included), and per step of the flow
  *   commits      pg_stat_database.xact_commit of the service's database
  *   idx / seq    pg_stat_user_tables idx_scan and seq_scan, per table
+ *                (both less those of an equally long window without flows:
+ *                the workers' polls and sweeps)
  *   node ms      this process's CPU (engine, and the edge on its worker thread)
  *   pg ms        the CPU of the database's backends (/proc/<pid>/stat)
  *
  * Background work (the workers' polls, the status callback) is counted with
  * the step it falls in. `--statements` lists each step's statements, the
- * most frequent first, with their count per flow.
+ * most frequent first, with their count per flow and their mean wall time.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -38,8 +40,8 @@ function ticks(pid: number): number {
   }
 }
 
-/** Statements seen on pg's Client, by step and by text. */
-const seen = new Map<string, Map<string, number>>();
+/** Statements seen on pg's Client, by step and by text: how many, and their wall time in ms (sent to answered). */
+const seen = new Map<string, Map<string, { n: number; ms: number }>>();
 let step = "outside";
 let statements = 0;
 
@@ -50,11 +52,22 @@ function countStatements(): void {
     const q = args[0];
     const text = typeof q === "string" ? q : ((q as { text?: string; name?: string })?.text ?? (q as { name?: string })?.name ?? "?");
     statements += 1;
-    const byText = seen.get(step) ?? new Map<string, number>();
+    const byText = seen.get(step) ?? new Map<string, { n: number; ms: number }>();
     const key = text.replace(/\s+/g, " ").trim().slice(0, 160);
-    byText.set(key, (byText.get(key) ?? 0) + 1);
+    const entry = byText.get(key) ?? { n: 0, ms: 0 };
+    entry.n += 1;
+    byText.set(key, entry);
     seen.set(step, byText);
-    return original.apply(this, args);
+    const began = performance.now();
+    const result = original.apply(this, args);
+    if (result instanceof Promise)
+      result.then(
+        () => {
+          entry.ms += performance.now() - began;
+        },
+        () => {},
+      );
+    return result;
   };
 }
 
@@ -98,9 +111,6 @@ function nameSteps(edgeUrl: string, stepStatements: Map<string, number>): () => 
 interface Counters {
   commits: number;
   tables: Map<string, { idx: number; seq: number }>;
-  pgTicks: number;
-  node: number;
-  statements: number;
 }
 
 export async function cashierQueriesMain(argv: string[]): Promise<void> {
@@ -118,23 +128,18 @@ export async function cashierQueriesMain(argv: string[]): Promise<void> {
   try {
     if (orders > 0) await growFill(svc.engine.databaseUrl, orders);
     const [{ pid: probePid }] = (await probe.query<{ pid: number }>("select pg_backend_pid() as pid")).rows;
+    const pgTicks = async (): Promise<number> => {
+      const pids = await probe.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> $1", [probePid]);
+      return pids.rows.reduce((s, r) => s + ticks(r.pid), 0);
+    };
+    /** The database's counters, once every backend has flushed them (an idle one may hold them ten seconds). */
     const read = async (): Promise<Counters> => {
-      // An idle backend flushes its statistics within ten seconds.
       await sleep(11_000);
       const db = await probe.query<{ c: string }>("select xact_commit as c from pg_stat_database where datname = current_database()");
       const t = await probe.query<{ relname: string; idx: string | null; seq: string }>(
         "select relname, idx_scan as idx, seq_scan as seq from pg_stat_user_tables",
       );
-      const pids = await probe.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database() and pid <> $1", [probePid]);
-      const u = process.cpuUsage();
-      return {
-        // The probe's own three statements run in three commits of their own.
-        commits: Number(db.rows[0].c),
-        tables: new Map(t.rows.map((r) => [r.relname, { idx: Number(r.idx ?? 0), seq: Number(r.seq) }])),
-        pgTicks: pids.rows.reduce((s, r) => s + ticks(r.pid), 0),
-        node: (u.user + u.system) / 1000,
-        statements,
-      };
+      return { commits: Number(db.rows[0].c), tables: new Map(t.rows.map((r) => [r.relname, { idx: Number(r.idx ?? 0), seq: Number(r.seq) }])) };
     };
     // One client address per 20 flows, each far under the Cashier's per-address limits (the flows still run one by one).
     const c = cashierShot(svc, Math.ceil((flows + 5) / 20), 30_000);
@@ -142,11 +147,14 @@ export async function cashierQueriesMain(argv: string[]): Promise<void> {
       const failed = await c.shot();
       if (failed) throw new Error(`warm-up flow failed: ${failed}`);
     }
+    // The workers' own commits and scans in a window without flows, taken off the flows' window.
+    const idle0 = await read();
+    const idle1 = await read();
     seen.clear();
     const stepStatements = new Map<string, number>();
-    const before = await read();
+    const statementsBefore = statements;
+    const pgBefore = await pgTicks();
     const nodeBefore = process.cpuUsage();
-    const pgBefore = before.pgTicks;
     const done = nameSteps(svc.edgeUrl, stepStatements);
     for (let i = 0; i < flows; i++) {
       const failed = await c.shot();
@@ -157,20 +165,23 @@ export async function cashierQueriesMain(argv: string[]): Promise<void> {
       const u = process.cpuUsage(nodeBefore);
       return (u.user + u.system) / 1000;
     })();
+    const pgMs = ((await pgTicks()) - pgBefore) * 10;
+    const flowStatements = statements - statementsBefore;
     const after = await read();
     c.close();
     const per = (n: number) => (n / flows).toFixed(1);
     console.log(`cashier-queries: ${flows} flows one after the other, ${orders} orders in the database`);
-    console.log(`statements/flow ${per(after.statements - before.statements)}`);
+    console.log(`statements/flow ${per(flowStatements)}`);
     for (const [s, n] of stepStatements) console.log(`  ${s.padEnd(14)} ${per(n)}`);
-    console.log(`commits/flow    ${per(after.commits - before.commits - 3)}`);
+    console.log(`commits/flow    ${per(after.commits - idle1.commits - (idle1.commits - idle0.commits))}`);
     console.log(`node ms/flow    ${(nodeMs / flows).toFixed(2)}`);
-    console.log(`pg ms/flow      ${(((after.pgTicks - pgBefore) * 10) / flows).toFixed(2)}`);
+    console.log(`pg ms/flow      ${(pgMs / flows).toFixed(2)}`);
     const rows: string[] = [];
     for (const [name, a] of after.tables) {
-      const b = before.tables.get(name) ?? { idx: 0, seq: 0 };
-      const idx = a.idx - b.idx;
-      const seq = a.seq - b.seq;
+      const b = idle1.tables.get(name) ?? { idx: 0, seq: 0 };
+      const i0 = idle0.tables.get(name) ?? { idx: 0, seq: 0 };
+      const idx = a.idx - b.idx - (b.idx - i0.idx);
+      const seq = a.seq - b.seq - (b.seq - i0.seq);
       if (idx || seq) rows.push(`  ${name.padEnd(28)} idx ${per(idx).padStart(6)}  seq ${per(seq).padStart(6)}`);
     }
     console.log("scans/flow by table");
@@ -178,7 +189,9 @@ export async function cashierQueriesMain(argv: string[]): Promise<void> {
     if (values.statements) {
       for (const [s, byText] of seen) {
         console.log(`-- ${s}`);
-        for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1])) console.log(`  ${per(n).padStart(5)}  ${text}`);
+        for (const [text, e] of [...byText].sort((a, b) => b[1].n - a[1].n)) {
+          console.log(`  ${per(e.n).padStart(5)}  ${(e.ms / e.n).toFixed(2).padStart(6)} ms  ${text}`);
+        }
       }
     }
   } finally {
