@@ -4,7 +4,7 @@
  * service starts on a fresh database (with N orders of test/support/grow-fill.ts
  * first, 30 000 by default, so that the indexes are of a realistic depth),
  * runs 5 warm-up flows of the bench's `cashier` phase (test/bench/cashier-phase.ts),
- * then N flows (40 by default) one after the other, and prints per flow:
+ * then N flows (100 by default) one after the other, and prints per flow:
  *
  *   statements   every SQL statement the engine sends (counted on pg's Client,
  *                BEGIN and COMMIT included), and per step of the flow
@@ -119,7 +119,7 @@ export async function cashierQueriesMain(argv: string[]): Promise<void> {
     strict: false,
     options: { flows: { type: "string" }, orders: { type: "string" }, statements: { type: "boolean" } },
   });
-  const flows = Number(values.flows ?? 40);
+  const flows = Number(values.flows ?? 100);
   const orders = Number(values.orders ?? 30000);
   countStatements();
   const svc = await startService({ LOG_LEVEL: "warn" });
