@@ -22,6 +22,7 @@ export interface OpenSession {
 export interface SessionView extends OpenSession {
   /** Offered saved cards, `withdrawable` by the closed-loop rule (or always when the frontend turns it off). */
   savedCards: (SavedCardRecord & { withdrawable: boolean })[];
+  /** A withdrawal session's: the customer's payouts not final yet (empty in a deposit session). */
   pendingWithdrawals: Attempt[];
   transactions: Attempt[];
 }
@@ -67,9 +68,10 @@ export async function redeemAutologin(
 export async function sessionView(deps: CashierDeps, open: OpenSession): Promise<SessionView> {
   const { session } = open;
   const closedLoop = open.frontend.settings.closedLoopWithdrawals;
+  // Only the withdrawal page lists the customer's pending withdrawals: a deposit session's view has none.
   const [cards, pendingWithdrawals, transactions] = await Promise.all([
     deps.sessions.savedCards(session.merchantId, session.pin),
-    deps.sessions.pendingWithdrawals(session.merchantId, session.pin),
+    session.intent === "withdrawal" ? deps.sessions.pendingWithdrawals(session.merchantId, session.pin) : [],
     deps.sessions.sessionTransactions(session.id),
   ]);
   return {

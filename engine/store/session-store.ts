@@ -6,13 +6,13 @@
  * pin, card_fingerprint).
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { sql } from "kysely";
+import { type QueryCreator, sql } from "kysely";
 import type { NewSavedCard, SavedCardRecord, SessionDraft, SessionRecord, SessionStore } from "../app/cashier-ports.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { customerFromRecord, customerRecord } from "./customer-record.ts";
 import { selectAttempts } from "./attempt-select.ts";
 import { attemptFromRow } from "./mappers.ts";
-import { typedDb } from "./typed-db.ts";
+import { type CashierDb, typedDb } from "./typed-db.ts";
 
 type Row = {
   id: number;
@@ -187,9 +187,9 @@ export class PgSessionStore implements SessionStore {
   }
 
   /** The offered cards: confirmed by their deposit's approval (or saved before order tracking). */
-  #offered(merchantId: string, pin: string) {
+  #offered(qc: QueryCreator<CashierDb>, merchantId: string, pin: string) {
     return (
-      this.#db()
+      qc
         .selectFrom("saved_card as sc")
         .where("sc.merchant_id", "=", merchantId)
         .where("sc.pin", "=", pin)
@@ -229,25 +229,33 @@ export class PgSessionStore implements SessionStore {
   }
 
   async savedCards(merchantId: string, pin: string): Promise<SavedCardRecord[]> {
-    // A card kept for a deposit that ended unapproved is never offered: its sealed number goes now.
-    await this.#db()
-      .deleteFrom("saved_card as sc")
-      .where("sc.merchant_id", "=", merchantId)
-      .where("sc.pin", "=", pin)
-      .where("sc.order_ref", "is not", null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("transaction as t")
-              .select("t.trace_id")
-              .whereRef("t.order_ref", "=", "sc.order_ref")
-              .where("t.status", "in", ["approved", ...NOT_FINAL]),
+    const db = this.#db();
+    // A card kept for a deposit that ended unapproved is never offered: its sealed number goes now,
+    // in the same statement as the read. The read sees the rows as they were before the delete, but
+    // a deleted card (its order neither approved nor under way) is one the read does not offer.
+    const withDelete = db.with("unconfirmed", (w) =>
+      w
+        .deleteFrom("saved_card as sc")
+        .where("sc.merchant_id", "=", merchantId)
+        .where("sc.pin", "=", pin)
+        .where("sc.order_ref", "is not", null)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("transaction as t")
+                .select("t.trace_id")
+                .whereRef("t.order_ref", "=", "sc.order_ref")
+                .where("t.status", "in", ["approved", ...NOT_FINAL]),
+            ),
           ),
         ),
-      )
+    );
+    // The read never names the deleting CTE, so it is typed as a read of the tables alone.
+    const rows = await this.#offered(withDelete as unknown as QueryCreator<CashierDb>, merchantId, pin)
+      .orderBy("sc.created_at", "desc")
+      .orderBy("sc.id")
       .execute();
-    const rows = await this.#offered(merchantId, pin).orderBy("sc.created_at", "desc").orderBy("sc.id").execute();
     return rows.map((r) => ({
       id: r.card_id,
       cardMasked: r.card_masked,
@@ -260,7 +268,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   async savedCard(merchantId: string, pin: string, id: string): Promise<(SavedCardRecord & { cardSealed: string }) | undefined> {
-    const r = await this.#offered(merchantId, pin).where("sc.id", "=", id).executeTakeFirst();
+    const r = await this.#offered(this.#db(), merchantId, pin).where("sc.id", "=", id).executeTakeFirst();
     if (!r) return undefined;
     return {
       id: r.card_id,

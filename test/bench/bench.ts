@@ -56,6 +56,9 @@
  * `npm start` idle, under this load and after it (test/bench/start-memory.ts).
  * `--pg-cost [--sales N]` reads Postgres's CPU per sale with and without the
  * triggers and foreign keys (test/bench/pg-cost.ts).
+ * `--cashier-queries [--flows N] [--orders N] [--statements]` counts the
+ * statements, commits, scans and CPU of one hosted Cashier deposit, per step
+ * (test/bench/cashier-queries.ts).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -655,6 +658,12 @@ if (process.argv.includes("--grow")) {
 } else if (process.argv.includes("--pg-cost")) {
   const { pgCostMain } = await import("./pg-cost.ts");
   await pgCostMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--cashier-queries")) {
+  const { cashierQueriesMain } = await import("./cashier-queries.ts");
+  await cashierQueriesMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

@@ -1,6 +1,7 @@
 /**
  * GET result/<trace_id>: a transaction of the session as it stands (only the
- * session's own are found). GET result/<trace_id>/status: its status word as
+ * session's own are found: from the session's list of its newest transactions,
+ * else by GetSessionTransaction). GET result/<trace_id>/status: its status word as
  * JSON, for the page's script to follow a pending result without reloading
  * until it is final.
  */
@@ -31,10 +32,11 @@ export function resultRoutes(router: Router, deps: CashierDeps): void {
     const traceId = traceOf(ctx.params.traceId);
     if (!isToken(token) || traceId === undefined) return send(ctx, noticePage(pageContext(ctx), "notFound"));
     try {
-      const [{ session }, { transaction }] = await Promise.all([
-        deps.cashier.getCashierSession({ sessionToken: token }),
-        deps.cashier.getSessionTransaction({ sessionToken: token, traceId }),
-      ]);
+      const { session } = await deps.cashier.getCashierSession({ sessionToken: token });
+      // The session as the engine answers it lists its newest transactions, read with it: the page's
+      // one is asked for on its own only when it is not among them.
+      const transaction =
+        session!.transactions.find((o) => o.traceId === traceId) ?? (await deps.cashier.getSessionTransaction({ sessionToken: token, traceId })).transaction;
       const l = frameOf(ctx, token, session!);
       const next = nextAttempt(session!, transaction!);
       if (next) return seeOther(ctx, sessionPath(token, `result/${next.traceId}`, l.frame.parent));

@@ -401,7 +401,7 @@ export declare type CashierSession = Message<"cashier.engine.v1.CashierSession">
   savedCards: SavedCard[];
 
   /**
-   * Withdrawal: the customer's payouts that are not final yet, newest first.
+   * Withdrawal: the customer's payouts that are not final yet, newest first (empty in a deposit session).
    *
    * @generated from field: repeated cashier.engine.v1.Transaction pending_withdrawals = 14;
    */
