@@ -10,8 +10,6 @@
  * `npm run audit-check` finds the chain intact.
  */
 import t, { type Test } from "tap";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
@@ -19,10 +17,10 @@ import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { SECRET } from "../support/merchants.ts";
-import { backofficeClient, ctx, enrolOperator, type EnrolledOperator } from "../support/operators.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck } from "../support/operators.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { type Service, useService } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
@@ -110,19 +108,6 @@ async function payout(): Promise<number> {
 /** The database transaction that wrote a payout's step with `cause`. */
 const eventXid = async (traceId: number, cause: string) =>
   (await svc().sql<{ xid: string }>("select xmin::text as xid from transaction_event where trace_id = $1 and cause = $2", [traceId, cause]))[0]?.xid;
-
-async function auditCheck(s: Service): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
-      env: { ...process.env, DATABASE_URL: s.engine.databaseUrl, CASHIER_DATA_DIR: s.dataDir },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string };
-    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
-  }
-}
 
 let lead: EnrolledOperator;
 t.before(async () => {
@@ -332,7 +317,7 @@ t.test("after console and AdminService actions the chain is intact, and no secre
     ["lead", "operator:ops-bot", "service:admin"].every((x) => actors.some((r) => r.actor === x)),
     "console and AdminService rows side by side",
   );
-  const check = await auditCheck(svc());
+  const check = await runAuditCheck(svc());
   t.equal(check.code, 0, check.stdout);
   t.match(check.stdout, /audit chain intact/);
   const dump = JSON.stringify(await svc().sql("select * from audit_log"));

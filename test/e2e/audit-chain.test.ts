@@ -8,31 +8,16 @@
  * Listing and export are for admins only.
  */
 import t from "tap";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { AuditOutcome } from "../../gen/cashier/admin/v1/audit_pb.js";
 import { movableClock } from "../support/clock.ts";
-import { type Service, useService } from "../support/service.ts";
-import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
+import { useService } from "../support/service.ts";
+import { backofficeClient, ctx, enrolOperator, runAuditCheck } from "../support/operators.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
 let original = "";
 const bo = () => backofficeClient(svc().engineUrl);
-
-async function auditCheck(s: Service): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
-      env: { ...process.env, DATABASE_URL: s.engine.databaseUrl, CASHIER_DATA_DIR: s.dataDir },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string };
-    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
-  }
-}
 
 async function sqlError(p: Promise<unknown>): Promise<string> {
   try {
@@ -86,7 +71,7 @@ t.test("the database refuses UPDATE, DELETE and TRUNCATE of the audit log", asyn
 });
 
 t.test("audit-check passes on the real chain and names the first row a superuser changed", async (t) => {
-  const ok = await auditCheck(svc());
+  const ok = await runAuditCheck(svc());
   t.equal(ok.code, 0, ok.stdout);
   t.match(ok.stdout, /audit chain intact: \d+ rows/);
   const admin = await enrolOperator(svc(), bo(), clock, "checker", "admin");
@@ -97,7 +82,7 @@ t.test("audit-check passes on the real chain and names the first row a superuser
   await svc().sql("alter table audit_log disable trigger audit_log_no_update_delete");
   await svc().sql("update audit_log set actor = 'someone-else' where id = 3");
   await svc().sql("alter table audit_log enable trigger audit_log_no_update_delete");
-  const bad = await auditCheck(svc());
+  const bad = await runAuditCheck(svc());
   t.equal(bad.code, 1);
   t.match(bad.stdout, /audit chain BROKEN at row 3: its content does not match its hash/);
   const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
@@ -110,7 +95,7 @@ t.test("a removed row is found too", async (t) => {
   await svc().sql("update audit_log set actor = $1 where id = 3", [original]);
   await svc().sql("delete from audit_log where id = 5");
   await svc().sql("alter table audit_log enable trigger audit_log_no_update_delete");
-  const bad = await auditCheck(svc());
+  const bad = await runAuditCheck(svc());
   t.equal(bad.code, 1);
   t.match(bad.stdout, /BROKEN at row 5: row 5 is missing/, "row 3 restored: the gap at 5 is what breaks");
 });

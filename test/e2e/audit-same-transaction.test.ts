@@ -8,17 +8,15 @@
  * same holds for a merchant's settings and a callback's redelivery.
  */
 import t, { type Test } from "tap";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { ConnectError } from "@connectrpc/connect";
 import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
-import { backofficeClient, ctx, enrolOperator, type EnrolledOperator } from "../support/operators.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck } from "../support/operators.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { type Service, useService } from "../support/service.ts";
+import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
@@ -60,19 +58,6 @@ async function payout(amount = 500): Promise<number> {
 
 const decide = (who: EnrolledOperator, traceId: number, decision: PayoutDecision) =>
   bo().decidePayout({ context: ctx(who.sessionToken), traceId, decision, reason: PayoutReason.CHECKS_PASSED, note: "looked at it" });
-
-async function auditCheck(s: Service): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
-      env: { ...process.env, DATABASE_URL: s.engine.databaseUrl, CASHIER_DATA_DIR: s.dataDir },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string };
-    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
-  }
-}
 
 /** The id of the database transaction that wrote the decision's status change, and of the one that wrote its audit row. */
 async function writers(traceId: number, cause: string, action: string) {
@@ -268,7 +253,7 @@ t.test("many decisions at once leave an intact chain, a success row for each dec
       `payout ${id}: the audited successes are the decisions in its history`,
     );
   }
-  const check = await auditCheck(svc());
+  const check = await runAuditCheck(svc());
   t.equal(check.code, 0, check.stdout);
   t.match(check.stdout, /audit chain intact/);
   const gaps = await svc().sql<{ n: number }>(

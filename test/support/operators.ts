@@ -1,6 +1,7 @@
 /**
  * Backoffice operators for tests: a BackofficeService client, the operator
- * command run as a child process on a service's database, and an operator
+ * command and the audit chain's check run as child processes on a service's
+ * database, and an operator
  * enrolled through the real calls (password, TOTP confirmed with a real code)
  * and signed in. TOTP codes are single-use per 30 s step, so helpers that sign
  * in again move the service's clock to the next step.
@@ -41,6 +42,20 @@ export async function runOperatorCommand(svc: Service, args: string[]): Promise<
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+/** `npm run audit-check` on the service's database: its exit code and what it printed. */
+export async function runAuditCheck(svc: Service): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ["engine/audit-check.ts"], {
+      env: { ...process.env, DATABASE_URL: svc.engine.databaseUrl, CASHIER_DATA_DIR: svc.dataDir },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "" };
   }
 }
 
