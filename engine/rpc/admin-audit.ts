@@ -81,6 +81,10 @@ export function auditedAdminService(deps: Deps): ServiceImpl<typeof AdminService
   const merchantBefore = (merchantId: string, ctx: CallContext) => async () =>
     merchantJson((await admin.getMerchant(create(GetMerchantRequestSchema, { merchantId }), ctx)).merchant);
 
+  /** A change to an existing merchant whose answer carries the merchant: the merchant before and after. */
+  const merchantChange = <T extends { merchant?: Merchant }>(ctx: CallContext, action: string, merchantId: string, apply: () => Promise<T>) =>
+    settingsChange(ctx, action, merchantId, merchantBefore(merchantId, ctx), apply, (r) => merchantJson(r.merchant));
+
   /** A payout decision; its row is written in the decision's own transaction (the step to A, J or C). */
   async function decide(req: { traceId: number; operator: string }, decision: PayoutDecision, reason: string, ctx: CallContext) {
     const base = { actor: operatorActor(req.operator), action: `payout.${decision}`, target: `trace_id:${req.traceId}`, clientAddress: clientAddressOf(ctx) };
@@ -168,45 +172,16 @@ export function auditedAdminService(deps: Deps): ServiceImpl<typeof AdminService
       );
     },
     async updateMerchant(req, ctx) {
-      const id = req.merchant?.merchantId ?? "";
-      return settingsChange(
-        ctx,
-        "merchant.update",
-        id,
-        merchantBefore(id, ctx),
-        () => admin.updateMerchant(req, ctx),
-        (r) => merchantJson(r.merchant),
-      );
+      return merchantChange(ctx, "merchant.update", req.merchant?.merchantId ?? "", () => admin.updateMerchant(req, ctx));
     },
     async rotateMerchantSecret(req, ctx) {
-      return settingsChange(
-        ctx,
-        "merchant.rotate_secret",
-        req.merchantId,
-        merchantBefore(req.merchantId, ctx),
-        () => admin.rotateMerchantSecret(req, ctx),
-        (r) => merchantJson(r.merchant),
-      );
+      return merchantChange(ctx, "merchant.rotate_secret", req.merchantId, () => admin.rotateMerchantSecret(req, ctx));
     },
     async createFrontend(req, ctx) {
-      return settingsChange(
-        ctx,
-        "frontend.create",
-        req.merchantId,
-        merchantBefore(req.merchantId, ctx),
-        () => admin.createFrontend(req, ctx),
-        (r) => merchantJson(r.merchant),
-      );
+      return merchantChange(ctx, "frontend.create", req.merchantId, () => admin.createFrontend(req, ctx));
     },
     async updateFrontend(req, ctx) {
-      return settingsChange(
-        ctx,
-        "frontend.update",
-        req.merchantId,
-        merchantBefore(req.merchantId, ctx),
-        () => admin.updateFrontend(req, ctx),
-        (r) => merchantJson(r.merchant),
-      );
+      return merchantChange(ctx, "frontend.update", req.merchantId, () => admin.updateFrontend(req, ctx));
     },
     async setProcessorAccount(req, ctx) {
       return settingsChange(
