@@ -13,6 +13,7 @@
  * measured in the path without refusing the bench.
  */
 import http from "node:http";
+import { sessionBody } from "../support/cashier-session.ts";
 import type { Service } from "../support/service.ts";
 import { sign } from "../support/wire.ts";
 
@@ -73,20 +74,7 @@ export function cashierShot(svc: Service, concurrency: number, timeoutMs: number
     const agent = agents[next++ % agents.length];
     customers += 1;
     try {
-      const start = sign({
-        intent: "deposit",
-        merchant_id: "m-test",
-        frontend: "test-usd",
-        currency: "USD",
-        pin: `bench-${process.pid}-${customers}`,
-        email: "jane@example.com",
-        first_name: "Jane",
-        last_name: "Doe",
-        country: "GB",
-        return_url: "https://merchant.example/return",
-        timestamp: Math.floor(Date.now() / 1000),
-        version: "1.0",
-      });
+      const start = sign(sessionBody({ pin: `bench-${process.pid}-${customers}` }));
       const session = await timed("session start", () =>
         request(agent, new URL("/api/session", base), "POST", JSON.stringify(start), "application/json", timeoutMs),
       );

@@ -8,6 +8,7 @@
  */
 import t from "tap";
 import pg from "pg";
+import { sessionBody } from "../support/cashier-session.ts";
 import { useService } from "../support/service.ts";
 import { sign } from "../support/wire.ts";
 
@@ -45,20 +46,7 @@ async function page(name: string, url: string, init: RequestInit = {}): Promise<
 
 t.test("a deposit's pages run a bounded number of statements each", async (t) => {
   const base = service().edgeUrl;
-  const start = sign({
-    intent: "deposit",
-    merchant_id: "m-test",
-    frontend: "test-usd",
-    currency: "USD",
-    pin: `statements-${process.pid}`,
-    email: "jane@example.com",
-    first_name: "Jane",
-    last_name: "Doe",
-    country: "GB",
-    return_url: "https://merchant.example/return",
-    timestamp: Math.floor(Date.now() / 1000),
-    version: "1.0",
-  });
+  const start = sign(sessionBody({ pin: `statements-${process.pid}` }));
   const session = await page("session start", `${base}/api/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },
