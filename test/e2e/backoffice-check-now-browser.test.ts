@@ -15,7 +15,7 @@
 import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
-import { startTestSim, TEST_KEYS, type TestSim } from "../support/acquirer-sim.ts";
+import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { type ConsoleClient, createOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
 import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
@@ -31,11 +31,7 @@ t.before(async () => {
 t.teardown(() => sim.stop());
 
 const clock = movableClock();
-const svc = useService(
-  t,
-  () => ({ ACQUIRER_SIM_URL: sim.sim.url, ACQUIRER_SIM_KEYS: `sim-a=${TEST_KEYS["sim-a"]},sim-b=${TEST_KEYS["sim-b"]}`, CASHIER_WORKER_POLL_MS: "100" }),
-  { now: clock.now },
-);
+const svc = useService(t, () => ({ ...sim.serviceEnv(), CASHIER_WORKER_POLL_MS: "100" }), { now: clock.now });
 
 let browser: Browser;
 let bo: BackofficeHandle;

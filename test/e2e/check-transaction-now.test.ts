@@ -21,7 +21,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { startTestSim, TEST_KEYS, type TestSim } from "../support/acquirer-sim.ts";
+import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { movableClock } from "../support/clock.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
 import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
@@ -37,11 +37,7 @@ t.before(async () => {
 t.teardown(() => sim.stop());
 
 const clock = movableClock();
-const svc = useService(
-  t,
-  () => ({ ACQUIRER_SIM_URL: sim.sim.url, ACQUIRER_SIM_KEYS: `sim-a=${TEST_KEYS["sim-a"]},sim-b=${TEST_KEYS["sim-b"]}`, CASHIER_WORKER_POLL_MS: "100" }),
-  { now: clock.now },
-);
+const svc = useService(t, () => ({ ...sim.serviceEnv(), CASHIER_WORKER_POLL_MS: "100" }), { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
 
 const trace = { pending: 0, approved: 0, theirs: 0 };

@@ -29,6 +29,8 @@ export interface TestSim {
   /** Stops the simulator and starts it again on the same ledger (the same port is not kept). */
   restart(now?: () => number): Promise<void>;
   addFault(f: Record<string, unknown>): Promise<Response>;
+  /** The engine's settings that make it use this simulator instead of starting its own. */
+  serviceEnv(): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startTestSim(now: () => number = Date.now): Promise<TestSi
       await self.sim.close();
       self.sim = await start(clock);
     },
+    serviceEnv: () => ({ ACQUIRER_SIM_URL: self.sim.url, ACQUIRER_SIM_KEYS: `sim-a=${TEST_KEYS["sim-a"]},sim-b=${TEST_KEYS["sim-b"]}` }),
     addFault: (f) => fetch(`${self.sim.url}/admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(f) }),
     async stop() {
       await self.sim.close();
