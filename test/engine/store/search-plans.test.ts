@@ -187,7 +187,12 @@ t.test("stuck transactions walk the partial index of open attempts", async (t) =
   const stuck = (q: Omit<StuckQuery, "limit">) => sentBy(() => engine().deps.orders.stuck({ limit: 51, ...q }));
   const horizon = new Date(Date.now() - 900_000);
   await checkPlans(t, "all merchants", await stuck({ createdBefore: horizon }), "transaction_open_idx");
-  await checkPlans(t, "one merchant", await stuck({ createdBefore: horizon, merchantId: TINY_MERCHANT }), "transaction_open_idx");
+  // A merchant with 20 orders: its own orders (then each one's attempts by key) are as few rows as the
+  // open attempts, so the planner may take either walk, by the sampled statistics; both are bounded.
+  await checkPlans(t, "one merchant", await stuck({ createdBefore: horizon, merchantId: TINY_MERCHANT }), [
+    "transaction_open_idx",
+    "payment_order_merchant_created_idx",
+  ]);
   const found = await engine().deps.orders.stuck({ createdBefore: horizon, limit: 1000 });
   t.ok(found.length > 0 && found.every((a) => ["pending", "pending_async", "requested"].includes(a.status)), `${found.length} stuck attempts, all open`);
 });
