@@ -31,6 +31,17 @@ const face = (a: Attempt, nextCheckAt: Date | null) => ({
   next_check_at: nextCheckAt ? nextCheckAt.toISOString() : "",
 });
 
+/** Whether the attempt's processor can be asked for a status, for its merchant. */
+async function canLookUpFor(deps: Pick<Deps, "merchants" | "processors">, a: Attempt): Promise<boolean> {
+  const merchant = await deps.merchants.get(a.merchantId);
+  return merchant !== undefined && deps.processors.supports(a.processor, "statusLookup", merchant);
+}
+
+/** Whether a check has anything to do on `a` now: what the console shows a "Check now" for (the same table as the check itself). */
+export async function checkOffered(deps: Pick<Deps, "merchants" | "processors">, a: Attempt, now: Date): Promise<boolean> {
+  return checkVerdict(a, now, await canLookUpFor(deps, a)).ok;
+}
+
 export async function checkTransactionNow(deps: Deps, who: SignedIn, traceId: number, reason: string): Promise<CheckNowResult> {
   const text = reason.trim();
   if (CONTROL_CHARACTERS.test(text) || [...text].length > CHECK_REASON_MAX) {
@@ -60,8 +71,7 @@ export async function checkTransactionNow(deps: Deps, who: SignedIn, traceId: nu
     return { ok: false, error };
   };
 
-  const merchant = await deps.merchants.get(a.merchantId);
-  const canLookUp = merchant !== undefined && deps.processors.supports(a.processor, "statusLookup", merchant);
+  const canLookUp = await canLookUpFor(deps, a);
   const verdict = checkVerdict(a, deps.now(), canLookUp);
   if (!verdict.ok) return refused(domainError(verdict.reason, verdict.message), a);
 

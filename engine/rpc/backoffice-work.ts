@@ -27,7 +27,7 @@ import {
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
-import { checkTransactionNow } from "../app/check-transaction-now.ts";
+import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { authorize, type SignedIn } from "../app/console-session.ts";
@@ -151,6 +151,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           cascade,
           related: (await attempts(deps, relatedIds)).map((r) => attemptToProto(r)),
           callbacks: callbacks.map(callbackToProto),
+          checkOffered: await checkOffered(deps, a, deps.now()),
         });
       }),
 
@@ -200,10 +201,13 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           deps.backoffice.stuckTransactions(merchants, olderThan, limit),
         ]);
         const callbacks = (await Promise.all(callbackIds.map((id) => deps.callbacks.get(id)))).filter((c) => c !== undefined);
+        const stuck = await attempts(deps, traceIds);
+        const offered = await Promise.all(stuck.map((a) => checkOffered(deps, a, now)));
         return create(ListStuckWorkResponseSchema, {
           failingCallbacks: callbacks.map(callbackToProto),
-          stuckTransactions: (await attempts(deps, traceIds)).map((a) => attemptToProto(a)),
+          stuckTransactions: stuck.map((a) => attemptToProto(a)),
           asOf: timestampFromDate(now),
+          checkOfferedTraceIds: stuck.filter((_, i) => offered[i]).map((a) => a.traceId),
         });
       }),
 

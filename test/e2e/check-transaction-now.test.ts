@@ -4,7 +4,10 @@
  * settled within seconds of a support operator's check, once the acquirer
  * has its answer; the check and its reason are in the audit log with the
  * status and due times before and after, and other engines are sent the
- * follow-up work notice. Refused by cause: a final transaction
+ * follow-up work notice. The engine says where a check is offered (the
+ * detail's check_offered, the stuck list's check_offered_trace_ids): on the
+ * pending sale, not once it is final, not on a sale whose 3-D Secure
+ * challenge the customer still has open. Refused by cause: a final transaction
  * (FAILED_PRECONDITION naming its status), a viewer (PERMISSION_DENIED naming
  * transaction.check), a merchant outside the scope (NOT_FOUND), bad arguments
  * (INVALID_ARGUMENT naming the field).
@@ -18,9 +21,11 @@
 import t from "tap";
 import pg from "pg";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { movableClock } from "../support/clock.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
@@ -40,7 +45,7 @@ const clock = movableClock();
 const svc = useService(t, () => ({ ...sim.serviceEnv(), CASHIER_WORKER_POLL_MS: "100" }), { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
 
-const trace = { pending: 0, approved: 0, theirs: 0 };
+const trace = { pending: 0, approved: 0, theirs: 0, challenge: 0 };
 const ops: Record<"support" | "viewer" | "scoped", EnrolledOperator> = {} as never;
 
 async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; message: string; action: string }> {
@@ -70,6 +75,7 @@ t.before(async () => {
     { merchant_id: "m-other", frontend: "other-usd", order_id: orderId("check-theirs"), card_number: "4000000000000077" },
     OTHER_SECRET,
   );
+
   if (approved.body.transaction_status !== "approved" || pending.body.transaction_status !== "pending" || theirs.body.transaction_status !== "pending") {
     throw new Error(`unexpected sales: ${approved.text} ${pending.text} ${theirs.text}`);
   }
@@ -92,6 +98,11 @@ t.test("a sale left pending by its acquirer is settled by a check, hours before 
   // The acquirer now has its answer; nothing asks it yet.
   simTime += 10_000;
   t.equal((await svc().client.getTransaction({ traceId: trace.pending })).transaction?.status, TransactionStatus.PENDING, "still pending here");
+  // What the console shows a button for is the engine's to say, by the same table as the check itself.
+  const detail = await bo().getTransactionDetail({ context: ctx(ops.support.sessionToken), traceId: trace.pending });
+  t.equal(detail.checkOffered, true, "the detail offers a check on the pending sale");
+  const stuck = await bo().listStuckWork({ context: ctx(ops.support.sessionToken), olderThanSeconds: 60 });
+  t.ok(stuck.checkOfferedTraceIds.includes(trace.pending), "so does the stuck list");
 
   // Other engines on the database hear of it: the follow-up work notice, sent at the check's commit.
   const listener = new pg.Client({ connectionString: svc().engine.databaseUrl });
@@ -121,6 +132,8 @@ t.test("a sale left pending by its acquirer is settled by a check, hours before 
     [TransactionStatus.PENDING, TransactionStatus.APPROVED],
   );
   t.equal((await nextCheck(trace.pending))?.next_check_at, null, "nothing more to look at");
+  const settledDetail = await bo().getTransactionDetail({ context: ctx(ops.support.sessionToken), traceId: trace.pending });
+  t.equal(settledDetail.checkOffered, false, "nor is a check offered on it any more");
 
   const [row] = await svc().sql<{
     actor: string;
@@ -152,6 +165,38 @@ t.test("a final transaction is refused, naming its status; the refusal is audite
     [`trace_id:${trace.approved}`],
   );
   t.equal(Number(failed[0].n), 1);
+});
+
+t.test("a sale whose 3-D Secure challenge is open waits for its customer: no check is offered, and one asked for is refused", async (t) => {
+  // Made over gRPC (no signature to date), on the engine's moved clock, then aged past the stuck list's minute
+  // but not past the challenge's 15 minutes.
+  const made = await svc().client.process(
+    create(ProcessRequestSchema, {
+      merchantId: "m-test",
+      orderId: orderId("check-challenge"),
+      transactionType: TransactionType.SALE,
+      amount: { amountMinor: 1050n, currency: "USD" },
+      card: { number: "4000000000003220", cvv: "123", expiry: "12/2030" },
+      customer: { pin: "cust-3ds", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
+      frontend: "test-usd",
+      returnUrl: "https://merchant.example/return",
+      version: "1.0",
+    } as MessageInitShape<typeof ProcessRequestSchema>),
+  );
+  t.equal(made.transaction?.status, TransactionStatus.PENDING_ASYNC, "the challenge is open");
+  trace.challenge = made.transaction?.traceId ?? 0;
+  clock.advance(2 * 60_000);
+  const as = ctx(ops.support.sessionToken);
+  t.equal((await bo().getTransactionDetail({ context: as, traceId: trace.challenge })).checkOffered, false, "the detail offers none");
+  const stuck = await bo().listStuckWork({ context: as, olderThanSeconds: 60 });
+  t.ok(
+    stuck.stuckTransactions.some((x) => x.traceId === trace.challenge && x.status === TransactionStatus.PENDING_ASYNC),
+    "it is listed as stuck, pending_async",
+  );
+  t.notOk(stuck.checkOfferedTraceIds.includes(trace.challenge), "without a check");
+  const r = await refusal(bo().checkTransactionNow({ context: as, traceId: trace.challenge }));
+  t.equal(r.code, Code.FailedPrecondition);
+  t.match(r.message, new RegExp(`^transaction ${trace.challenge} is pending_async: its 3-D Secure challenge is open until .* and waits for the customer$`));
 });
 
 t.test("a viewer may not check; an operator of another merchant does not see the transaction", async (t) => {

@@ -882,6 +882,14 @@ export declare type GetTransactionDetailResponse = Message<"cashier.admin.v1.Get
    * @generated from field: repeated cashier.engine.v1.Callback callbacks = 4;
    */
   callbacks: Callback[];
+
+  /**
+   * Whether CheckTransactionNow has anything to do on the attempt as it stands (the engine's check-now table:
+   * open, not waiting for a decision or a customer, a processor it can ask), whatever the caller's role.
+   *
+   * @generated from field: bool check_offered = 5;
+   */
+  checkOffered: boolean;
 };
 
 /**
@@ -1005,6 +1013,13 @@ export declare type ListStuckWorkResponse = Message<"cashier.admin.v1.ListStuckW
    * @generated from field: google.protobuf.Timestamp as_of = 3;
    */
   asOf?: Timestamp | undefined;
+
+  /**
+   * The trace ids among stuck_transactions that CheckTransactionNow has something to do on (as check_offered).
+   *
+   * @generated from field: repeated int32 check_offered_trace_ids = 4;
+   */
+  checkOfferedTraceIds: number[];
 };
 
 /**
