@@ -17,7 +17,7 @@ import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
-import { checkable } from "../views/check.ts";
+import { stillOpen } from "../views/check.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine } from "./csv.ts";
 
@@ -131,7 +131,7 @@ export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, not
       related: res.related,
       callbacks: res.callbacks,
       canRedeliver: s.operator.actions.has("callback.redeliver"),
-      canCheck: s.operator.actions.has("transaction.check"),
+      canCheck: s.operator.actions.has("transaction.check") && res.checkOffered,
       csrf: s.csrf,
       notice: typeof notice === "function" ? notice(res.transaction!) : notice,
     }),
@@ -199,7 +199,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const notices: Record<string, Notice | ((x: Transaction) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
       // Once the processor has answered, the notice says so instead of asking for a reload.
-      checked: (x) => ({ kind: "success", text: t(checkable(x.status) ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
+      checked: (x) => ({ kind: "success", text: t(stillOpen(x.status) ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
     };
     return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
   });

@@ -2,8 +2,9 @@
  * "Check now" on a transaction left open: a plain POST form (CSRF token,
  * works without scripts, a real button), as a small button in each row of
  * the stuck-work page and as a section of the transaction's detail page with
- * an optional reason for the audit log. Shown only for an open status and a
- * role that holds transaction.check; the engine checks both again.
+ * an optional reason for the audit log. Shown where the engine says a check
+ * has something to do (check_offered) and the role holds transaction.check;
+ * the engine checks both again when the button is pressed.
  */
 import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
@@ -15,8 +16,8 @@ import { inputField } from "./controls.ts";
 /** The reason's longest text, as the engine takes it. */
 export const CHECK_REASON_MAX = 255;
 
-/** Statuses a check can act on: waiting for a processor or a customer (a payout in requested waits for its decision instead). */
-export function checkable(status: TransactionStatus): boolean {
+/** Still waiting for a processor or a customer: after a check, whether its answer is still to come (which checks are offered is the engine's to say). */
+export function stillOpen(status: TransactionStatus): boolean {
   return status === TransactionStatus.PENDING || status === TransactionStatus.PENDING_ASYNC;
 }
 

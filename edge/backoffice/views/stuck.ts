@@ -14,7 +14,7 @@ import { dataTable } from "./controls.ts";
 import { age, callbackBadge, kindName, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
-import { checkable, checkRowButton } from "./check.ts";
+import { checkRowButton } from "./check.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
 
 export function stuckPage(
@@ -55,7 +55,7 @@ ${dataTable({
     transactionRow(
       tr,
       x,
-      html`<td>${age(tr, x.updateTime, w.asOf ? timestampMs(w.asOf) : Date.now())}</td>${v.canCheck ? html`<td>${checkable(x.status) ? checkRowButton(tr, x.traceId, v.csrf) : ""}</td>` : ""}`,
+      html`<td>${age(tr, x.updateTime, w.asOf ? timestampMs(w.asOf) : Date.now())}</td>${v.canCheck ? html`<td>${w.checkOfferedTraceIds.includes(x.traceId) ? checkRowButton(tr, x.traceId, v.csrf) : ""}</td>` : ""}`,
     ),
   ),
   empty: t("bo.stuck.noTransactions"),

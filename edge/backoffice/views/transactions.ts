@@ -19,7 +19,7 @@ import { dataTable, inputField, type Option, selectField } from "./controls.ts";
 import { callbackBadge, kindName, money, STATUS_NAMES, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
-import { checkable, checkSection } from "./check.ts";
+import { checkSection } from "./check.ts";
 
 /** The search as the form (and the URL) carries it; every value a string, empty when unset. */
 export interface Search {
@@ -146,7 +146,7 @@ export interface DetailView {
   related: readonly Transaction[];
   callbacks: readonly Callback[];
   canRedeliver: boolean;
-  /** The role holds transaction.check: an open transaction offers "check now". */
+  /** The role holds transaction.check and the engine offers a check on this attempt (check_offered). */
   canCheck?: boolean;
   csrf: string;
   notice?: Notice;
@@ -205,7 +205,7 @@ ${x.referenceTraceId ? html`<dt>${t("bo.tx.refunds")}</dt><dd><a href="/transact
 <dt>${t("bo.tx.created")}</dt><dd>${when(tr, x.createTime)}</dd>
 <dt>${t("bo.tx.updated")}</dt><dd>${when(tr, x.updateTime)}</dd>
 </dl>
-${v.canCheck && checkable(x.status) ? checkSection(tr, x.traceId, v.csrf) : ""}
+${v.canCheck ? checkSection(tr, x.traceId, v.csrf) : ""}
 <h2>${t("bo.detail.timeline")}</h2>
 ${dataTable({
   id: "timeline",
