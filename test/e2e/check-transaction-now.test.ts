@@ -7,7 +7,8 @@
  * follow-up work notice. The engine says where a check is offered (the
  * detail's check_offered, the stuck list's check_offered_trace_ids): on the
  * pending sale, not once it is final, not on a sale whose 3-D Secure
- * challenge the customer still has open. Refused by cause: a final transaction
+ * challenge the customer still has open; once that challenge is past its
+ * expiry, a check declines it (9005) at once. Refused by cause: a final transaction
  * (FAILED_PRECONDITION naming its status), a viewer (PERMISSION_DENIED naming
  * transaction.check), a merchant outside the scope (NOT_FOUND), bad arguments
  * (INVALID_ARGUMENT naming the field).
@@ -29,7 +30,7 @@ import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { movableClock } from "../support/clock.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
-import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
+import { backofficeClient, ctx, type EnrolledOperator, enrolOperator, signInTotp } from "../support/operators.ts";
 import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -224,4 +225,27 @@ t.test("bad arguments name the field", async (t) => {
   t.match(long.message, /^reason: must be at most 255 characters$/);
   const session = await refusal(bo().checkTransactionNow({ context: ctx(""), traceId: trace.theirs }));
   t.equal(session.code, Code.Unauthenticated);
+});
+
+t.test("once the challenge is past its 15 minutes, a check expires it at once: declined, 9005", async (t) => {
+  // The engine's clock passes the expiry; the follow-up planned for it is on the database's clock, still ahead.
+  // (Last in the file: the console sessions idle out over those 15 minutes, so the operator signs in again.)
+  clock.advance(15 * 60_000);
+  const as = ctx(await signInTotp(bo(), clock, ops.support));
+  t.equal((await bo().getTransactionDetail({ context: as, traceId: trace.challenge })).checkOffered, true, "a check is offered now");
+  const stuck = await bo().listStuckWork({ context: as, olderThanSeconds: 60 });
+  t.ok(stuck.checkOfferedTraceIds.includes(trace.challenge), "on the stuck list too");
+  const res = await bo().checkTransactionNow({ context: as, traceId: trace.challenge, reason: "customer gave up" });
+  t.equal(res.transaction?.status, TransactionStatus.PENDING_ASYNC, "the answer is the attempt as it was");
+  const expired = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: trace.challenge });
+    return got.transaction?.status === TransactionStatus.DECLINED ? got.transaction : undefined;
+  }, 10_000);
+  t.ok(expired, "declined by the follow-up the check made due");
+  t.equal(expired?.errorCode, 9005, "3-D Secure not completed in time");
+  const [row] = await svc().sql<{ after_json: string }>(
+    "select after_json from audit_log where action = 'transaction.check' and target = $1 and outcome = 'success'",
+    [`trace_id:${trace.challenge}`],
+  );
+  t.match(JSON.parse(row.after_json), { status: "pending_async", step: "expire-challenge" }, "the audit row names the step");
 });
