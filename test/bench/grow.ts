@@ -20,11 +20,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { create } from "@bufbuild/protobuf";
-import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { BIG_MERCHANT, growFill, TINY_MERCHANT } from "../support/grow-fill.ts";
+import { saleRequest } from "../support/engine-request.ts";
 import { startService, type Service } from "../support/service.ts";
 import { orderId } from "../support/wire.ts";
 
@@ -150,17 +149,10 @@ async function counters(svc: Service) {
 
 async function processPhase(svc: Service, o: Options): Promise<ProcessFigures> {
   const request = () =>
-    create(ProcessRequestSchema, {
-      merchantId: "m-test",
+    saleRequest({
       orderId: orderId("grow"),
-      transactionType: TransactionType.SALE,
-      amount: { amountMinor: 1050n, currency: "USD" },
-      card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
       customer: { pin: "cust-42", email: "jane@example.com", firstName: "Jane", lastName: "Doe", country: "GB", zip: "SW1A1AA" },
-      frontend: "test-usd",
-      returnUrl: "https://merchant.example/return",
       timestamp: BigInt(Math.floor(Date.now() / 1000)),
-      version: "1.0",
     });
   let ok = 0;
   let errors = 0;

@@ -19,6 +19,7 @@ import {
   UpdateFrontendRequestSchema,
   UpdateMerchantRequestSchema,
 } from "../../gen/cashier/admin/v1/admin_service_pb.js";
+import { saleInit } from "../support/engine-request.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
 import { SECRET } from "../support/merchants.ts";
 import { canonical as canonicalOf, hmacHex } from "../support/signer.ts";
@@ -319,17 +320,7 @@ const NEARLY_VALID: [string, DescMessage, fc.Arbitrary<Record<string, unknown>>]
   [
     "/cashier.engine.v1.EngineService/Process",
     ProcessRequestSchema,
-    fc.uuid().map((id) => ({
-      merchantId: "m-other",
-      orderId: id,
-      transactionType: TransactionType.SALE,
-      amount: { amountMinor: 1050n, currency: "USD" },
-      card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
-      customer: { pin: "cust-1", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-      frontend: "other-usd",
-      returnUrl: "https://merchant.example/return",
-      version: "1.0",
-    })),
+    fc.uuid().map((id) => saleInit({ merchantId: "m-other", orderId: id, frontend: "other-usd" }) as Record<string, unknown>),
   ],
   ["/cashier.engine.v1.EngineService/ListTransactions", ListTransactionsRequestSchema, fc.constant({ merchantId: "m-other", pageSize: 10 })],
   [

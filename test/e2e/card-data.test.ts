@@ -7,9 +7,9 @@
  * number is kept only sealed, and only while an attempt may still need it.
  */
 import t from "tap";
-import { create, toJsonString, type MessageInitShape } from "@bufbuild/protobuf";
-import { ProcessRequestSchema, ProcessResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { toJsonString } from "@bufbuild/protobuf";
+import { ProcessResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { saleRequest } from "../support/engine-request.ts";
 import { useService } from "../support/service.ts";
 import { MERCHANTS } from "../support/merchants.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
@@ -83,17 +83,7 @@ t.test("run every card through every path", async (t) => {
     record(await post(service().edgeUrl, sign(saleBody({ card_number: card, cvv: CVVS[1] }), "wrong-secret")));
     record(await post(service().edgeUrl, sign(saleBody({ card_number: card, cvv: 7319 as unknown as string }))));
     const grpc = await service().client.process(
-      create(ProcessRequestSchema, {
-        merchantId: "m-test",
-        orderId: orderId("g"),
-        transactionType: TransactionType.SALE,
-        amount: { amountMinor: 500n, currency: "USD" },
-        card: { number: card, cvv: CVVS[0], expiry: "12/2030" },
-        customer: { pin: "p", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-        frontend: "test-usd",
-        returnUrl: "https://merchant.example/r",
-        version: "1.0",
-      } as MessageInitShape<typeof ProcessRequestSchema>),
+      saleRequest({ orderId: orderId("g"), amount: { amountMinor: 500n, currency: "USD" }, card: { number: card, cvv: CVVS[0], expiry: "12/2030" } }),
     );
     replies.push(toJsonString(ProcessResponseSchema, grpc));
   }

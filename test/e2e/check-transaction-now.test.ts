@@ -22,12 +22,11 @@
 import t from "tap";
 import pg from "pg";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
+import { saleRequest } from "../support/engine-request.ts";
 import { movableClock } from "../support/clock.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
 import { backofficeClient, ctx, type EnrolledOperator, enrolOperator, signInTotp } from "../support/operators.ts";
@@ -172,17 +171,7 @@ t.test("a sale whose 3-D Secure challenge is open waits for its customer: no che
   // Made over gRPC (no signature to date), on the engine's moved clock, then aged past the stuck list's minute
   // but not past the challenge's 15 minutes.
   const made = await svc().client.process(
-    create(ProcessRequestSchema, {
-      merchantId: "m-test",
-      orderId: orderId("check-challenge"),
-      transactionType: TransactionType.SALE,
-      amount: { amountMinor: 1050n, currency: "USD" },
-      card: { number: "4000000000003220", cvv: "123", expiry: "12/2030" },
-      customer: { pin: "cust-3ds", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-      frontend: "test-usd",
-      returnUrl: "https://merchant.example/return",
-      version: "1.0",
-    } as MessageInitShape<typeof ProcessRequestSchema>),
+    saleRequest({ orderId: orderId("check-challenge"), card: { number: "4000000000003220", cvv: "123", expiry: "12/2030" } }),
   );
   t.equal(made.transaction?.status, TransactionStatus.PENDING_ASYNC, "the challenge is open");
   trace.challenge = made.transaction?.traceId ?? 0;

@@ -7,32 +7,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { createEngineClient } from "../../edge/engine-client.ts";
+import { saleRequest } from "../support/engine-request.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
-import { orderId } from "../support/wire.ts";
 
 const run = promisify(execFile);
 const service = useService(t);
-
-function request(over: Record<string, unknown> = {}) {
-  const init = {
-    merchantId: "m-test",
-    orderId: orderId("grpc"),
-    transactionType: TransactionType.SALE,
-    amount: { amountMinor: 1050n, currency: "USD" },
-    card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
-    customer: { pin: "cust-1", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-    frontend: "test-usd",
-    returnUrl: "https://merchant.example/return",
-    version: "1.0",
-    ...over,
-  };
-  return create(ProcessRequestSchema, init as MessageInitShape<typeof ProcessRequestSchema>);
-}
 
 async function codeOf(p: Promise<unknown>): Promise<ConnectError> {
   try {
@@ -45,13 +27,13 @@ async function codeOf(p: Promise<unknown>): Promise<ConnectError> {
 
 t.test("calls without a valid bearer token are UNAUTHENTICATED", async (t) => {
   const none = createEngineClient(service().engineUrl, "");
-  t.equal((await codeOf(none.process(request()))).code, Code.Unauthenticated);
+  t.equal((await codeOf(none.process(saleRequest()))).code, Code.Unauthenticated);
   const wrong = createEngineClient(service().engineUrl, "not-a-token");
   t.equal((await codeOf(wrong.getTransaction({ traceId: 1 }))).code, Code.Unauthenticated);
 });
 
 t.test("Process straight to the engine, then GetTransaction with its history", async (t) => {
-  const res = await service().client.process(request());
+  const res = await service().client.process(saleRequest());
   const tx = res.transaction!;
   t.equal(tx.status, TransactionStatus.APPROVED);
   t.equal(tx.amount?.amountMinor, 1050n);
@@ -66,7 +48,7 @@ t.test("Process straight to the engine, then GetTransaction with its history", a
       [TransactionStatus.PENDING, TransactionStatus.APPROVED, "processor:approved"],
     ],
   );
-  const again = await service().client.process(request({ orderId: tx.orderId }));
+  const again = await service().client.process(saleRequest({ orderId: tx.orderId }));
   t.equal(again.transaction!.traceId, tx.traceId);
   t.equal(again.replayed, true);
 });
@@ -74,7 +56,11 @@ t.test("Process straight to the engine, then GetTransaction with its history", a
 t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async (t) => {
   const err = await codeOf(
     service().client.process(
-      request({ amount: { amountMinor: -1n, currency: "ZZZ" }, card: { number: "123", cvv: "", expiry: "x" }, transactionType: TransactionType.UNSPECIFIED }),
+      saleRequest({
+        amount: { amountMinor: -1n, currency: "ZZZ" },
+        card: { number: "123", cvv: "", expiry: "x" },
+        transactionType: TransactionType.UNSPECIFIED,
+      }),
     ),
   );
   t.equal(err.code, Code.InvalidArgument);
@@ -86,9 +72,9 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
     "named as the ProcessRequest's fields",
   );
   t.match(err.rawMessage, /card\.number: /, "the message names them the same way");
-  const huge = await codeOf(service().client.process(request({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
+  const huge = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
-  const unknown = await codeOf(service().client.process(request({ merchantId: "m-nobody" })));
+  const unknown = await codeOf(service().client.process(saleRequest({ merchantId: "m-nobody" })));
   t.equal(unknown.code, Code.InvalidArgument);
   t.match(unknown.rawMessage, /merchant_id/);
   t.equal((await codeOf(service().client.getTransaction({ traceId: 0 }))).code, Code.InvalidArgument);
@@ -101,14 +87,14 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
     "an unknown enum number is named, not ignored",
   );
   t.equal((await codeOf(service().client.listTransactions({ transactionType: 42 as TransactionType }))).code, Code.InvalidArgument);
-  const nul = await codeOf(service().client.process(request({ merchantId: "m-test\u0000" })));
+  const nul = await codeOf(service().client.process(saleRequest({ merchantId: "m-test\u0000" })));
   t.equal(nul.code, Code.InvalidArgument, "a NUL is the caller's mistake");
   t.match(nul.rawMessage, /^merchant_id: must not contain control characters/);
 });
 
 t.test("payout letters travel on the typed transaction", async (t) => {
   const res = await service().client.process(
-    request({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }),
+    saleRequest({ transactionType: TransactionType.PAYOUT, card: { number: "4111111111111111", cvv: "", expiry: "12/2030" } }),
   );
   t.equal(res.transaction!.status, TransactionStatus.APPROVED);
   t.equal(res.transaction!.payoutLetter, PayoutLetter.APPROVED);
@@ -118,7 +104,7 @@ t.test("ListTransactions filters and pages newest first", async (t) => {
   const pin = `pin-${Date.now()}`;
   const made: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const r = await service().client.process(request({ customer: { pin, email: "a@example.com", firstName: "A", lastName: "B", country: "GB" } }));
+    const r = await service().client.process(saleRequest({ customer: { pin, email: "a@example.com", firstName: "A", lastName: "B", country: "GB" } }));
     made.push(r.transaction!.traceId);
   }
   const seen: number[] = [];

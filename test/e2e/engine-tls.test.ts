@@ -14,9 +14,8 @@ import t from "tap";
 import pino from "pino";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { create, createFileRegistry, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
-import { ProcessRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { createFileRegistry, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { loadConfig } from "../../engine/config.ts";
 import { startEngine, type EngineHandle } from "../../engine/engine.ts";
 import { createLogger } from "../../engine/log.ts";
@@ -24,6 +23,7 @@ import { healthFileDescriptor } from "../../engine/rpc/health-descriptor.ts";
 import { loadServerTls, loopbackTrust } from "../../engine/tls.ts";
 import { createEngineClient, type EngineTrust } from "../../edge/engine-client.ts";
 import { startEdge } from "../../edge/server.ts";
+import { saleRequest } from "../support/engine-request.ts";
 import { MERCHANTS } from "../support/merchants.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
@@ -79,18 +79,7 @@ t.teardown(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sale = () =>
-  create(ProcessRequestSchema, {
-    merchantId: "m-test",
-    orderId: orderId("tls"),
-    transactionType: TransactionType.SALE,
-    amount: { amountMinor: 1050n, currency: "USD" },
-    card: { number: "4111111111111111", cvv: "123", expiry: "12/2030" },
-    customer: { pin: "cust-1", email: "a@example.com", firstName: "A", lastName: "B", country: "GB" },
-    frontend: "test-usd",
-    returnUrl: "https://merchant.example/return",
-    version: "1.0",
-  });
+const sale = () => saleRequest({ orderId: orderId("tls") });
 
 // The deadline is a hang guard, not a speed check: with six files at a time on a busy machine (load average 25)
 // the file's first Process call took over 5 s.
