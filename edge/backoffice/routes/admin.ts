@@ -13,7 +13,7 @@ import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/bac
 import { consoleRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
 import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
-import { csvLine } from "./csv.ts";
+import { csvLine, sendCsv } from "./csv.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 
 const LOGIN = /^[a-z0-9][a-z0-9._-]{2,63}$/;
@@ -161,29 +161,20 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     const s = await signedIn(ctx, deps);
     if (!s) return;
     const filter = auditFilterOf(ctx.query);
-    const lines = [csvLine(["id", "time", "actor", "action", "outcome", "merchant_id", "target", "client_address", "before", "after", "detail", "hash"])];
-    let token = "";
-    let pages = 0;
     try {
-      do {
-        const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken: token, export: true });
-        for (const e of res.entries) lines.push(auditCsv(e));
-        token = res.nextPageToken;
-        pages += 1;
-      } while (token && pages < EXPORT_PAGES);
+      await sendCsv(ctx, {
+        name: "audit",
+        head: csvLine(["id", "time", "actor", "action", "outcome", "merchant_id", "target", "client_address", "before", "after", "detail", "hash"]),
+        maxPages: EXPORT_PAGES,
+        page: async (pageToken) => {
+          const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken, export: true });
+          return { lines: res.entries.map(auditCsv), next: res.nextPageToken };
+        },
+        cutNote: (pages) => `# cut after ${pages * 1000} entries: narrow the filter to export the rest`,
+      });
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
     }
-    if (token) lines.push(csvLine([`# cut after ${pages * 1000} entries: narrow the filter to export the rest`]));
-    ctx.status = 200;
-    ctx.set({
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="audit-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, "")}.csv"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
-    });
-    ctx.body = lines.join("");
   });
 
   consoleGet(router, "/account", deps, async (ctx, s) => {

@@ -19,7 +19,7 @@ import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
 import { stillOpen } from "../views/check.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
-import { csvLine } from "./csv.ts";
+import { csvLine, sendCsv } from "./csv.ts";
 
 const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
@@ -167,29 +167,20 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const s = await signedIn(ctx, deps);
     if (!s) return;
     const search = searchOf(ctx);
-    const lines = [CSV_HEAD];
-    let token = "";
-    let pages = 0;
     try {
-      do {
-        const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token) });
-        for (const x of res.transactions) lines.push(csvRow(x));
-        token = res.nextPageToken;
-        pages += 1;
-      } while (token && pages < EXPORT_PAGES);
+      await sendCsv(ctx, {
+        name: "transactions",
+        head: CSV_HEAD,
+        maxPages: EXPORT_PAGES,
+        page: async (token) => {
+          const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token) });
+          return { lines: res.transactions.map(csvRow), next: res.nextPageToken };
+        },
+        cutNote: (pages) => `# cut after ${pages * 500} rows: narrow the search to export the rest`,
+      });
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
     }
-    if (token) lines.push(csvLine([`# cut after ${pages * 500} rows: narrow the search to export the rest`]));
-    ctx.status = 200;
-    ctx.set({
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="transactions-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, "")}.csv"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
-    });
-    ctx.body = lines.join("");
   });
 
   consoleGet(router, "/transactions/:traceId", deps, async (ctx, s) => {
