@@ -6,7 +6,7 @@
  * notifications, and RecordFailedDeposit with SCOrderID/Udef1/Udef2 and
  * CreatedBy customer. Approved (by keyboard alone), declined and another
  * card, pending followed until final (with and without scripts), 3-D Secure
- * inside the flow, the cascade, a saved card; English and Arabic; framed by
+ * inside the flow, the cascade, a saved card; English, Arabic and German; framed by
  * an allowed origin (exact-origin events) and refused to any other; axe on
  * every page and state; no full card number in any page or log.
  */
@@ -324,6 +324,34 @@ t.test("Arabic, right to left, chosen by the session's locale; and with scripts 
   const js = await freshPage(t, { locale: "ar" });
   await js.goto(page.url());
   await axeClean(t, js, "approved in Arabic");
+});
+
+t.test("German, chosen by the browser's languages when the session names none: the form, a refusal, the receipt", async (t) => {
+  const { reply } = await openSession(t);
+  const page = await freshPage(t, { locale: "de-DE" });
+  await page.goto(reply.redirect_url);
+  t.equal(await page.getAttribute("html", "lang"), "de", "Accept-Language: de-DE");
+  t.equal(await page.getAttribute("html", "dir"), "ltr");
+  t.equal(await page.textContent("h1"), "Einzahlung");
+  t.same(
+    (await page.locator("label[for^=preset-]").allTextContents()).map((l) => l.trim()),
+    ["10,00 USD", "25,00 USD", "50,00 USD"],
+    "amounts written the German way, from minor units",
+  );
+  await page.check("#preset-1000");
+  await fillNewCard(page, "4111 1111 1111 1112");
+  await Promise.all([page.waitForURL(/\/deposit/), page.click("#pay")]);
+  await page.waitForSelector("#error-summary:focus");
+  t.match(await page.textContent("#error-summary"), /Geben Sie die Kartennummer so ein, wie sie auf der Karte steht/, "the refusal in German");
+  await axeClean(t, page, "deposit with errors in German");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-deposit-errors-de")}`);
+  await page.check("#preset-1000");
+  await fillNewCard(page, CARDS.approved);
+  await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
+  t.equal(await page.textContent("h1"), "Zahlung genehmigt");
+  t.equal(await page.textContent("#result-message"), "Vielen Dank, Ihre Einzahlung wurde genehmigt.");
+  await axeClean(t, page, "approved in German");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-approved-de")}`);
 });
 
 t.test("a saved card pays again with a fresh security code", async (t) => {
