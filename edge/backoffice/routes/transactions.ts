@@ -12,7 +12,8 @@ import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/en
 import { majorString } from "../../pages/kit/i18n.ts";
 import { currencyExponent } from "../../../engine/domain/money.ts";
 import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
-import { STATUS_NAMES, TYPE_NAMES } from "../views/format.ts";
+import { TYPE_NAMES } from "../views/format.ts";
+import { STATUS_WORDS } from "../../wire/status-words.ts";
 import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
@@ -58,7 +59,7 @@ export function filterOf(s: Search, pageSize: number, pageToken = ""): MessageIn
     merchantId: s.merchant_id,
     orderId: s.order_id,
     pin: s.pin,
-    status: byName(STATUS_NAMES, s.status),
+    status: byName(STATUS_WORDS, s.status),
     transactionType: byName(TYPE_NAMES, s.type),
     ...(from !== undefined ? { startTime: timestampFromMs(from) } : {}),
     ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
@@ -79,7 +80,7 @@ function csvRow(x: Transaction): string {
     x.merchantId,
     x.orderId,
     TYPE_NAMES[x.transactionType] ?? "",
-    STATUS_NAMES[x.status] ?? "",
+    STATUS_WORDS[x.status] ?? "",
     amount,
     x.amount?.currency ?? "",
     x.paymentProcessor,

@@ -9,17 +9,8 @@ import { CallbackKind, CallbackState } from "../../../gen/cashier/engine/v1/call
 import type { Money } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { type Html, html } from "../../pages/kit/html.ts";
+import { STATUS_WORDS } from "../../wire/status-words.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
-
-export const STATUS_NAMES: Readonly<Record<number, string>> = {
-  [TransactionStatus.PENDING]: "pending",
-  [TransactionStatus.APPROVED]: "approved",
-  [TransactionStatus.DECLINED_RETRY]: "declined_retry",
-  [TransactionStatus.DECLINED]: "declined",
-  [TransactionStatus.CANCELLED]: "cancelled",
-  [TransactionStatus.PENDING_ASYNC]: "pending_async",
-  [TransactionStatus.REQUESTED]: "requested",
-};
 
 export const TYPE_NAMES: Readonly<Record<number, string>> = {
   [TransactionType.SALE]: "sale",
@@ -67,7 +58,7 @@ const CALLBACK_TONE: Readonly<Record<number, "good" | "bad" | "wait" | "plain">>
 };
 
 export function statusBadge(tr: ConsoleTranslator, status: TransactionStatus, letter = PayoutLetter.UNSPECIFIED): Html {
-  const name = STATUS_NAMES[status] ?? "unknown";
+  const name = STATUS_WORDS[status] ?? "unknown";
   const l = LETTERS[letter];
   return html`<span class="status ${STATUS_TONE[status] ?? "plain"}">${tr.t(`bo.status.${name}` as ConsoleKey)}${l ? ` (${l})` : ""}</span>`;
 }

@@ -16,7 +16,8 @@ import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable, inputField, type Option, selectField } from "./controls.ts";
-import { callbackBadge, kindName, money, STATUS_NAMES, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
+import { STATUS_WORDS } from "../../wire/status-words.ts";
+import { callbackBadge, kindName, money, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
 import { checkSection } from "./check.ts";
@@ -126,7 +127,7 @@ ${inputField({ name: "trace_id", label: t("bo.tx.trace"), value: s.trace_id, inp
 ${inputField({ name: "merchant_id", label: t("bo.tx.merchant"), value: s.merchant_id, maxlength: 64 })}
 ${inputField({ name: "order_id", label: t("bo.tx.order"), value: s.order_id, maxlength: 128 })}
 ${inputField({ name: "pin", label: t("bo.tx.pin"), value: s.pin, maxlength: 128 })}
-${selectField({ name: "status", label: t("bo.tx.status"), options: options(tr, STATUS_NAMES, "bo.status"), value: s.status })}
+${selectField({ name: "status", label: t("bo.tx.status"), options: options(tr, STATUS_WORDS, "bo.status"), value: s.status })}
 ${selectField({ name: "type", label: t("bo.tx.type"), options: options(tr, TYPE_NAMES, "bo.type"), value: s.type })}
 ${SUPPORTED_EXTRA_FILTERS.map((f) => inputField({ name: f, label: t(`bo.search.${f}`), value: s[f], maxlength: f === "card_last_four" ? 4 : 128, inputmode: f === "card_last_four" ? "numeric" : undefined }))}
 ${inputField({ name: "from", label: t("bo.search.from"), type: "date", value: s.from })}

@@ -7,7 +7,7 @@
  */
 import type Router from "@koa/router";
 import { resultPage } from "../views/result.ts";
-import { STATUS_WORD } from "../views/page.ts";
+import { statusWord } from "../../wire/status-words.ts";
 import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { type Transaction, TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { isToken, sessionPath } from "../paths.ts";
@@ -63,7 +63,7 @@ export function resultRoutes(router: Router, deps: CashierDeps): void {
         const { session } = await deps.cashier.getCashierSession({ sessionToken: token });
         x = nextAttempt(session!, x) ?? x;
       }
-      ctx.body = JSON.stringify({ transaction_status: STATUS_WORD[x.status] });
+      ctx.body = JSON.stringify({ transaction_status: statusWord(x.status) });
     } catch (err) {
       const kind = noticeOf(err);
       ctx.status = kind === "ended" ? 410 : kind === "unavailable" ? 503 : kind === "failed" ? 500 : 404;

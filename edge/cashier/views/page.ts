@@ -67,18 +67,6 @@ export function plainPage(c: PageContext, p: { http: number; title: string; body
   };
 }
 
-/** TransactionStatus -> the word the interface writes (seed 2.2, CONTRACT 3). */
-export const STATUS_WORD: Readonly<Record<TransactionStatus, string>> = {
-  [TransactionStatus.UNSPECIFIED]: "",
-  [TransactionStatus.PENDING]: "pending",
-  [TransactionStatus.APPROVED]: "approved",
-  [TransactionStatus.DECLINED_RETRY]: "declined_retry",
-  [TransactionStatus.DECLINED]: "declined",
-  [TransactionStatus.CANCELLED]: "cancelled",
-  [TransactionStatus.PENDING_ASYNC]: "pending_async",
-  [TransactionStatus.REQUESTED]: "requested",
-};
-
 /** Whether a status can still change (the result page keeps following it). */
 export function isFinal(status: TransactionStatus): boolean {
   return status === TransactionStatus.APPROVED || status === TransactionStatus.DECLINED || status === TransactionStatus.CANCELLED;

@@ -12,7 +12,8 @@ import { amountDisplay, linkButton, pathButton } from "../../pages/kit/component
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
 import { sessionPath } from "../paths.ts";
-import { type CashierPage, type PageContext, type SessionFrame, STATUS_WORD, isFinal, sessionPage } from "./page.ts";
+import { statusWord } from "../../wire/status-words.ts";
+import { type CashierPage, type PageContext, type SessionFrame, isFinal, sessionPage } from "./page.ts";
 import { brandName } from "./parts.ts";
 import { dateText } from "./withdrawal.ts";
 
@@ -76,7 +77,7 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   const final = isFinal(x.status);
   // declined_retry is not the order's end: the cascade's next attempt follows (the route moves to it).
   const declined = x.status === TransactionStatus.DECLINED;
-  const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: STATUS_WORD[x.status] });
+  const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: statusWord(x.status) });
   const self = sessionPath(f.sessionToken, `result/${x.traceId}`, f.parent);
   const following = !final && x.status !== TransactionStatus.REQUESTED;
   // A 3-D Secure check still open: the way to it, for a customer who reached this page without passing it (a form sent twice).
@@ -101,7 +102,7 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
     !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""
   }${cont}</p>`;
 
-  const body = html`<div data-cashier-result="${event}"${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${STATUS_WORD[x.status]}">
+  const body = html`<div data-cashier-result="${event}"${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${statusWord(x.status)}">
 <h1>${t(headingKey(x))}</h1>
 ${message}
 ${receipt(tr, x)}
