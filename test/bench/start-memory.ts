@@ -6,8 +6,9 @@
  * reads its resident set from /proc while idle, under the bench's load (signed
  * approved sales through the edge, closed loop, default concurrency 64 for
  * 10 s) and `--after` seconds (default 30) after the load, and prints them with
- * the Postgres processes' proportional set size. Extra node flags for the
- * spawned process come from BENCH_START_NODE_FLAGS (to compare heap settings).
+ * the Postgres processes' proportional set size. It runs with the node flags
+ * of package.json's start script; BENCH_START_NODE_FLAGS replaces them (to
+ * compare heap settings; --trace-gc adds each isolate's committed heap).
  * Only 127.0.0.1 is loaded; the process is stopped (SIGTERM) at the end.
  */
 import { spawn } from "node:child_process";
@@ -21,6 +22,14 @@ import { MERCHANTS } from "../support/merchants.ts";
 import { saleBody, sign } from "../support/wire.ts";
 
 const MB = 1024 * 1024;
+
+/** The node flags of package.json's `start` script (`node <flags> engine/main.ts ...`): what an operator runs. */
+function startScriptFlags(): string {
+  const start: string = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).scripts.start;
+  const m = /^node((?: --[^ ]+)*) engine\/main\.ts\b/.exec(start);
+  if (!m) throw new Error(`package.json's start script is not "node <flags> engine/main.ts ...": ${start}`);
+  return m[1].trim();
+}
 const repo = new URL("../..", import.meta.url).pathname;
 
 function statusKb(pid: number, field: string): number {
@@ -93,7 +102,8 @@ export async function startMemoryMain(argv: string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "cashier-mem-"));
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, "merchants.json"), JSON.stringify(MERCHANTS));
-  const flags = (process.env.BENCH_START_NODE_FLAGS ?? "").split(" ").filter((f) => f !== "");
+  // npm start's own node flags unless BENCH_START_NODE_FLAGS says otherwise ("" for none).
+  const flags = (process.env.BENCH_START_NODE_FLAGS ?? startScriptFlags()).split(" ").filter((f) => f !== "");
   const child = spawn(process.execPath, [...flags, "engine/main.ts", "--with-edge"], {
     cwd: repo,
     env: {
@@ -110,9 +120,15 @@ export async function startMemoryMain(argv: string[]): Promise<void> {
   let out = "";
   // With --trace-gc among the flags: V8's pause per collection, summed while loading.
   const gc = { counting: false, scavenges: 0, scavengeMs: 0, majors: 0, majorMs: 0 };
+  // The most each isolate (each thread: the engine's, the edge's, the Backoffice's) had committed, from the
+  // trace's "used (committed) -> used (committed) MB", by the isolate address V8 prefixes each line with.
+  const committed = new Map<string, number>();
   child.stdout.on("data", (c: Buffer) => {
     const text = c.toString("utf8");
     out += text;
+    for (const [, isolate, mb] of text.matchAll(/\[\d+:(0x[0-9a-f]+)\][^\n]*?-> [\d.]+ \(([\d.]+)\) MB/g)) {
+      committed.set(isolate, Math.max(committed.get(isolate) ?? 0, Number(mb)));
+    }
     if (!gc.counting) return;
     for (const [, kind, ms] of text.matchAll(/\b(Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^\n]*?, ([\d.]+) \/ [\d.]+ ms/g)) {
       if (kind === "Mark-Compact") {
@@ -189,7 +205,11 @@ export async function startMemoryMain(argv: string[]): Promise<void> {
     if (flags.includes("--trace-gc"))
       console.log(
         `gc (load):   ${gc.scavenges} young collections, ${gc.scavengeMs.toFixed(0)} ms; ${gc.majors} mark-compacts, ${gc.majorMs.toFixed(0)} ms; ` +
-          `${ok > 0 ? ((gc.scavengeMs + gc.majorMs) / ok).toFixed(3) : "-"} ms of GC pause per sale (both threads)`,
+          `${ok > 0 ? ((gc.scavengeMs + gc.majorMs) / ok).toFixed(3) : "-"} ms of GC pause per sale (all threads)`,
+      );
+    if (committed.size > 0)
+      console.log(
+        `v8 heaps:    at most ${[...committed.values()].map((mb) => `${mb.toFixed(0)} MB`).join(", ")} committed, one per isolate in the order they first collected`,
       );
   } finally {
     clearTimeout(budget);
