@@ -8,7 +8,8 @@
  * detail's check_offered, the stuck list's check_offered_trace_ids): on the
  * pending sale, not once it is final, not on a sale whose 3-D Secure
  * challenge the customer still has open; once that challenge is past its
- * expiry, a check declines it (9005) at once. Refused by cause: a final transaction
+ * expiry, a check declines it (9005) at once; an approved payout (A) its
+ * engine never sent on is sent and paid. Refused by cause: a final transaction
  * (FAILED_PRECONDITION naming its status), a viewer (PERMISSION_DENIED naming
  * transaction.check), a merchant outside the scope (NOT_FOUND), bad arguments
  * (INVALID_ARGUMENT naming the field).
@@ -24,7 +25,7 @@ import pg from "pg";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { saleRequest } from "../support/engine-request.ts";
 import { movableClock } from "../support/clock.ts";
@@ -214,6 +215,32 @@ t.test("bad arguments name the field", async (t) => {
   t.match(long.message, /^reason: must be at most 255 characters$/);
   const session = await refusal(bo().checkTransactionNow({ context: ctx(""), traceId: trace.theirs }));
   t.equal(session.code, Code.Unauthenticated);
+});
+
+t.test("an approved payout whose engine stopped before sending it is sent on by a check and paid", async (t) => {
+  const made = await svc().client.process(
+    saleRequest({ merchantId: "m-manual", frontend: "manual-usd", orderId: orderId("check-payout"), transactionType: TransactionType.PAYOUT }),
+  );
+  t.equal(made.transaction?.status, TransactionStatus.REQUESTED, "a manual payout waits for its decision, its card held");
+  const traceId = made.transaction?.traceId ?? 0;
+  const as = ctx(ops.support.sessionToken);
+  t.equal((await bo().getTransactionDetail({ context: as, traceId })).checkOffered, false, "in requested it waits for a decision, not a check");
+  // What an engine leaves when it stops between an approval (A) and sending the payout on (P): the approval is
+  // committed, and the follow-up that would send it is planned on the database's clock, here two hours away.
+  await svc().sql("update transaction set status = 'pending', payout_letter = 'A', next_check_at = now() + interval '2 hours' where trace_id = $1", [traceId]);
+  t.equal((await bo().getTransactionDetail({ context: as, traceId })).checkOffered, true, "in A a check is offered");
+  await bo().checkTransactionNow({ context: as, traceId, reason: "engine restarted mid-approval" });
+  const paid = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId });
+    return got.transaction?.status === TransactionStatus.APPROVED ? got.transaction : undefined;
+  }, 10_000);
+  t.ok(paid, "approved by the processor, long before the planned follow-up");
+  t.equal(paid?.payoutLetter, PayoutLetter.APPROVED, "Y");
+  const [row] = await svc().sql<{ after_json: string }>(
+    "select after_json from audit_log where action = 'transaction.check' and target = $1 and outcome = 'success'",
+    [`trace_id:${traceId}`],
+  );
+  t.match(JSON.parse(row.after_json), { status: "pending", payout_letter: "A", step: "resume-payout" }, "the audit row names the step");
 });
 
 t.test("once the challenge is past its 15 minutes, a check expires it at once: declined, 9005", async (t) => {
