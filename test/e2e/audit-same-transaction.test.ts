@@ -14,23 +14,12 @@ import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck } from "../support/operators.ts";
-import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { useService } from "../support/service.ts";
+import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
-let stub: PlatformStub;
-t.before(async () => {
-  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-});
-t.teardown(() => stub.close());
-
 const clock = movableClock();
-const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100" }, () => ({
-  merchants: platformMerchants(stub.url),
-  now: clock.now,
-}));
+const { svc } = usePlatformService(t, {}, { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
 
 let ann: EnrolledOperator;

@@ -15,20 +15,11 @@ import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, createOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
 import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
-import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { useService } from "../support/service.ts";
+import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
-let stub: PlatformStub;
-t.before(async () => {
-  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-});
-t.teardown(() => stub.close());
-const service = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, () => ({
-  merchants: platformMerchants(stub.url),
-}));
+const { svc: service, stub } = usePlatformService(t, { CASHIER_CALLBACK_RETRY_SECONDS: "1,1" });
 
 type Role = "viewer" | "support" | "payouts" | "admin";
 let browser: Browser;
@@ -67,7 +58,7 @@ t.before(async () => {
   }
   const edge = service().edgeUrl;
   sale.approved = orderId("sale");
-  const ok = await processSale(edge, { merchant_id: "m-plat", frontend: "plat-usd", order_id: sale.approved, notification_url: `${stub.url}/notify` });
+  const ok = await processSale(edge, { merchant_id: "m-plat", frontend: "plat-usd", order_id: sale.approved, notification_url: `${stub().url}/notify` });
   if (ok.body.transaction_status !== "approved") throw new Error(`sale not approved: ${ok.text}`);
   sale.approvedTrace = Number(ok.body.trace_id);
   sale.declined = orderId("sale");
@@ -76,7 +67,7 @@ t.before(async () => {
     frontend: "plat-usd",
     order_id: sale.declined,
     card_number: "4000000000000002",
-    notification_url: `${stub.url}/notify`,
+    notification_url: `${stub().url}/notify`,
   });
   for (let i = 0; i < 3; i++) await processSale(edge, { merchant_id: "m-plat", frontend: "plat-usd", amount: 2000 + i * 100 });
   // The payouts' customer has a deposit history at the same merchant.
@@ -86,7 +77,7 @@ t.before(async () => {
   payouts.big = await payout(150_000);
   payouts.rejected = await payout(3000);
   // The declined sale owes the platform a RecordFailedDeposit: the callback the pages redeliver.
-  await stub.waitFor("record_failed_deposit");
+  await stub().waitFor("record_failed_deposit");
   sale.declinedTrace = await traceOf(sale.declined);
 });
 t.teardown(async () => {
@@ -205,11 +196,11 @@ t.test("search finds a sale made through the Process API; its detail explains it
 t.test("support redelivers a callback: the platform receives it again", async (t) => {
   const page = await pageAs(t, "sam");
   await page.goto(`${bo.url}/transactions/${sale.declinedTrace}`);
-  const before = stub.received("record_failed_deposit").length;
+  const before = stub().received("record_failed_deposit").length;
   await page.locator("button[id^=redeliver-]").first().click();
   await page.waitForURL(/notice=redelivered/);
   t.match(await page.textContent("#notice"), /due again/);
-  const again = await until(async () => stub.received("record_failed_deposit").length > before, 15_000);
+  const again = await until(async () => stub().received("record_failed_deposit").length > before, 15_000);
   t.ok(again, "the RecordFailedDeposit arrived once more");
   await page.goto(`${bo.url}/stuck`);
   await axeClean(t, page, "stuck", true);

@@ -15,23 +15,13 @@ import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, signInTotp } from "../support/operators.ts";
-import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { useService } from "../support/service.ts";
+import type { ReceivedCall } from "../support/platform-stub.ts";
+import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
-let stub: PlatformStub;
-t.before(async () => {
-  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-});
-t.teardown(() => stub.close());
-
 const clock = movableClock();
-const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, () => ({
-  merchants: platformMerchants(stub.url),
-  now: clock.now,
-}));
+const { svc, stub } = usePlatformService(t, { CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
 const body = (c: ReceivedCall) => c.body as Record<string, any>;
 
@@ -109,7 +99,7 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
   t.equal(second.awaitingSecondApproval, false);
   t.equal(second.transaction?.status, TransactionStatus.APPROVED);
   approvedPayout = big.traceId;
-  const calls = await stub.waitFor("update_payout", (c) => body(c).ExtPayoutID === big.oid, { count: 3 });
+  const calls = await stub().waitFor("update_payout", (c) => body(c).ExtPayoutID === big.oid, { count: 3 });
   t.same(
     calls.map((c) => [body(c).Status, body(c).UpdatedBy]),
     [
@@ -225,7 +215,7 @@ t.test("detail: the cascade with each processor's answer, the history, every cal
     frontend: "plat-usd",
     order_id: oid,
     card_number: "4000000000000259",
-    notification_url: `${stub.url}/notify`,
+    notification_url: `${stub().url}/notify`,
   });
   const traceId = r.body.trace_id as number;
   const detail = await until(async () => {

@@ -8,27 +8,18 @@ import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { PayoutLetter, TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { startPlatformStub, type PlatformStub, type ReceivedCall } from "../support/platform-stub.ts";
-import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
-import { useService } from "../support/service.ts";
+import type { ReceivedCall } from "../support/platform-stub.ts";
+import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { owedCallbacks, settledCallbacks } from "../support/settled.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
-let stub: PlatformStub;
-t.before(async () => {
-  stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
-});
-t.teardown(() => stub.close());
-
-const svc = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, () => ({
-  merchants: platformMerchants(stub.url),
-}));
+const { svc, stub } = usePlatformService(t, { CASHIER_CALLBACK_RETRY_SECONDS: "1,1" });
 
 const body = (c: ReceivedCall) => c.body as Record<string, any>;
 const ofOrder = (oid: string) => (c: ReceivedCall) => body(c)?.ExtPayoutID === oid || body(c)?.order_id === oid;
 const letters = (oid: string) =>
-  stub
+  stub()
     .received("update_payout")
     .filter(ofOrder(oid))
     .map((c) => body(c).Status);
@@ -42,7 +33,7 @@ async function payout(merchant: string, frontend: string, over: Record<string, u
     transaction_type: "payout",
     cvv: undefined,
     amount: 2500,
-    notification_url: `${stub.url}/notify`,
+    notification_url: `${stub().url}/notify`,
     ...over,
   });
   return { oid, r };
@@ -60,7 +51,7 @@ async function rpcCode(p: Promise<unknown>): Promise<Code | undefined> {
 t.test("auto: A, P, Y go out as UpdatePayout in order, exactly as seed 2.5 writes them", async (t) => {
   const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { amount: 2500 });
   t.equal(r.body.transaction_status, "approved");
-  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  const calls = await stub().waitFor("update_payout", ofOrder(oid), { count: 3 });
   t.same(
     calls.map((c) => body(c).Status),
     ["A", "P", "Y"],
@@ -90,28 +81,28 @@ t.test("auto: A, P, Y go out as UpdatePayout in order, exactly as seed 2.5 write
   // Every UpdatePayout recorded as answered: the payout's life is over, and what it owed is in the outbox.
   await settledCallbacks(svc().client, r.body.trace_id, CallbackKind.UPDATE_PAYOUT);
   t.same(await owedCallbacks(svc().client, r.body.trace_id, CallbackKind.NOTIFICATION), [], "no notification is owed");
-  t.equal(stub.received("notification").filter(ofOrder(oid)).length, 0, "the reply already told the result: no notification");
+  t.equal(stub().received("notification").filter(ofOrder(oid)).length, 0, "the reply already told the result: no notification");
 });
 
 t.test("auto on a declining card: A, P, J; only the letters the merchant chose are sent", async (t) => {
   const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { card_number: "4000000000000002" });
   t.equal(r.body.transaction_status, "declined");
-  await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  await stub().waitFor("update_payout", ofOrder(oid), { count: 3 });
   t.same(letters(oid), ["A", "P", "J"]);
 
   const yj = await payout("m-plat-yj", "yj-usd");
-  await stub.waitFor("update_payout", ofOrder(yj.oid));
+  await stub().waitFor("update_payout", ofOrder(yj.oid));
   const owed = await settledCallbacks(svc().client, yj.r.body.trace_id, CallbackKind.UPDATE_PAYOUT);
   t.equal(owed.length, 1, "one UpdatePayout owed, and it was answered");
   t.same(letters(yj.oid), ["Y"], "update_payout_statuses YJ: only Y");
-  t.equal(body(stub.received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
+  t.equal(body(stub().received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
 });
 
 t.test("a payout to the card every processor declines (4000000000000341) ends declined: A, P, J, code 91", async (t) => {
   const { oid, r } = await payout("m-plat-quiet", "quiet-usd", { card_number: "4000000000000341" });
   t.equal(r.body.transaction_status, "declined", "no cascade for a payout: its one attempt ends declined");
   t.equal(r.body.error_details, "91 Issuer unavailable, try another route");
-  await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  await stub().waitFor("update_payout", ofOrder(oid), { count: 3 });
   t.same(letters(oid), ["A", "P", "J"]);
 });
 
@@ -128,7 +119,7 @@ t.test("manual: waits in requested; an operator approves: A, P, Y, notified, Upd
   const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "alice" });
   t.equal(approved.transaction?.status, TransactionStatus.APPROVED);
   t.equal(approved.transaction?.payoutLetter, PayoutLetter.APPROVED);
-  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  const calls = await stub().waitFor("update_payout", ofOrder(oid), { count: 3 });
   t.same(
     calls.map((c) => body(c).Status),
     ["A", "P", "Y"],
@@ -137,7 +128,7 @@ t.test("manual: waits in requested; an operator approves: A, P, Y, notified, Upd
     calls.map((c) => body(c).UpdatedBy),
     ["operator:alice", "operator:alice", "operator:alice"],
   );
-  const notes = await stub.waitFor("notification", (c) => ofOrder(oid)(c) && body(c).transaction_status === "approved");
+  const notes = await stub().waitFor("notification", (c) => ofOrder(oid)(c) && body(c).transaction_status === "approved");
   t.ok(notes[0].signatureValid, "the decision is notified, signed");
   const [{ after }] = await svc().sql<{ after: boolean }>(`select card_sealed is null as after from payment_order where order_id = $1`, [oid]);
   t.ok(after, "the card is dropped once the processor answered");
@@ -168,16 +159,16 @@ t.test("manual: reject is J, cancel is C, both with 9007 and the reason; both te
   t.equal(rejected.transaction?.payoutLetter, PayoutLetter.REJECTED);
   t.equal(rejected.transaction?.errorCode, 9007);
   t.equal(rejected.transaction?.errorDetails, "KYC not complete");
-  await stub.waitFor("update_payout", ofOrder(rej.oid));
+  await stub().waitFor("update_payout", ofOrder(rej.oid));
   t.same(letters(rej.oid), ["J"]);
 
   const can = await payout("m-plat-manual", "manual-usd");
   const cancelled = await svc().admin.cancelPayout({ traceId: can.r.body.trace_id, operator: "carol", reason: "customer asked" });
   t.equal(cancelled.transaction?.status, TransactionStatus.CANCELLED);
   t.equal(cancelled.transaction?.payoutLetter, PayoutLetter.CANCELLED);
-  const [c] = await stub.waitFor("update_payout", ofOrder(can.oid));
+  const [c] = await stub().waitFor("update_payout", ofOrder(can.oid));
   t.match(body(c), { Status: "C", UpdatedBy: "operator:carol" });
-  const [n] = await stub.waitFor("notification", (x) => ofOrder(can.oid)(x));
+  const [n] = await stub().waitFor("notification", (x) => ofOrder(can.oid)(x));
   t.match(body(n), { transaction_status: "cancelled", error_code: 9007, error_details: "customer asked", transaction_type: "payout" });
   const [{ gone }] = await svc().sql<{ gone: boolean }>(`select card_sealed is null as gone from payment_order where order_id = $1`, [can.oid]);
   t.ok(gone, "a cancelled payout keeps no card");
@@ -199,7 +190,7 @@ t.test("payout decisions refuse what is not a waiting payout, naming the cause",
 
 t.test("operators list deliveries by merchant, kind and outcome, and redeliver one", async (t) => {
   const { oid } = await payout("m-plat-yj", "yj-usd");
-  await stub.waitFor("update_payout", ofOrder(oid));
+  await stub().waitFor("update_payout", ofOrder(oid));
   const page = await until(async () => {
     const listed = await svc().admin.listDeliveries({ merchantId: "m-plat-yj", kind: CallbackKind.UPDATE_PAYOUT, state: CallbackState.DELIVERED });
     return listed.deliveries.some((d) => d.body.includes(oid)) && listed;
@@ -225,7 +216,7 @@ t.test("operators list deliveries by merchant, kind and outcome, and redeliver o
 
   const again = await svc().admin.redeliverCallback({ id: mine.id });
   t.equal(again.delivery?.state, CallbackState.PENDING);
-  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 2 });
+  const calls = await stub().waitFor("update_payout", ofOrder(oid), { count: 2 });
   t.equal(calls[1].eventId, calls[0].eventId, "redelivered with the same X-Cashier-Event-Id");
   t.equal(await rpcCode(svc().admin.redeliverCallback({ id: 999_999_999n })), Code.NotFound);
 });
@@ -246,18 +237,18 @@ t.test("two operators approving at once: one approval, the other told the payout
 
 t.test("UpdatePayout: an HTTP 500 is retried even when its body has a status member", async (t) => {
   // Whichever UpdatePayout comes next gets the 500 (a late one of an earlier test may): it must come again.
-  const since = stub.received("update_payout").length;
-  stub.script("update_payout", { httpStatus: 500, status: 500, description: "Internal Server Error" });
+  const since = stub().received("update_payout").length;
+  stub().script("update_payout", { httpStatus: 500, status: 500, description: "Internal Server Error" });
   await payout("m-plat-yj", "yj-usd");
   const again = await until(async () => {
-    const ids = stub
+    const ids = stub()
       .received("update_payout")
       .slice(since)
       .map((c) => c.eventId);
     return ids.find((id, j) => id !== null && ids.indexOf(id) !== j) ?? undefined;
   }, 10_000);
   t.ok(again, "the call answered 500 was sent again, with the same event id");
-  const first = stub
+  const first = stub()
     .received("update_payout")
     .slice(since)
     .find((c) => c.eventId === again);
@@ -268,7 +259,7 @@ t.test("manual approval on a declining card ends J; without update_payout_url Up
   const { oid, r } = await payout("m-plat-manual", "manual-usd", { card_number: "4000000000000002" });
   const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "dora" });
   t.equal(approved.transaction?.payoutLetter, PayoutLetter.REJECTED, "the processor declined: J");
-  const calls = await stub.waitFor("update_payout", ofOrder(oid), { count: 3 });
+  const calls = await stub().waitFor("update_payout", ofOrder(oid), { count: 3 });
   t.same(
     calls.map((c) => [body(c).Status, body(c).UpdatedBy]),
     [
@@ -279,7 +270,7 @@ t.test("manual approval on a declining card ends J; without update_payout_url Up
   );
 
   const fallback = await payout("m-plat-fallback", "fallback-usd");
-  const [y] = await stub.waitFor("update_payout", (c) => ofOrder(fallback.oid)(c) && body(c).Status === "Y");
+  const [y] = await stub().waitFor("update_payout", (c) => ofOrder(fallback.oid)(c) && body(c).Status === "Y");
   t.equal(y.path, "/UpdatePayout", "{platform_url}/UpdatePayout");
   t.ok(y.signatureValid);
 });
