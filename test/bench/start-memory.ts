@@ -123,14 +123,23 @@ export async function startMemoryMain(argv: string[]): Promise<void> {
   // The most each isolate (each thread: the engine's, the edge's, the Backoffice's) had committed, from the
   // trace's "used (committed) -> used (committed) MB", by the isolate address V8 prefixes each line with.
   const committed = new Map<string, number>();
+  // Trace lines are read whole (a chunk may end inside one) and only the engine's own: the simulator's process
+  // traces too, and the engine forwards its output.
+  let partial = "";
   child.stdout.on("data", (c: Buffer) => {
-    const text = c.toString("utf8");
-    out += text;
-    for (const [, isolate, mb] of text.matchAll(/\[\d+:(0x[0-9a-f]+)\][^\n]*?-> [\d.]+ \(([\d.]+)\) MB/g)) {
-      committed.set(isolate, Math.max(committed.get(isolate) ?? 0, Number(mb)));
+    const chunk = c.toString("utf8");
+    out += chunk;
+    const text = partial + chunk;
+    const cut = text.lastIndexOf("\n");
+    partial = text.slice(cut + 1);
+    const lines = text.slice(0, cut + 1);
+    const own = String(child.pid);
+    for (const [, pid, isolate, mb] of lines.matchAll(/\[(\d+):(0x[0-9a-f]+)\][^\n]*?-> [\d.]+ \(([\d.]+)\) MB/g)) {
+      if (pid === own) committed.set(isolate, Math.max(committed.get(isolate) ?? 0, Number(mb)));
     }
     if (!gc.counting) return;
-    for (const [, kind, ms] of text.matchAll(/\b(Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^\n]*?, ([\d.]+) \/ [\d.]+ ms/g)) {
+    for (const [, pid, kind, ms] of lines.matchAll(/\[(\d+):0x[0-9a-f]+\][^\n]*?\b(Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^\n]*?, ([\d.]+) \/ [\d.]+ ms/g)) {
+      if (pid !== own) continue;
       if (kind === "Mark-Compact") {
         gc.majors++;
         gc.majorMs += Number(ms);
@@ -205,11 +214,11 @@ export async function startMemoryMain(argv: string[]): Promise<void> {
     if (flags.includes("--trace-gc"))
       console.log(
         `gc (load):   ${gc.scavenges} young collections, ${gc.scavengeMs.toFixed(0)} ms; ${gc.majors} mark-compacts, ${gc.majorMs.toFixed(0)} ms; ` +
-          `${ok > 0 ? ((gc.scavengeMs + gc.majorMs) / ok).toFixed(3) : "-"} ms of GC pause per sale (all threads)`,
+          `${ok > 0 ? ((gc.scavengeMs + gc.majorMs) / ok).toFixed(3) : "-"} ms of GC pause per sale (the engine process's threads)`,
       );
     if (committed.size > 0)
       console.log(
-        `v8 heaps:    at most ${[...committed.values()].map((mb) => `${mb.toFixed(0)} MB`).join(", ")} committed, one per isolate in the order they first collected`,
+        `v8 heaps:    at most ${[...committed.values()].map((mb) => `${mb.toFixed(0)} MB`).join(", ")} committed, one per thread of the engine process in the order they first collected`,
       );
   } finally {
     clearTimeout(budget);
