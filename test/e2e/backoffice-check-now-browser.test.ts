@@ -124,7 +124,7 @@ t.test("support presses Check now on the stuck page by keyboard; the sale turns 
   await button.focus();
   await page.keyboard.press("Enter");
   await page.waitForURL(/\/stuck\?notice=checked/);
-  t.match(await page.textContent("#notice"), new RegExp(`Transaction ${trace.pending}: its processor is being asked now`));
+  t.match(await page.textContent("#notice"), new RegExp(`Transaction ${trace.pending}: its follow-up runs now`));
   await axeClean(t, page, "stuck-checked");
   const gone = await until(async () => {
     await page.goto(`${bo.url}/stuck`);
@@ -153,13 +153,13 @@ t.test("support checks from the transaction's detail with a reason; the page tur
   await page.press("#check-reason", "Enter");
   await page.waitForURL(`${bo.url}/transactions/${trace.pending2}?notice=checked`);
   // The worker may have its answer before this page is drawn: the notice says which.
-  t.match(await page.textContent("#notice"), /its processor (is being asked now|has answered)/);
+  t.match(await page.textContent("#notice"), /its follow-up (runs now|has run)/);
   const approved = await until(async () => {
     await page.reload();
     return /approved/.test((await page.textContent("#status")) ?? "");
   }, 15_000);
   t.ok(approved, "the reloaded page shows it approved");
-  t.match(await page.textContent("#notice"), /its processor has answered/, "and the notice no longer asks for a reload");
+  t.match(await page.textContent("#notice"), /its follow-up has run/, "and the notice no longer asks for a reload");
   t.equal(await page.locator("#check-now").count(), 0);
   await axeClean(t, page, "detail-checked");
   const rows = await svc().sql<{ actor: string; detail: string }>(
