@@ -6,6 +6,7 @@
  */
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 
+// Every status but UNSPECIFIED must have its word: a new one without it does not compile.
 export const STATUS_WORDS: Readonly<Record<number, string>> = {
   [TransactionStatus.PENDING]: "pending",
   [TransactionStatus.APPROVED]: "approved",
@@ -14,7 +15,7 @@ export const STATUS_WORDS: Readonly<Record<number, string>> = {
   [TransactionStatus.CANCELLED]: "cancelled",
   [TransactionStatus.PENDING_ASYNC]: "pending_async",
   [TransactionStatus.REQUESTED]: "requested",
-};
+} satisfies Record<Exclude<TransactionStatus, TransactionStatus.UNSPECIFIED>, string>;
 
 /** The status's word, or "" for one the table does not name. */
 export const statusWord = (status: TransactionStatus): string => STATUS_WORDS[status] ?? "";

@@ -170,7 +170,7 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
           const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken, export: true });
           return { lines: res.entries.map(auditCsv), next: res.nextPageToken };
         },
-        cutNote: (pages) => `# cut after ${pages * 1000} entries: narrow the filter to export the rest`,
+        cutNote: (rows) => `# cut after ${rows} entries: narrow the filter to export the rest`,
       });
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);

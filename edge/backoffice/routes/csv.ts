@@ -31,8 +31,8 @@ export interface CsvExport {
   maxPages: number;
   /** The page after `token` ("" for the first). */
   page(token: string): Promise<ExportPage>;
-  /** The last line of a file cut after `pages` pages. */
-  cutNote(pages: number): string;
+  /** The last line of a file cut after `rows` rows. */
+  cutNote(rows: number): string;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function sendCsv(ctx: Context, e: CsvExport): Promise<void> {
     token = page.next;
     pages += 1;
   } while (token && pages < e.maxPages);
-  if (token) lines.push(csvLine([e.cutNote(pages)]));
+  if (token) lines.push(csvLine([e.cutNote(lines.length - 1)]));
   ctx.status = 200;
   ctx.set({
     "Content-Type": "text/csv; charset=utf-8",

@@ -177,7 +177,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
           const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token) });
           return { lines: res.transactions.map(csvRow), next: res.nextPageToken };
         },
-        cutNote: (pages) => `# cut after ${pages * 500} rows: narrow the search to export the rest`,
+        cutNote: (rows) => `# cut after ${rows} rows: narrow the search to export the rest`,
       });
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
