@@ -11,8 +11,16 @@ import { orderId } from "./wire.ts";
 
 export type SaleInit = MessageInitShape<typeof ProcessRequestSchema>;
 
-/** The sale's fields as a plain init object (a fresh order id unless `over` names one); `over` may hold wrong values on purpose. */
+const FIELDS = new Set(ProcessRequestSchema.fields.map((f) => f.localName));
+
+/**
+ * The sale's fields as a plain init object (a fresh order id unless `over` names one). `over` may hold wrong
+ * values on purpose, so it is not typed by the message; a name that is not a field of it is refused instead of
+ * being sent as nothing.
+ */
 export function saleInit(over: Record<string, unknown> = {}): SaleInit {
+  const unknown = Object.keys(over).filter((k) => !FIELDS.has(k));
+  if (unknown.length > 0) throw new Error(`not fields of ProcessRequest: ${unknown.join(", ")}`);
   return {
     merchantId: "m-test",
     orderId: orderId("grpc"),
