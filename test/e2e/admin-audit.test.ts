@@ -17,7 +17,7 @@ import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { SECRET } from "../support/merchants.ts";
-import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck } from "../support/operators.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck, refuseAudit } from "../support/operators.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -69,16 +69,6 @@ const codeOf = (p: Promise<unknown>) =>
     () => undefined,
     (e: unknown) => ConnectError.from(e).code,
   );
-
-/** Makes this database refuse audit rows naming `target`, until the test ends. */
-async function refuseAudit(t: Test, target: string) {
-  await svc().sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
-    begin raise exception 'audit insert refused by the test'; end $$`);
-  await svc().sql(
-    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = '${target}') execute function refuse_audit_for_test()`,
-  );
-  t.teardown(() => svc().sql("drop trigger if exists refuse_audit_for_test on audit_log"));
-}
 
 async function payout(): Promise<number> {
   const r = await processSale(svc().edgeUrl, {
@@ -140,7 +130,7 @@ t.test("payout decisions: one row each, by operator:<name>, written with the dec
 
   // When the row cannot be written, the decision is not kept either.
   const kept = await payout();
-  await refuseAudit(t, `trace_id:${kept}`);
+  await refuseAudit(t, svc(), `trace_id:${kept}`);
   t.ok(await codeOf(admin().rejectPayout({ traceId: kept, operator: "ops-bot", reason: "" })), "the rejection fails with its row");
   const [state] = await svc().sql<{ status: string }>("select status from transaction where trace_id = $1", [kept]);
   t.equal(state.status, "requested", "the payout stays requested");
@@ -223,7 +213,7 @@ t.test("merchant, frontend, secret and processor-account changes: before and aft
       merchant: { merchantId: "m-aud2", processors: ["sim-a"], frontends: [{ name: "aud2-usd", baseCurrency: "USD" }] },
       secret: NEW_SECRET,
     });
-  await refuseAudit(t, "merchant:m-aud2");
+  await refuseAudit(t, svc(), "merchant:m-aud2");
   t.ok(await codeOf(createAud2()), "the create fails with its row");
   t.same(await svc().sql("select id from merchant where id = 'm-aud2'"), [], "no merchant without its audit row");
   await svc().sql("drop trigger refuse_audit_for_test on audit_log");
@@ -233,7 +223,7 @@ t.test("merchant, frontend, secret and processor-account changes: before and aft
     admin().setProcessorAccount({ merchantId: "m-aud", account: { processor: "sim-b", endpointUrl: "http://127.0.0.1:9/", enabled: true }, apiKey: API_KEY });
   const accounts = async () =>
     (await svc().sql<{ p: string }>("select processor as p from processor_account where merchant_id = 'm-aud' order by processor")).map((r) => r.p);
-  await refuseAudit(t, "merchant:m-aud");
+  await refuseAudit(t, svc(), "merchant:m-aud");
   t.ok(await codeOf(setSimB()), "the account fails with its row");
   t.same(await accounts(), ["sim-a"], "no account without its row");
   await svc().sql("drop trigger refuse_audit_for_test on audit_log");

@@ -7,13 +7,13 @@
  * decisions at once leave a chain `npm run audit-check` finds intact. The
  * same holds for a merchant's settings and a callback's redelivery.
  */
-import t, { type Test } from "tap";
+import t from "tap";
 import { ConnectError } from "@connectrpc/connect";
 import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
-import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck } from "../support/operators.ts";
+import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, runAuditCheck, refuseAudit } from "../support/operators.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -58,16 +58,6 @@ async function writers(traceId: number, cause: string, action: string) {
   return { event: event?.xid, audit: rows };
 }
 
-/** Makes this database refuse audit rows naming `target`, until the test ends. */
-async function refuseAudit(t: Test, target: string) {
-  await svc().sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
-    begin raise exception 'audit insert refused by the test'; end $$`);
-  await svc().sql(
-    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = '${target}') execute function refuse_audit_for_test()`,
-  );
-  t.teardown(() => svc().sql("drop trigger if exists refuse_audit_for_test on audit_log"));
-}
-
 const fails = (p: Promise<unknown>) =>
   p.then(
     () => false,
@@ -98,7 +88,7 @@ t.test("a rejection and an approval commit in the same transaction as their audi
 t.test("when the audit insert fails, the decision is rolled back and the payout stays requested", async (t) => {
   const traceId = await payout();
   // A real failure inside the transaction: this database refuses the audit row for this one payout.
-  await refuseAudit(t, `trace_id:${traceId}`);
+  await refuseAudit(t, svc(), `trace_id:${traceId}`);
   const lastId = async () => (await svc().sql<{ id: number | null }>("select max(id)::int as id from audit_log"))[0].id;
   const before = await lastId();
 
@@ -138,7 +128,7 @@ t.test("a merchant's settings change and its audit row commit together, or neith
   const flipped = was.a === "manual" ? PayoutApproval.AUTO : PayoutApproval.MANUAL;
   const back = was.a === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO;
 
-  await refuseAudit(t, "merchant:m-plat");
+  await refuseAudit(t, svc(), "merchant:m-plat");
   t.ok(await fails(change(flipped)), "the change fails with its audit row");
   t.same(await approval(), was, "the merchant is as it was");
   await svc().sql("drop trigger refuse_audit_for_test on audit_log");
@@ -154,7 +144,7 @@ t.test("a merchant's settings change and its audit row commit together, or neith
   // A secret rotation: the new secret is not kept without its audit row.
   const sealed = async () => (await svc().sql<{ s: string }>("select secret_sealed as s from merchant where id = 'm-plat'"))[0].s;
   const secretBefore = await sealed();
-  await refuseAudit(t, "merchant:m-plat");
+  await refuseAudit(t, svc(), "merchant:m-plat");
   t.ok(
     await fails(
       bo().rotateMerchantSecret({
@@ -181,7 +171,7 @@ t.test("a redelivery and its audit row commit together, or neither does", async 
   if (!cb) return;
   const row = async () => (await svc().sql<{ state: string; attempts: number }>("select state, attempts from callback where id = $1", [cb.id]))[0];
   const was = await row();
-  await refuseAudit(t, `callback:${cb.id}`);
+  await refuseAudit(t, svc(), `callback:${cb.id}`);
   t.ok(await fails(bo().redeliverCallback({ context: ctx(lead.sessionToken), id: BigInt(cb.id) })), "the redelivery fails with its audit row");
   t.same(await row(), was, "the callback was not made due again");
   await svc().sql("drop trigger refuse_audit_for_test on audit_log");
@@ -196,7 +186,7 @@ t.test("a four-eyes first approval and its audit row commit together; the same o
   const firsts = async () =>
     svc().sql<{ login: string; xid: string }>("select login, xmin::text as xid from payout_first_approval where trace_id = $1", [traceId]);
 
-  await refuseAudit(t, `trace_id:${traceId}`);
+  await refuseAudit(t, svc(), `trace_id:${traceId}`);
   t.ok(await fails(decide(ann, traceId, PayoutDecision.APPROVE)), "the first approval fails with its audit row");
   t.same(await firsts(), [], "no first approval was kept");
   await svc().sql("drop trigger refuse_audit_for_test on audit_log");

@@ -97,3 +97,16 @@ export async function signInTotp(bo: Client<typeof BackofficeService>, clock: Mo
   });
   return done.session?.sessionToken ?? "";
 }
+
+/**
+ * Makes the service's database refuse audit rows naming `target` (a real trigger on audit_log), until the test
+ * ends: what a change whose audit row cannot be written must then do is roll back with it.
+ */
+export async function refuseAudit(t: { teardown(fn: () => unknown): void }, svc: Service, target: string): Promise<void> {
+  await svc.sql(`create or replace function refuse_audit_for_test() returns trigger language plpgsql as $$
+    begin raise exception 'audit insert refused by the test'; end $$`);
+  await svc.sql(
+    `create trigger refuse_audit_for_test before insert on audit_log for each row when (new.target = '${target}') execute function refuse_audit_for_test()`,
+  );
+  t.teardown(() => svc.sql("drop trigger if exists refuse_audit_for_test on audit_log"));
+}
