@@ -11,7 +11,8 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
 import { type AuditContent, type AuditRow, auditHash, GENESIS_HASH, startWalk, walkChain, type ChainVerdict } from "../domain/audit-chain.ts";
-import { typedDb } from "./typed-db.ts";
+import type { Selectable } from "kysely";
+import { type CashierDb, typedDb } from "./typed-db.ts";
 
 /** Any number: the advisory lock that orders appends to the chain. */
 const AUDIT_LOCK = 7_207_369_013;
@@ -123,21 +124,8 @@ export class PgAuditStore {
   }
 }
 
-type Stored = {
-  id: number;
-  at: Date;
-  actor: string;
-  action: string;
-  outcome: string;
-  merchant_id: string;
-  target: string;
-  client_address: string;
-  before_json: string;
-  after_json: string;
-  detail: string;
-  prev_hash: string;
-  hash: string;
-};
+/** An audit_log row as the typed query reads it: the entity's columns, as CashierDb infers them. */
+type Stored = Selectable<CashierDb["audit_log"]>;
 
 function toRow(r: Stored): AuditRow {
   return {
