@@ -1,8 +1,10 @@
 /**
  * Who is calling: the merchant named by merchant_id, proven by the body's
  * HMAC-SHA384 signature and a timestamp within 60 s of our clock (CONTRACT
- * section 2). Order matters: a missing merchant_id or timestamp (400), a
- * missing signature, an unknown merchant, a wrong signature, then time (401).
+ * section 2). Order matters: a missing merchant_id or timestamp (400), an
+ * unknown merchant, a missing signature, a wrong signature, then time (401):
+ * each refusal names the first cause a platform can act on (an unsigned
+ * request to a merchant_id that does not exist is refused for the merchant).
  */
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import type { KeyObject } from "node:crypto";
@@ -24,18 +26,12 @@ export function acceptedKeys(merchant: Merchant, now: Date): KeyObject[] {
 
 const signedBy = (merchant: Merchant, wire: WireSignature, now: Date) => acceptedKeys(merchant, now).some((k) => verifyHmac(k, wire.canonical, wire.signature));
 
-/**
- * What must be there before anyone can be authenticated: without a merchant_id
- * or a timestamp the request is malformed (400); one that names no signature
- * is unauthenticated (401), whoever it names.
- */
-export function callerProblems(merchantId: string, timestamp: number | undefined, signature: string): DomainError | undefined {
+/** Without a merchant_id or a timestamp a request is malformed (400): nobody can be authenticated. */
+export function missingCaller(merchantId: string, timestamp: number | undefined): DomainError | undefined {
   const missing: FieldViolation[] = [];
   if (merchantId === "") missing.push({ field: "merchantId", description: "is required" });
   if (timestamp === undefined) missing.push({ field: "timestamp", description: "is required (epoch seconds)" });
-  if (missing.length > 0) return domainError("INVALID_FIELDS", describeViolations(missing), missing);
-  if (signature === "") return domainError("SIGNATURE_INVALID", "signature is required (HMAC-SHA384 of the canonical string with the merchant secret)");
-  return undefined;
+  return missing.length > 0 ? domainError("INVALID_FIELDS", describeViolations(missing), missing) : undefined;
 }
 
 export async function authenticate(
@@ -45,10 +41,13 @@ export async function authenticate(
   wire: WireSignature,
   now: Date,
 ): Promise<{ ok: true; merchant: Merchant } | { ok: false; error: DomainError }> {
-  const problem = callerProblems(merchantId, timestamp, wire.signature);
+  const problem = missingCaller(merchantId, timestamp);
   if (problem) return { ok: false, error: problem };
-  let merchant = merchantId === "" ? undefined : await merchants.get(merchantId);
+  let merchant = await merchants.get(merchantId);
   if (!merchant) return { ok: false, error: domainError("UNKNOWN_MERCHANT", "Unknown merchant_id") };
+  if (wire.signature === "") {
+    return { ok: false, error: domainError("SIGNATURE_INVALID", "signature is required (HMAC-SHA384 of the canonical string with the merchant secret)") };
+  }
   let signed = signedBy(merchant, wire, now);
   if (!signed) {
     // The secret may have been rotated through another engine since this one cached it.
