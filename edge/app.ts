@@ -11,6 +11,7 @@ import type { CashierClient, EngineClient } from "./engine-client.ts";
 import { errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
 import { unmatched } from "./middleware/unmatched.ts";
+import { noStoreOnApi } from "./middleware/no-store.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
 import { sessionRoutes } from "./routes/session.ts";
@@ -64,6 +65,7 @@ export function buildApp({
   router.get("/metrics", metrics.route);
   app.use(metrics.middleware);
   app.use(accessLog(log));
+  app.use(noStoreOnApi());
   app.use(errorMiddleware(log));
   app.use(unmatched());
   app.use(router.routes());

@@ -1,17 +1,36 @@
 /**
- * Reads a JSON object body: Content-Type application/json (415), at most
- * 64 KiB (413, counted while reading, whatever Content-Length says), parsable
- * (400) and an object (400). Failures are thrown as WireError for errors.ts.
+ * Reads a JSON object body: Content-Type application/json, in UTF-8 if it
+ * names a charset (415), at most 64 KiB (413, counted while reading, whatever
+ * Content-Length says), valid UTF-8 (400: JSON is UTF-8, and a byte that is
+ * not must not be read as U+FFFD into a signed member), parsable (400) and an
+ * object (400). Failures are thrown as WireError for errors.ts.
  */
 import type { Context } from "koa";
 import { WireError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+// ignoreBOM keeps a byte order mark in the text, so that JSON.parse refuses it as before.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The charset parameter of a Content-Type, lower case; "" when none is named. */
+function charsetOf(contentType: string): string {
+  for (const param of contentType.split(";").slice(1)) {
+    const [name, value = ""] = param.split("=");
+    if (name.trim().toLowerCase() === "charset") return value.trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+  }
+  return "";
+}
+
 export async function readJsonObject(ctx: Context): Promise<Record<string, unknown>> {
-  const type = (ctx.get("content-type") || "").split(";")[0].trim().toLowerCase();
+  const contentType = ctx.get("content-type") || "";
+  const type = contentType.split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
     throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json, got ${type || "none"}`);
+  }
+  const charset = charsetOf(contentType);
+  if (charset !== "" && charset !== "utf-8" && charset !== "utf8") {
+    throw new WireError("UNSUPPORTED_MEDIA_TYPE", `charset must be utf-8 (JSON is UTF-8), got ${charset.slice(0, 40).replace(/[^a-z0-9._-]/g, "?")}`);
   }
   const encoding = (ctx.get("content-encoding") || "identity").trim().toLowerCase();
   if (encoding !== "identity") throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Encoding ${encoding} is not supported; send the JSON uncompressed`);
@@ -27,9 +46,15 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
     }
     chunks.push(chunk);
   }
+  let text: string;
+  try {
+    text = UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new WireError("MALFORMED_BODY", "body is not valid UTF-8");
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    parsed = JSON.parse(text);
   } catch {
     throw new WireError("MALFORMED_BODY", "body is not valid JSON");
   }

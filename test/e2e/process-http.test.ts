@@ -202,6 +202,26 @@ t.test("bodies that are not JSON objects, too large or of another type", async (
   t.equal(form.body.status, 8);
   const none = await fetch(`${url()}/api/process`, { method: "POST", body: "{}" });
   t.equal(none.status, 415);
+  t.equal(none.headers.get("cache-control"), "no-store", "no cache keeps a refusal");
+  const approved = await fetch(`${url()}/api/process`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sign(saleBody())) });
+  t.equal(approved.status, 200);
+  t.equal(approved.headers.get("cache-control"), "no-store", "nor a processed reply");
+  const utf8 = await post(url(), sign(saleBody()), { contentType: "application/json; charset=UTF-8" });
+  t.equal(utf8.http, 200, "charset=UTF-8 is JSON's own");
+  const latin1 = await post(url(), sign(saleBody()), { contentType: "application/json; charset=latin1" });
+  t.equal(latin1.http, 415, "another charset is refused, not read as UTF-8");
+  t.equal(latin1.body.status, 8);
+  t.match(latin1.body.description, /charset must be utf-8/);
+  // J, a byte that is no UTF-8, ne: once read as U+FFFD and processed (signed over "J\uFFFDne").
+  const body = JSON.stringify(sign(saleBody({ first_name: "J\uFFFDne" })));
+  const bytes = Buffer.from(body, "utf8");
+  const at = bytes.indexOf(Buffer.from("J\uFFFDne", "utf8"));
+  const bad = Buffer.concat([bytes.subarray(0, at + 1), Buffer.from([0xff]), bytes.subarray(at + 4)]);
+  const res = await fetch(`${url()}/api/process`, { method: "POST", headers: { "content-type": "application/json" }, body: bad });
+  const reply = (await res.json()) as { status: number; description: string };
+  t.equal(res.status, 400, "a body that is not UTF-8 is refused");
+  t.equal(reply.status, 1);
+  t.match(reply.description, /not valid UTF-8/);
 });
 
 t.test("authentication: unknown merchant, bad or short signature, stale timestamp", async (t) => {
@@ -241,6 +261,11 @@ t.test("authentication: unknown merchant, bad or short signature, stale timestam
   t.equal(noSig.http, 401, "a request naming its merchant but unsigned is unauthenticated");
   t.equal(noSig.body.status, 4);
   t.match(noSig.body.description, /signature is required/);
+  const noSigNoMerchant = await post(url(), { ...saleBody(), merchant_id: "m-nobody" });
+  t.equal(noSigNoMerchant.http, 401, "unsigned, naming no merchant: unauthenticated");
+  t.equal(noSigNoMerchant.body.status, 3, "and refused for the merchant, the first cause to mend");
+  t.match(noSigNoMerchant.body.description, /Unknown merchant_id/);
+  t.equal(noSigNoMerchant.body.signature, null);
   const noMerchant = await post(url(), { ...saleBody(), merchant_id: undefined, signature: "x" });
   t.equal(noMerchant.http, 400);
   t.match(noMerchant.body.description, /merchant_id: is required/);
