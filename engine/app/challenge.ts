@@ -13,6 +13,7 @@ import type { Attempt } from "../domain/transaction.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { expiryDecision } from "./follow-up.ts";
 import type { ProcessDeps } from "./ports.ts";
+import { withReturnUrl } from "./return-url.ts";
 import { askProcessor, challengeMac } from "./run-attempt.ts";
 
 export type ChallengeState = "open" | "finished" | "expired";
@@ -37,11 +38,8 @@ async function context(deps: ProcessDeps, a: Attempt): Promise<StepContext | und
   return merchant ? { merchant, afterReply: true, updatedBy: "customer" } : undefined;
 }
 
-export async function getChallenge(
-  deps: ProcessDeps,
-  traceId: number,
-  mac: string,
-): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
+/** The challenge as stored (its order's return_url sealed for a session's order). */
+async function findChallenge(deps: ProcessDeps, traceId: number, mac: string): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
   if (!macMatches(deps, traceId, mac)) return { ok: false, error: NOT_FOUND };
   let a = await deps.orders.get(traceId);
   if (a?.type !== "sale" || !a.redirectUrl) return { ok: false, error: NOT_FOUND };
@@ -54,16 +52,32 @@ export async function getChallenge(
   return { ok: true, view: { state: challengeState(a), attempt: a } };
 }
 
+/** The view the page shows, with the return_url its Continue leads to. */
+const shown = (deps: ProcessDeps, v: ChallengeView): ChallengeView => ({ ...v, attempt: withReturnUrl(deps, v.attempt) });
+
+export async function getChallenge(
+  deps: ProcessDeps,
+  traceId: number,
+  mac: string,
+): Promise<{ ok: true; view: ChallengeView } | { ok: false; error: DomainError }> {
+  const found = await findChallenge(deps, traceId, mac);
+  return found.ok ? { ok: true, view: shown(deps, found.view) } : found;
+}
+
 export async function completeChallenge(
   deps: ProcessDeps,
   traceId: number,
   mac: string,
   passed: boolean,
 ): Promise<{ ok: true; attempt: Attempt } | { ok: false; error: DomainError; view?: ChallengeView }> {
-  const found = await getChallenge(deps, traceId, mac);
+  const found = await findChallenge(deps, traceId, mac);
   if (!found.ok) return found;
   const { view } = found;
-  const refused = (v: ChallengeView) => ({ ok: false as const, error: domainError("INVALID_STATE", `the 3-D Secure challenge is ${v.state}`), view: v });
+  const refused = (v: ChallengeView) => ({
+    ok: false as const,
+    error: domainError("INVALID_STATE", `the 3-D Secure challenge is ${v.state}`),
+    view: shown(deps, v),
+  });
   if (view.state !== "open") return refused(view);
   const a = view.attempt;
   const ctx = await context(deps, a);
@@ -85,5 +99,5 @@ export async function completeChallenge(
   }
   const result = await advance(deps, a, decision, ctx);
   if (!result.applied) return refused({ state: challengeState(result.attempt), attempt: result.attempt });
-  return { ok: true, attempt: result.attempt };
+  return { ok: true, attempt: withReturnUrl(deps, result.attempt) };
 }

@@ -18,6 +18,7 @@ import { fingerprint } from "../security/hmac.ts";
 import { merchantOfRequest, type WireSignature } from "./authenticate.ts";
 import type { CreateOrderResult, Merchant, OrderDraft, ProcessDeps, RefundableSale } from "./ports.ts";
 import { advance } from "./advance.ts";
+import { storedReturnUrl } from "./return-url.ts";
 import { runAttempt } from "./run-attempt.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
 
@@ -66,7 +67,7 @@ function draftOf(
     cardBrand: cardBrand(input.card.number),
     cardExpiry: input.card.expiry,
     cardFingerprint: fingerprint(deps.keys.cardFingerprint, input.card.number),
-    returnUrl: input.returnUrl,
+    returnUrl: storedReturnUrl(deps, input.returnUrl, Boolean(origin?.session)),
     notificationUrl: input.notificationUrl || null,
     referenceTraceId: sale?.traceId ?? null,
     processor: sale ? sale.processor : merchant.processors[0],
