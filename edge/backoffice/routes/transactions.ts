@@ -7,6 +7,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import type { GetTransactionDetailResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { majorString } from "../../pages/kit/i18n.ts";
@@ -18,7 +19,6 @@ import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
-import { stillOpen } from "../views/check.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 
@@ -121,7 +121,12 @@ const CSV_HEAD = csvLine([
 ]);
 
 /** The detail page of one attempt, with a notice above it (which may depend on the attempt as it is now). */
-export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, notice?: Notice | ((x: Transaction) => Notice)): Promise<Html> {
+export async function detailOf(
+  deps: PageDeps,
+  s: SignedIn,
+  traceId: number,
+  notice?: Notice | ((detail: GetTransactionDetailResponse) => Notice),
+): Promise<Html> {
   const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
   return s.render(
     "transactions",
@@ -134,7 +139,7 @@ export async function detailOf(deps: PageDeps, s: SignedIn, traceId: number, not
       canRedeliver: s.operator.actions.has("callback.redeliver"),
       canCheck: s.operator.actions.has("transaction.check") && res.checkOffered,
       csrf: s.csrf,
-      notice: typeof notice === "function" ? notice(res.transaction!) : notice,
+      notice: typeof notice === "function" ? notice(res) : notice,
     }),
   );
 }
@@ -188,10 +193,10 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const traceId = Number(ctx.params.traceId);
     if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
     const t = s.kit.tr.t;
-    const notices: Record<string, Notice | ((x: Transaction) => Notice)> = {
+    const notices: Record<string, Notice | ((detail: GetTransactionDetailResponse) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
-      // Once the processor has answered, the notice says so instead of asking for a reload.
-      checked: (x) => ({ kind: "success", text: t(stillOpen(x.status) ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
+      // While the engine still offers a check, the follow-up's answer is to come; once it is not, the status shown is that answer.
+      checked: (d) => ({ kind: "success", text: t(d.checkOffered ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
     };
     return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
   });

@@ -6,7 +6,6 @@
  * has something to do (check_offered) and the role holds transaction.check;
  * the engine checks both again when the button is pressed.
  */
-import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -15,11 +14,6 @@ import { inputField } from "./controls.ts";
 
 /** The reason's longest text, as the engine takes it. */
 export const CHECK_REASON_MAX = 255;
-
-/** Still waiting for a processor or a customer: after a check, whether its answer is still to come (which checks are offered is the engine's to say). */
-export function stillOpen(status: TransactionStatus): boolean {
-  return status === TransactionStatus.PENDING || status === TransactionStatus.PENDING_ASYNC;
-}
 
 /** The button of one row of the stuck-work page; the answer comes back to that page. */
 export function checkRowButton(tr: ConsoleTranslator, traceId: number, csrf: string): Html {
