@@ -9,6 +9,7 @@
 import http from "node:http";
 import https from "node:https";
 import { useAgent } from "request-filtering-agent";
+import { ownEntry } from "../domain/own-entry.ts";
 /** What one HTTP attempt produced. */
 export interface SendResult {
   /** 0 when no reply arrived. */
@@ -22,6 +23,36 @@ export interface SendResult {
 }
 
 const MAX_REPLY_BYTES = 64 * 1024;
+
+/**
+ * The cause in a few words of our own, by the error's code: it reaches the
+ * platform (a Validation that could not be made is declined with it) and the
+ * operator's delivery record, so it names the host and what happened, never a
+ * library's sentence.
+ */
+const NETWORK_CAUSES: Record<string, (host: string) => string> = {
+  ECONNREFUSED: (h) => `connection refused by ${h}`,
+  ECONNRESET: (h) => `connection reset by ${h}`,
+  EPIPE: (h) => `connection closed by ${h} while sending`,
+  ETIMEDOUT: (h) => `connection to ${h} timed out`,
+  EHOSTUNREACH: (h) => `${h} is unreachable`,
+  ENETUNREACH: (h) => `${h} is unreachable`,
+  ENOTFOUND: (h) => `${h.replace(/:\d+$/, "")} does not resolve (DNS)`,
+  EAI_AGAIN: (h) => `${h.replace(/:\d+$/, "")} could not be resolved now (DNS)`,
+};
+
+export function networkCause(err: NodeJS.ErrnoException, url: URL): string {
+  const code = typeof err.code === "string" ? err.code : "";
+  const known = ownEntry(NETWORK_CAUSES, code);
+  if (known) return known(url.host);
+  // TLS: the certificate's and the handshake's codes (CERT_HAS_EXPIRED, ERR_SSL_WRONG_VERSION_NUMBER...) name the cause.
+  if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_|EPROTO$)/.test(code)) return `TLS with ${url.host} failed (${code})`;
+  return code ? `network error with ${url.host} (${code})` : `network error with ${url.host}`;
+}
+
+function addressRefused(url: URL): string {
+  return `address refused: ${url.hostname} is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)`;
+}
 
 export interface SendRequest {
   url: string;
@@ -66,10 +97,10 @@ export function createSender(opts: { allowPrivate: boolean }): Send {
         done({ httpStatus: 0, body: "", error: `no reply within ${req.timeoutMs} ms`, refusedAddress: false });
         r.destroy();
       }, req.timeoutMs);
-      r.on("error", (err: Error) => {
+      r.on("error", (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         const refused = /is not allowed/.test(err.message);
-        done({ httpStatus: 0, body: "", error: refused ? `address refused: ${err.message}` : `no reply: ${err.message}`, refusedAddress: refused });
+        done({ httpStatus: 0, body: "", error: refused ? addressRefused(url) : `no reply: ${networkCause(err, url)}`, refusedAddress: refused });
       });
       r.on("response", (res) => {
         const chunks: Buffer[] = [];
