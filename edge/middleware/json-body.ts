@@ -17,7 +17,11 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function charsetOf(contentType: string): string {
   for (const param of contentType.split(";").slice(1)) {
     const [name, value = ""] = param.split("=");
-    if (name.trim().toLowerCase() === "charset") return value.trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    if (name.trim().toLowerCase() === "charset")
+      return value
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .toLowerCase();
   }
   return "";
 }

@@ -203,7 +203,11 @@ t.test("bodies that are not JSON objects, too large or of another type", async (
   const none = await fetch(`${url()}/api/process`, { method: "POST", body: "{}" });
   t.equal(none.status, 415);
   t.equal(none.headers.get("cache-control"), "no-store", "no cache keeps a refusal");
-  const approved = await fetch(`${url()}/api/process`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sign(saleBody())) });
+  const approved = await fetch(`${url()}/api/process`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(sign(saleBody())),
+  });
   t.equal(approved.status, 200);
   t.equal(approved.headers.get("cache-control"), "no-store", "nor a processed reply");
   const utf8 = await post(url(), sign(saleBody()), { contentType: "application/json; charset=UTF-8" });
