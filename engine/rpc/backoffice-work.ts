@@ -43,7 +43,7 @@ import { callbackToProto } from "./callback-mappers.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import type { MerchantAdminDeps } from "./merchant-admin.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, readPage } from "./page-token.ts";
+import { pageLimit, pageOf, readPage } from "./page-token.ts";
 import { listTransactions } from "./list-transactions.ts";
 import { attemptToProto } from "./proto-mappers.ts";
 
@@ -192,8 +192,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         const who = await authorize(deps, callerOf(req.context), "transaction.read");
         const merchants = merchantsFor(who, req.merchantId);
         if (req.olderThanSeconds < 0) throw invalidArgument("older_than_seconds", "must not be negative");
-        if (req.pageSize < 0 || req.pageSize > MAX_PAGE_SIZE) throw invalidArgument("page_size", `must be 0 to ${MAX_PAGE_SIZE}`);
-        const limit = req.pageSize || DEFAULT_PAGE_SIZE;
+        const limit = pageLimit(req.pageSize);
         const now = deps.now();
         const olderThan = new Date(now.getTime() - (req.olderThanSeconds || 900) * 1000);
         const [callbackIds, traceIds] = await Promise.all([

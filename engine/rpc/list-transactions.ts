@@ -4,12 +4,12 @@
  * with bounded reads (engine/store/transaction-search.ts), so a page may come
  * back short with a token when the filters no index serves matched little.
  */
-import { create } from "@bufbuild/protobuf";
-import { type ListTransactionsRequest, ListTransactionsResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { type ListTransactionsRequest, ListTransactionsRequestSchema, ListTransactionsResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { ProcessDeps } from "../app/ports.ts";
 import { checkText, invalidArgument } from "./errors.ts";
-import { readSearchPage, searchPageOf } from "./page-token.ts";
+import { filterDigest, readSearchPage, searchPageOf } from "./page-token.ts";
 import { attemptToProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";
 import { timeArgument } from "./time-argument.ts";
 
@@ -33,7 +33,14 @@ export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: L
   }
   if (req.cardLastFour && !LAST_FOUR.test(req.cardLastFour)) throw invalidArgument("card_last_four", "must be exactly four digits");
   if (req.traceId < 0) throw invalidArgument("trace_id", "must be a positive integer, or 0 for all");
-  const { read, limit, after } = readSearchPage(req);
+  // The filters as the request states them (the page fields aside), and the caller's scope: what a token is tied to.
+  const filters = filterDigest(
+    [
+      Buffer.from(toBinary(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { ...req, pageSize: 0, pageToken: "" }))).toString("base64"),
+      merchantIds?.join(",") ?? "*",
+    ].join("|"),
+  );
+  const { read, limit, after } = readSearchPage(req, filters);
   const type = req.transactionType === PbType.UNSPECIFIED ? undefined : typeFromProto(req.transactionType);
   if (req.transactionType !== PbType.UNSPECIFIED && !type) throw invalidArgument("transaction_type", "is not a TransactionType");
   const status = req.status === PbStatus.UNSPECIFIED ? undefined : statusFromProto(req.status);
@@ -63,6 +70,7 @@ export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: L
     found.rows.map((r) => ({ item: r.attempt, key: r.key })),
     limit,
     found.scannedTo,
+    filters,
   );
   return create(ListTransactionsResponseSchema, { transactions: page.items.map((a) => attemptToProto(a)), nextPageToken: page.nextPageToken });
 }

@@ -79,7 +79,7 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.match(unknown.rawMessage, /merchant_id/);
   t.equal((await codeOf(service().client.getTransaction({ traceId: 0 }))).code, Code.InvalidArgument);
   t.equal((await codeOf(service().client.getTransaction({ traceId: 2 ** 31 - 1 }))).code, Code.NotFound);
-  t.equal((await codeOf(service().client.listTransactions({ pageSize: 100000 }))).code, Code.InvalidArgument);
+  t.equal((await codeOf(service().client.listTransactions({ pageSize: -1 }))).code, Code.InvalidArgument);
   t.equal((await codeOf(service().client.listTransactions({ pageToken: "garbage" }))).code, Code.InvalidArgument);
   t.equal(
     (await codeOf(service().client.listTransactions({ status: 99 as TransactionStatus }))).code,

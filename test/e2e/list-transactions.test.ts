@@ -40,7 +40,16 @@ t.test("each filter narrows to what it names", async (t) => {
   t.equal((await ids({ merchantId: "m-single" })).length, 1, "by merchant");
   t.equal((await ids({ startTime: timestampFromDate(start), endTime: timestampFromDate(new Date(Date.now() + 1000)) })).length, 4, "inside the time range");
   t.same(await ids({ endTime: timestampFromDate(start) }), [], "before the range: none");
-  t.equal(await code(svc().client.listTransactions({ pageSize: 501 })), Code.InvalidArgument, "page_size above the documented 500");
+  t.equal((await svc().client.listTransactions({ pin, pageSize: 100_000 })).transactions.length, 4, "a page_size above 500 is read as 500");
+  t.equal(await code(svc().client.listTransactions({ pageSize: -1 })), Code.InvalidArgument, "a negative page_size is refused");
+  const first = await svc().client.listTransactions({ pin, pageSize: 1 });
+  t.ok(first.nextPageToken, "a first page of one");
+  t.equal((await svc().client.listTransactions({ pin, pageSize: 1, pageToken: first.nextPageToken })).transactions.length, 1, "its token, same filters");
+  t.equal(
+    await code(svc().client.listTransactions({ pin, status: TransactionStatus.DECLINED, pageSize: 1, pageToken: first.nextPageToken })),
+    Code.InvalidArgument,
+    "its token with other filters is refused",
+  );
   t.equal(await code(svc().client.listTransactions({ pageToken: "not-a-token" })), Code.InvalidArgument);
   t.equal(await code(svc().client.listTransactions({ orderId: "a\u0000b" })), Code.InvalidArgument);
 });

@@ -486,14 +486,15 @@ export declare type ListTransactionsRequest = Message<"cashier.engine.v1.ListTra
   endTime?: Timestamp | undefined;
 
   /**
-   * At most this many (default 50, maximum 500).
+   * At most this many (default 50; above 500 taken as 500; negative refused).
    *
    * @generated from field: int32 page_size = 6;
    */
   pageSize: number;
 
   /**
-   * Opaque token from a previous response.
+   * Opaque token from a previous response to the same filters (a token from
+   * another search is refused: INVALID_ARGUMENT naming page_token).
    *
    * @generated from field: string page_token = 7;
    */
