@@ -44,6 +44,17 @@ const STRING_FIELDS = [
   "signature",
 ] as const;
 const INT_FIELDS = ["amount", "timestamp", "error_code"] as const;
+/** Every member the interface defines for Process (`phone` is the one of customerOf's that no list above holds). */
+const KNOWN_MEMBERS = new Set<string>([...STRING_FIELDS, ...INT_FIELDS, "phone"]);
+
+/** Members the interface does not define, as the canonical string writes their values (nulls dropped, as there). */
+function unknownMembers(body: Body): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (!KNOWN_MEMBERS.has(name) && value !== null && value !== undefined) out[name] = String(value);
+  }
+  return out;
+}
 
 const TYPES: Record<string, TransactionType> = {
   sale: TransactionType.SALE,
@@ -96,7 +107,12 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     errorDetails: s(body, "error_details"),
     // A body with an object or array member has no canonical string (CONTRACT section 2; String() of one
     // nested 30,000 deep would not even return): it is refused for its members before any signature is checked.
-    wireSignature: { canonical: typed ? canonicalString(body as Record<string, Scalar>) : "", signature: s(body, "signature") },
+    wireSignature: {
+      canonical: typed ? canonicalString(body as Record<string, Scalar>) : "",
+      signature: s(body, "signature"),
+      // Signed, and part of the order's parameters (an order's parameters are all its members but timestamp and signature).
+      unknownMembers: typed ? unknownMembers(body) : {},
+    },
     wireViolations: violations,
   };
   return { ok: violations.length === 0, request: create(ProcessRequestSchema, init), violations };

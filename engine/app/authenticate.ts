@@ -16,6 +16,8 @@ export const TIMESTAMP_WINDOW_SECONDS = 60;
 export interface WireSignature {
   canonical: string;
   signature: string;
+  /** The members the interface does not define, name -> value as signed: part of the order's parameters. */
+  unknownMembers?: Readonly<Record<string, string>>;
 }
 
 /** The secrets a merchant's signature may use now: the current one, and the previous while its overlap lasts. */

@@ -40,6 +40,12 @@ export type ProcessResult = { ok: true; attempt: Attempt; merchant: Merchant; re
 
 const fail = (error: DomainError): ProcessResult => ({ ok: false, error });
 
+/** Members the interface does not define, in name order: part of the parameters only when there are some, so that every other order's fingerprint stays as it was. */
+function unknownOf(wire: WireSignature | undefined): { unknownMembers?: [string, string][] } {
+  const entries = Object.entries(wire?.unknownMembers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length > 0 ? { unknownMembers: entries } : {};
+}
+
 function draftOf(
   input: ProcessInput,
   type: TransactionType,
@@ -47,11 +53,12 @@ function draftOf(
   deps: ProcessDeps,
   sale: RefundableSale | undefined,
   origin: OrderOrigin | undefined,
+  wire: WireSignature | undefined,
 ): OrderDraft {
-  // The order's parameters for idempotency: everything but the timestamp and
+  // The order's parameters for idempotency: every member but the timestamp and
   // the CVV, which must never reach the disk, not even inside a keyed hash.
   const { timestamp: _t, ...rest } = input;
-  const parameters = { ...rest, card: { number: input.card.number, expiry: input.card.expiry } };
+  const parameters = { ...rest, card: { number: input.card.number, expiry: input.card.expiry }, ...unknownOf(wire) };
   const c = input.customer;
   return {
     merchantId: merchant.id,
@@ -135,7 +142,7 @@ export async function processTransaction(
     if ("error" in checked) return fail(checked.error);
     sale = checked.sale;
   }
-  const draft = draftOf(input, input.type, merchant, deps, sale, origin);
+  const draft = draftOf(input, input.type, merchant, deps, sale, origin, wire);
   // A processor that cannot do this operation refuses it by name before any order exists.
   const able = deps.processors.capability(draft.processor, input.type, merchant);
   if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });

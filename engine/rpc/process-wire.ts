@@ -43,7 +43,11 @@ async function refused(deps: ProcessDeps, e: DomainError, merchantId: string): P
 export async function processFromWire(deps: ProcessDeps, req: ProcessRequest, input: ProcessInput): Promise<ProcessResponse> {
   // Members the edge could not type: refused before anything is looked at, as their values mean nothing yet.
   if (req.wireViolations.length > 0) throw await refused(deps, wireViolationsError(req.wireViolations, input.currency), input.merchantId);
-  const wire = { canonical: req.wireSignature?.canonical ?? "", signature: req.wireSignature?.signature ?? "" };
+  const wire = {
+    canonical: req.wireSignature?.canonical ?? "",
+    signature: req.wireSignature?.signature ?? "",
+    unknownMembers: req.wireSignature?.unknownMembers ?? {},
+  };
   const result = await processTransaction(deps, input, wire);
   if (!result.ok) throw await refused(deps, inWireNames(result.error), input.merchantId);
   const description = describeAttempt(result.attempt);

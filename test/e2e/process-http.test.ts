@@ -324,6 +324,19 @@ t.test("idempotency on (merchant_id, order_id)", async (t) => {
   const otherMerchant = await post(url(), sign({ ...body, merchant_id: "m-other", frontend: "other-usd" }, OTHER_SECRET));
   t.equal(otherMerchant.http, 200, "order ids are per merchant");
   t.not(otherMerchant.body.trace_id, first.body.trace_id);
+
+  // A member the interface does not define is signed and, like every member but timestamp and signature, one of the order's parameters.
+  const extra = saleBody({ foo: "bar" });
+  const withFoo = await post(url(), sign(extra));
+  t.equal(withFoo.http, 200);
+  const sameFoo = await post(url(), sign({ ...extra, timestamp: (extra.timestamp as number) + 1 }));
+  t.equal(sameFoo.body.trace_id, withFoo.body.trace_id, "the same unknown member again: the same order");
+  const otherFoo = await post(url(), sign({ ...extra, foo: "baz" }));
+  t.equal(otherFoo.http, 409, "another value of it: other parameters");
+  const noFoo = await post(url(), sign({ ...extra, foo: undefined }));
+  t.equal(noFoo.http, 409, "without it: other parameters");
+  const nullFoo = await post(url(), sign({ ...body, foo: null }));
+  t.equal(nullFoo.body.trace_id, first.body.trace_id, "a null member is no member, as in the canonical string");
 });
 
 t.test("concurrent duplicates are processed once and share one trace_id", async (t) => {

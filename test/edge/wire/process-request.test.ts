@@ -53,6 +53,9 @@ t.test("the canonical string is the body's as received: unknown scalar members i
   const r = decodeProcessRequest(body);
   t.equal(r.ok, true);
   if (r.ok) t.equal(r.request.wireSignature?.canonical, `Bonus=0&${VECTOR_CANONICAL}&zz_udef1=x`);
+  t.same(r.request.wireSignature?.unknownMembers, { zz_udef1: "x", Bonus: "0" }, "and sent apart, for the order's parameters");
+  const nulls = decodeProcessRequest({ ...vectorBody(), phone: 447700900123, gone: null });
+  t.same(nulls.request.wireSignature?.unknownMembers, {}, "phone is the interface's, a null member is none");
 });
 
 t.test("transaction_type mapping", async (t) => {

@@ -164,6 +164,16 @@ export declare type WireSignature = Message<"cashier.engine.v1.WireSignature"> &
    * @generated from field: string signature = 2;
    */
   signature: string;
+
+  /**
+   * The body's members that the merchant interface does not define, each as
+   * the canonical string writes its value (null members left out). They are
+   * signed like the rest, and an order's parameters include them: the same
+   * order_id with other unknown members is another order (409).
+   *
+   * @generated from field: map<string, string> unknown_members = 3;
+   */
+  unknownMembers: { [key: string]: string };
 };
 
 /**
