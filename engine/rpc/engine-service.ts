@@ -19,7 +19,7 @@ import { describeAttempt } from "../app/describe.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import { domainError, inCallerNames } from "../domain/errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
-import { checkTraceId, toRpcError } from "./errors.ts";
+import { checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import { attemptToProto, processInputFromProto } from "./proto-mappers.ts";
 import { listTransactions } from "./list-transactions.ts";
 
@@ -29,7 +29,9 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       const input = processInputFromProto(req);
       // The HTTP edge's call: answered with the seed's reply, rendered and signed here.
       if (req.wireSignature) return processFromWire(deps, req, input);
-      // A direct gRPC caller: typed answers, refusals naming its request's fields.
+      // A direct gRPC caller: typed answers, refusals naming its request's fields. Its message is typed
+      // already; findings about a JSON body (the edge's) come only with that body's wire_signature.
+      if (req.wireViolations.length > 0) throw invalidArgument("wire_violations", "is the HTTP edge's, sent only with wire_signature");
       const result = await processTransaction(deps, input, undefined);
       if (!result.ok) throw toRpcError(inCallerNames(result.error, PROTO_PATHS));
       return create(ProcessResponseSchema, {

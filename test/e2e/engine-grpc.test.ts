@@ -9,6 +9,7 @@ import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
+import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { createEngineClient } from "../../edge/engine-client.ts";
 import { saleRequest } from "../support/engine-request.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
@@ -72,6 +73,9 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
     "named as the ProcessRequest's fields",
   );
   t.match(err.rawMessage, /card\.number: /, "the message names them the same way");
+  const typedByHand = await codeOf(service().client.process(saleRequest({ wireViolations: [{ field: "amount", kind: WireViolationKind.NOT_INTEGER }] })));
+  t.equal(typedByHand.code, Code.InvalidArgument, "a body's typing findings without the body's signature");
+  t.match(typedByHand.rawMessage, /wire_violations/);
   const huge = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
   const unknown = await codeOf(service().client.process(saleRequest({ merchantId: "m-nobody" })));

@@ -298,7 +298,8 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
   /**
    * Set by the HTTP edge: members of the JSON body whose JSON type the seed does
    * not allow. The engine refuses such a request (INVALID_FIELDS, every member
-   * named) in the same call, with the refusal rendered and signed by it.
+   * named) in the same call, with the refusal rendered and signed by it. Only
+   * with wire_signature: a call without it that sets this is INVALID_ARGUMENT.
    *
    * @generated from field: repeated cashier.engine.v1.WireViolation wire_violations = 16;
    */
