@@ -76,7 +76,13 @@ const RULES: { [F in ProcessField]?: Check[] } = {
   orderId: [text((i) => i.orderId, 50, true)],
   transactionType: [(i) => (i.type ? undefined : "must be sale, payout or refund")],
   amount: [
-    (i) => (!Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0 ? "must be a positive integer in minor units" : undefined),
+    // NaN: beyond 2^53 - 1 once in minor units (the mappers' safeNumber), e.g. a wire BHD amount times 10.
+    (i) =>
+      Number.isNaN(i.amountMinor)
+        ? `is too large: at most ${Number.MAX_SAFE_INTEGER} in minor units`
+        : !Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0
+          ? "must be a positive integer in minor units"
+          : undefined,
     // Only gRPC callers can reach this: the wire cannot express such an amount.
     (i) =>
       Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency)

@@ -78,6 +78,7 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.match(typedByHand.rawMessage, /wire_violations/);
   const huge = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
+  t.match(huge.rawMessage, /amount\.amount_minor: is too large/);
   const unknown = await codeOf(service().client.process(saleRequest({ merchantId: "m-nobody" })));
   t.equal(unknown.code, Code.InvalidArgument);
   t.match(unknown.rawMessage, /merchant_id/);

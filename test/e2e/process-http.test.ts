@@ -460,6 +460,9 @@ t.test("amounts convert to minor units by currency", async (t) => {
     rows.map((r) => `${r.amount_minor} ${r.currency}`),
     ["1000 JPY", "5000 BHD", "1050 USD"],
   );
+  const huge = await process(url(), { currency: "BHD", amount: Number.MAX_SAFE_INTEGER });
+  t.equal(huge.http, 400, "a wire amount that is beyond 2^53 - 1 once in minor units");
+  t.match(huge.body.description, /amount: is too large: at most 9007199254740991 in minor units/, "is named for what it is");
 });
 
 t.test("every status change is recorded with its cause", async (t) => {
