@@ -1,8 +1,9 @@
 /**
  * The merchant interface's JSON typing, one rule set for every signed body the
- * edge decodes (Process, session start): no member may hold an object or an
- * array, string members are strings, integer members JSON integers, and
- * `phone` a JSON integer or a string of digits. What breaks it travels to the
+ * edge decodes (Process, session start): every member's name can stand in the
+ * canonical string (not empty, no `&`, `=` or control character), no member may
+ * hold an object or an array, string members are strings, integer members JSON
+ * integers, and `phone` a JSON integer or a string of digits. What breaks it travels to the
  * engine as typed findings, named by member, in the same call.
  */
 import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
@@ -21,11 +22,17 @@ function memberName(name: string): string {
   return safe === name ? name : `${safe} (renamed)`;
 }
 
+/** Empty, or holding what joins the canonical string (`&`, `=`) or a control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
+const BAD_NAME = /^$|[&=\u0000-\u001f\u007f]/;
+
 /** Members of `body` whose JSON type breaks the interface, given which members are strings and which integers. */
 export function typeViolations(body: Body, members: { strings: readonly string[]; integers: readonly string[] }): WireViolation[] {
   const out: WireViolation[] = [];
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
+    // A null member is no member (the canonical string drops it), whatever its name.
+    if (value !== null && BAD_NAME.test(name)) out.push({ field: memberName(name), kind: WireViolationKind.BAD_NAME });
+    else if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
   }
   for (const f of members.strings) {
     const v = body[f];

@@ -296,6 +296,12 @@ t.test("a refusal's signed description cannot pose as other members", async (t) 
   t.equal(r.http, 400);
   t.notMatch(r.body.description, /[&=]/, "no & or = in a description");
   t.ok(r.body.description.length <= 256);
+  for (const name of ["a&b", "a=b", "", "k\u0000"]) {
+    const odd = await post(url(), sign(saleBody({ [name]: "x" })));
+    t.equal(odd.http, 400, `a member named ${JSON.stringify(name)} is refused`);
+    t.match(odd.body.description, /is no member name a signature can carry/);
+  }
+  t.equal((await post(url(), sign(saleBody({ "a=b": null })))).http, 200, "unless it is null: a null member is none");
   const many = await post(url(), sign(saleBody(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`extra_member_${i}`, [i]])))));
   t.equal(many.http, 400);
   t.ok(many.body.description.length <= 256, `description cut to 256 (${many.body.description.length})`);

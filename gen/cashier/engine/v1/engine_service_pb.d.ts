@@ -814,6 +814,15 @@ export enum WireViolationKind {
    * @generated from enum value: WIRE_VIOLATION_KIND_AMOUNT_NOT_WHOLE = 5;
    */
   AMOUNT_NOT_WHOLE = 5,
+
+  /**
+   * A member name that is empty or holds &, = or a control character: the
+   * canonical string (name=value joined with &, no escaping) could not tell
+   * it from other members.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_BAD_NAME = 6;
+   */
+  BAD_NAME = 6,
 }
 
 /**
