@@ -12,6 +12,7 @@ import type { CashierDeps } from "../../../engine/app/cashier-ports.ts";
 import { redeemAutologin, openSession } from "../../../engine/app/cashier-session.ts";
 import { startSession } from "../../../engine/app/start-session.ts";
 import { submitDeposit } from "../../../engine/app/submit-deposit.ts";
+import { withReturnUrl } from "../../../engine/app/return-url.ts";
 import { submitWithdrawal } from "../../../engine/app/submit-withdrawal.ts";
 import { cancelWithdrawal, deleteSavedCard } from "../../../engine/app/cashier-actions.ts";
 import type { SessionStartInput } from "../../../engine/domain/hosted-session.ts";
@@ -151,7 +152,9 @@ t.test("a deposit goes through Process's use case as the customer's, in the sess
   t.ok(r.ok && r.attempt.status === "approved");
   if (!r.ok) return;
   t.same([r.attempt.createdBy, r.attempt.udef1, r.attempt.requesterIp], ["customer", "one", "198.51.100.4"]);
-  t.match(r.attempt.returnUrl, /^http:\/\/127\.0\.0\.1:1\/cashier\/s\/x\/return$/);
+  // The way back to the session's page holds its token: kept sealed, opened for the challenge page only.
+  t.match(r.attempt.returnUrl, /^sealed:v1\./, "the order's return_url is sealed");
+  t.equal(withReturnUrl(deps, r.attempt).returnUrl, "http://127.0.0.1:1/cashier/s/x/return", "and opens to the session's page");
   const [card] = await engine().sql<{ card_sealed: string; card_fingerprint: string; pin: string }>(
     "select card_sealed, card_fingerprint, pin from saved_card where order_ref = ?",
     [r.attempt.orderRef],
