@@ -85,8 +85,13 @@ export async function decideConsolePayout(
     afterJson: canonicalJson({ ...after, reason, note }),
     detail,
   });
-  if (decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before))) {
-    const first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
+  const sameOperator = async () => {
+    await deps.audit.append(record("failure", payoutFace(before), "the second approval must come from another operator"));
+    return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+  };
+  const fourEyes = decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before));
+  if (fourEyes) {
+    let first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
     if (!first) {
       const recorded = await deps.operators.transaction(async (tx) => {
         const made = await deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx);
@@ -95,17 +100,30 @@ export async function decideConsolePayout(
         return made;
       });
       if (recorded) return { ok: true, attempt: before, awaitingSecond: true };
-    } else if (first.login === login) {
-      await deps.audit.append(record("failure", payoutFace(before), "the second approval must come from another operator"));
-      throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+      // Another request recorded a first approval meanwhile (a double click, or a colleague): whose it is decides.
+      first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
     }
+    if (first?.login === login) throw await sameOperator();
   }
   const text = `${reason}${note.trim() ? `: ${note.trim()}` : ""}`;
   // The audit row is written in the decision's own transaction (the step to A, J or C): both commit or neither.
+  // Above the threshold that transaction also reads the first approval again: the approval commits only with
+  // another operator's first one beside it, whatever raced before.
   let decided = false;
+  let refusedInside = false;
   const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
+    if (fourEyes) {
+      const first = (await deps.backoffice.firstApprovals([traceId], tx)).get(traceId);
+      if (!first || first.login === login) {
+        refusedInside = true;
+        throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+      }
+    }
     await deps.audit.append(record("success", payoutFace(after)), tx);
     decided = true;
+  }).catch(async (err: unknown) => {
+    if (refusedInside) throw await sameOperator();
+    throw err;
   });
   if (!result.ok) {
     // Refused or lost to another change before the decision was written: audited as a failure on its own.

@@ -69,9 +69,9 @@ export class PgBackofficeStore {
         .execute();
   }
 
-  async firstApprovals(traceIds: number[]): Promise<Map<number, FirstApproval>> {
+  async firstApprovals(traceIds: number[], tx?: EntityManager): Promise<Map<number, FirstApproval>> {
     if (traceIds.length === 0) return new Map();
-    const rows = await this.#db().selectFrom("payout_first_approval").selectAll().where("trace_id", "in", traceIds).execute();
+    const rows = await this.#db(tx).selectFrom("payout_first_approval").selectAll().where("trace_id", "in", traceIds).execute();
     return new Map(rows.map((r) => [r.trace_id, { traceId: r.trace_id, login: r.login, reason: r.reason, note: r.note, approvedAt: r.approved_at }]));
   }
 

@@ -120,6 +120,25 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
   t.equal(one.transaction?.status, TransactionStatus.APPROVED);
 });
 
+t.test("four eyes: one operator's approvals sent at the same moment are one first approval, never a payout", async (t) => {
+  // A double click, or a burst: each request sees no first approval yet. Only one may record it; the others are
+  // the same operator's second approval, refused, and the payout waits for another operator.
+  for (let round = 0; round < 3; round++) {
+    const big = await payout(10_000);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        bo()
+          .decidePayout({ context: ctx(ann.sessionToken), traceId: big.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED })
+          .then((r) => (r.awaitingSecondApproval ? "first" : `decided ${r.transaction?.status}`))
+          .catch((err: unknown) => ConsoleErrorReason[ConnectError.from(err).findDetails(ConsoleErrorSchema)[0]?.reason ?? 0]),
+      ),
+    );
+    t.same(answers.sort(), ["FOUR_EYES_SAME_OPERATOR", "FOUR_EYES_SAME_OPERATOR", "FOUR_EYES_SAME_OPERATOR", "first"], `round ${round}: one first approval`);
+    const [row] = await svc().sql<{ status: string }>("select status from transaction where trace_id = $1", [big.traceId]);
+    t.equal(row.status, "requested", "and the payout still waits for a second operator");
+  }
+});
+
 t.test("reject and cancel take a listed reason; OTHER needs a note; both are kept", async (t) => {
   const p = await payout(700);
   const noReason = await refusal(
