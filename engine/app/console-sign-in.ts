@@ -3,8 +3,9 @@
  * passkey). One answer for every refusal of the first step (unknown login,
  * wrong password, disabled, enrolling or locked account), and the same work
  * for an unknown login (a decoy hash is verified). Each failure of either
- * step counts; the 10th locks the account for 30 minutes. Every attempt is
- * audited.
+ * step counts; the 10th locks the account for 30 minutes. A password attempt
+ * is counted before the password is checked and given back when it was right,
+ * so simultaneous attempts cannot outrun the count. Every attempt is audited.
  */
 import { CONSOLE_RULES, ConsoleRefusal, type ConsoleReason } from "../domain/console-rules.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
@@ -27,12 +28,18 @@ export interface PendingSignIn {
 export async function signIn(deps: BackofficeDeps, caller: ConsoleCaller, login: string, password: string): Promise<PendingSignIn> {
   const now = deps.now();
   const op = LOGIN_LIKE.test(login) ? await deps.operators.get(login) : undefined;
-  const passwordOk = await verifyPassword(op?.passwordHash ?? (await decoyHash()), password.slice(0, 1024));
+  // One of the account's attempts is taken before its password is checked (and given back if it was right):
+  // a burst of simultaneous sign-ins checks at most the limit's worth, and a locked account's password is
+  // never judged, so the burst cannot tell a right one.
+  const reserved = op?.state === "active" && (await deps.operators.reserveAttempt(op.login, CONSOLE_RULES.maxFailedAttempts, now));
+  // The same work whatever the outcome; the result counts only with an attempt taken.
+  const checked = await verifyPassword(op?.passwordHash ?? (await decoyHash()), password.slice(0, 1024));
+  const passwordOk = reserved && checked;
   const refuse = async (detail: string, count: boolean) => {
     await deps.operators.transaction(async (tx) => {
       const lock =
         count && op
-          ? await deps.operators.recordFailure(op.login, CONSOLE_RULES.maxFailedAttempts, new Date(now.getTime() + CONSOLE_RULES.lockMs), tx)
+          ? await deps.operators.lockWhenSpent(op.login, CONSOLE_RULES.maxFailedAttempts, new Date(now.getTime() + CONSOLE_RULES.lockMs), tx)
           : undefined;
       await deps.audit.append(
         {
@@ -49,8 +56,10 @@ export async function signIn(deps: BackofficeDeps, caller: ConsoleCaller, login:
   };
   if (!op) return refuse("unknown login", false);
   if (op.state !== "active") return refuse(`account ${op.state}`, false);
-  if (op.lockedUntil && op.lockedUntil > now) return refuse("account locked", false);
+  // Not locked but every attempt taken (a burst, or attempts an engine never finished): locked from now.
+  if (!reserved) return refuse(op.lockedUntil && op.lockedUntil > now ? "account locked" : "every attempt taken", true);
   if (!passwordOk) return refuse("wrong password", true);
+  await deps.operators.releaseAttempt(op.login);
   const token = newToken();
   const expiresAt = new Date(now.getTime() + CONSOLE_RULES.pendingMs);
   const passkey = await authenticationOptions(deps, op.login, caller.origin);

@@ -199,6 +199,46 @@ export class PgOperatorStore {
       .execute();
   }
 
+  /**
+   * Takes one of the account's `limit` password attempts before the password
+   * is checked, in one statement: false when the account is locked at `now` or
+   * its attempts are all taken (failed, or being checked by a request at this
+   * moment). So a burst of simultaneous sign-ins checks at most `limit`
+   * passwords, however many arrive.
+   */
+  async reserveAttempt(login: string, limit: number, now: Date): Promise<boolean> {
+    const rows = await this.#db()
+      .updateTable("operator")
+      .set((eb) => ({ failed_attempts: eb("failed_attempts", "+", 1) }))
+      .where("login", "=", login)
+      .where("failed_attempts", "<", limit)
+      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
+      .returning("login")
+      .execute();
+    return rows.length === 1;
+  }
+
+  /** A reserved attempt whose password was right: it is no failure. */
+  async releaseAttempt(login: string): Promise<void> {
+    await this.#db()
+      .updateTable("operator")
+      .set((eb) => ({ failed_attempts: eb.fn("greatest", [eb("failed_attempts", "-", 1), eb.lit(0)]) }))
+      .where("login", "=", login)
+      .execute();
+  }
+
+  /** A reserved attempt whose password was wrong stays counted; once `limit` are, the account locks until `lockUntil` and the count starts again. */
+  async lockWhenSpent(login: string, limit: number, lockUntil: Date, tx: EntityManager): Promise<{ locked: boolean }> {
+    const rows = await this.#db(tx)
+      .updateTable("operator")
+      .set({ failed_attempts: 0, locked_until: lockUntil })
+      .where("login", "=", login)
+      .where("failed_attempts", ">=", limit)
+      .returning("login")
+      .execute();
+    return { locked: rows.length === 1 };
+  }
+
   /** Counts a failure; at `limit` failures the account locks until `lockUntil` and the count starts again. */
   async recordFailure(login: string, limit: number, lockUntil: Date, tx: EntityManager): Promise<{ locked: boolean }> {
     const db = this.#db(tx);

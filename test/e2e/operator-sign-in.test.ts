@@ -159,6 +159,28 @@ t.test("10 failed attempts lock the account for 30 minutes, with the same answer
   t.ok(await signInTotp(bo(), clock, op), "open again after 30 minutes");
 });
 
+t.test("simultaneous sign-ins cannot outrun the lock: at most 10 passwords are judged, and none once locked", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "rita", "viewer");
+  // 40 wrong passwords at the same moment, then the right one: each attempt is counted before its password is
+  // checked, so only 10 are judged, the account locks, and the right password learns nothing.
+  const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => refusal(bo().signIn({ context: ctx(), login: "rita", password: `wrong ${i}` }))));
+  t.ok(
+    burst.every((r) => r.reason === ConsoleErrorReason.SIGN_IN_REFUSED),
+    "every one refused alike",
+  );
+  const judged = await svc().sql<{ n: number }>(
+    "select count(*)::int as n from audit_log where actor = 'rita' and action = 'sign_in' and detail like 'wrong password%'",
+  );
+  t.equal(judged[0].n, 10, "ten passwords judged, not forty");
+  t.equal(
+    (await refusal(bo().signIn({ context: ctx(), login: "rita", password: PASSWORD }))).reason,
+    ConsoleErrorReason.SIGN_IN_REFUSED,
+    "the right password is refused: locked",
+  );
+  clock.advance(31 * 60_000);
+  t.ok(await signInTotp(bo(), clock, op), "open again after 30 minutes");
+});
+
 t.test("wrong second factors count toward the lock", async (t) => {
   await enrolOperator(svc(), bo(), clock, "tom", "viewer");
   const pending = await bo().signIn({ context: ctx(), login: "tom", password: PASSWORD });

@@ -65,13 +65,26 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
   const secondStep = (ctx: Context, kit: PageKit, status: number, v: SecondStepView) =>
     sendPage(ctx, kit, status, secondStepPage({ ...kit, csrf: csrfToken(ctx, deps) }, v));
 
-  /** The address may not try now: the sign-in page says how long to wait. */
-  const limited = async (ctx: Context, kit: PageKit, login = ""): Promise<boolean> => {
-    const wait = await limiter.waitSeconds(ctx.ip);
-    if (wait === 0) return false;
-    ctx.set("Retry-After", String(wait));
-    signIn(ctx, kit, 429, login, { kind: "error", text: kit.tr.t("bo.signin.limited", { seconds: wait }) });
-    return true;
+  /**
+   * One guess of the address (a password, a second factor, an enrolment
+   * form): its attempt is taken before `judge` runs (none left: the sign-in
+   * page says how long to wait) and given back unless `judge` calls `failed`.
+   */
+  const guess = async (ctx: Context, kit: PageKit, login: string, judge: (failed: () => void) => Promise<void>): Promise<void> => {
+    const wait = await limiter.take(ctx.ip);
+    if (wait > 0) {
+      ctx.set("Retry-After", String(wait));
+      signIn(ctx, kit, 429, login, { kind: "error", text: kit.tr.t("bo.signin.limited", { seconds: wait }) });
+      return;
+    }
+    let wrong = false;
+    try {
+      await judge(() => {
+        wrong = true;
+      });
+    } finally {
+      if (!wrong) await limiter.giveBack(ctx.ip);
+    }
   };
 
   /** Reads and checks a gate form; answers the refusal itself and returns undefined when it is not acceptable. */
@@ -110,22 +123,23 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     if (!form) return;
     const login = (form.get("login") ?? "").trim().slice(0, 64);
     const password = form.get("password") ?? "";
-    if (await limited(ctx, kit, login)) return;
-    if (!login || !password) return signIn(ctx, kit, 400, login, { kind: "error", text: kit.tr.t("bo.signin.missing") });
-    try {
-      const res = await client.signIn({ context: consoleContext(ctx, deps, ""), login, password });
-      const ttl = res.expireTime ? Number(res.expireTime.seconds) * 1000 - Date.now() : 5 * 60_000;
-      setPendingSignIn(ctx, { token: res.pendingToken, login }, Math.max(60_000, ttl));
-      secondStep(ctx, kit, 200, { login, passkeyOptions: res.passkeyOptionsJson || undefined });
-    } catch (err) {
-      const refusal = consoleRefusal(err);
-      if (refusal.kind === "sign-in-refused") {
-        await limiter.failed(ctx.ip);
-        return signIn(ctx, kit, 401, login, { kind: "error", text: kit.tr.t("bo.signin.wrong") });
+    await guess(ctx, kit, login, async (failed) => {
+      if (!login || !password) return signIn(ctx, kit, 400, login, { kind: "error", text: kit.tr.t("bo.signin.missing") });
+      try {
+        const res = await client.signIn({ context: consoleContext(ctx, deps, ""), login, password });
+        const ttl = res.expireTime ? Number(res.expireTime.seconds) * 1000 - Date.now() : 5 * 60_000;
+        setPendingSignIn(ctx, { token: res.pendingToken, login }, Math.max(60_000, ttl));
+        secondStep(ctx, kit, 200, { login, passkeyOptions: res.passkeyOptionsJson || undefined });
+      } catch (err) {
+        const refusal = consoleRefusal(err);
+        if (refusal.kind === "sign-in-refused") {
+          failed();
+          return signIn(ctx, kit, 401, login, { kind: "error", text: kit.tr.t("bo.signin.wrong") });
+        }
+        if (refusal.kind === "rate-limited") return signIn(ctx, kit, 429, login, { kind: "error", text: kit.tr.t("bo.signin.limited", { seconds: 60 }) });
+        refusalPage(ctx, kit, refusal, deps.log, err);
       }
-      if (refusal.kind === "rate-limited") return signIn(ctx, kit, 429, login, { kind: "error", text: kit.tr.t("bo.signin.limited", { seconds: 60 }) });
-      refusalPage(ctx, kit, refusal, deps.log, err);
-    }
+    });
   });
 
   router.get("/signin/verify", (ctx) => seeOther(ctx, "/signin"));
@@ -138,38 +152,39 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
       if (!form) return;
       const pending = pendingSignIn(ctx);
       if (!pending) return seeOther(ctx, "/signin?m=restart");
-      if (await limited(ctx, kit, pending.login)) return;
-      const passkeyOptions = jsonField(form, "passkey_options");
-      const again = (errorField: "totp" | "recovery" | undefined, key: ConsoleKey, status: number) =>
-        secondStep(ctx, kit, status, { login: pending.login, passkeyOptions, errorField, notice: { kind: "error", text: kit.tr.t(key) } });
-      const value = field === "passkey" ? jsonField(form, "response") : (form.get(field) ?? "").replace(/\s+/g, "").slice(0, 64);
-      if (!value) {
-        return field === "passkey" ? again(undefined, "bo.second.passkeyFailed", 400) : again(field, "bo.second.missing", 400);
-      }
-      const factor =
-        field === "totp"
-          ? ({ case: "totpCode", value } as const)
-          : field === "recovery"
-            ? ({ case: "recoveryCode", value } as const)
-            : ({ case: "passkeyResponseJson", value } as const);
-      try {
-        const res = await client.completeSignIn({ context: consoleContext(ctx, deps, ""), pendingToken: pending.token, factor });
-        sessionStarted(ctx, res.session);
-        seeOther(ctx, "/");
-      } catch (err) {
-        const refusal = consoleRefusal(err);
-        if (refusal.kind === "second-factor-refused") {
-          await limiter.failed(ctx.ip);
-          if (field === "totp") return again("totp", "bo.second.wrongCode", 401);
-          if (field === "recovery") return again("recovery", "bo.second.wrongRecovery", 401);
-          return again(undefined, "bo.second.passkeyFailed", 401);
+      await guess(ctx, kit, pending.login, async (failed) => {
+        const passkeyOptions = jsonField(form, "passkey_options");
+        const again = (errorField: "totp" | "recovery" | undefined, key: ConsoleKey, status: number) =>
+          secondStep(ctx, kit, status, { login: pending.login, passkeyOptions, errorField, notice: { kind: "error", text: kit.tr.t(key) } });
+        const value = field === "passkey" ? jsonField(form, "response") : (form.get(field) ?? "").replace(/\s+/g, "").slice(0, 64);
+        if (!value) {
+          return field === "passkey" ? again(undefined, "bo.second.passkeyFailed", 400) : again(field, "bo.second.missing", 400);
         }
-        if (refusal.kind === "sign-in-expired" || refusal.kind === "sign-in-refused") {
-          clearPendingSignIn(ctx);
-          return seeOther(ctx, "/signin?m=restart");
+        const factor =
+          field === "totp"
+            ? ({ case: "totpCode", value } as const)
+            : field === "recovery"
+              ? ({ case: "recoveryCode", value } as const)
+              : ({ case: "passkeyResponseJson", value } as const);
+        try {
+          const res = await client.completeSignIn({ context: consoleContext(ctx, deps, ""), pendingToken: pending.token, factor });
+          sessionStarted(ctx, res.session);
+          seeOther(ctx, "/");
+        } catch (err) {
+          const refusal = consoleRefusal(err);
+          if (refusal.kind === "second-factor-refused") {
+            failed();
+            if (field === "totp") return again("totp", "bo.second.wrongCode", 401);
+            if (field === "recovery") return again("recovery", "bo.second.wrongRecovery", 401);
+            return again(undefined, "bo.second.passkeyFailed", 401);
+          }
+          if (refusal.kind === "sign-in-expired" || refusal.kind === "sign-in-refused") {
+            clearPendingSignIn(ctx);
+            return seeOther(ctx, "/signin?m=restart");
+          }
+          refusalPage(ctx, kit, refusal, deps.log, err);
         }
-        refusalPage(ctx, kit, refusal, deps.log, err);
-      }
+      });
     });
   complete("/signin/totp", "totp");
   complete("/signin/recovery", "recovery");
@@ -232,26 +247,27 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     if (!token) return linkGone(ctx, kit);
     const form = await formOf(ctx, kit);
     if (!form) return;
-    if (await limited(ctx, kit)) return;
     const password = form.get("password") ?? "";
     const again = form.get("password_again") ?? "";
     const t = kit.tr.t;
-    try {
-      if (!password || !again)
-        return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
-      if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
+    await guess(ctx, kit, "", async (failed) => {
       try {
-        await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+        if (!password || !again)
+          return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
+        if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
+        try {
+          await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+        } catch (err) {
+          const refusal = consoleRefusal(err);
+          if (refusal.kind !== "invalid") throw err;
+          failed();
+          return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+        }
+        seeOther(ctx, `/enrol/${token}`);
       } catch (err) {
-        const refusal = consoleRefusal(err);
-        if (refusal.kind !== "invalid") throw err;
-        await limiter.failed(ctx.ip);
-        return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+        enrolFailed(ctx, kit, err);
       }
-      seeOther(ctx, `/enrol/${token}`);
-    } catch (err) {
-      enrolFailed(ctx, kit, err);
-    }
+    });
   });
 
   router.post("/enrol/:token/totp", async (ctx) => {
@@ -260,31 +276,32 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     if (!token) return linkGone(ctx, kit);
     const form = await formOf(ctx, kit);
     if (!form) return;
-    if (await limited(ctx, kit)) return;
     const code = (form.get("code") ?? "").replace(/\s+/g, "").slice(0, 16);
     const t = kit.tr.t;
-    try {
-      if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
-      let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+    await guess(ctx, kit, "", async (failed) => {
       try {
-        done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+        if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
+        let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+        try {
+          done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+        } catch (err) {
+          const refusal = consoleRefusal(err);
+          if (refusal.kind !== "invalid") throw err;
+          failed();
+          return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
+        }
+        sessionStarted(ctx, done.session);
+        const session = done.session?.sessionToken ?? "";
+        // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
+        const options = await client
+          .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
+          .then((r) => r.optionsJson || undefined)
+          .catch(() => undefined);
+        const csrf = deps.csrf.token(session);
+        sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
       } catch (err) {
-        const refusal = consoleRefusal(err);
-        if (refusal.kind !== "invalid") throw err;
-        await limiter.failed(ctx.ip);
-        return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
+        enrolFailed(ctx, kit, err);
       }
-      sessionStarted(ctx, done.session);
-      const session = done.session?.sessionToken ?? "";
-      // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
-      const options = await client
-        .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
-        .then((r) => r.optionsJson || undefined)
-        .catch(() => undefined);
-      const csrf = deps.csrf.token(session);
-      sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
-    } catch (err) {
-      enrolFailed(ctx, kit, err);
-    }
+    });
   });
 }

@@ -147,3 +147,17 @@ t.test("the console's own limit: an address that keeps failing waits before the 
   t.equal(stopped.status, 429);
   t.match(stopped.body, /Too many sign-in attempts from here/);
 });
+
+t.test("guesses sent at the same moment are counted before any is judged", async (t) => {
+  const limited = await startConsole(service(), { signInLimit: { failures: 3, windowSeconds: 600 } });
+  t.teardown(() => limited.close());
+  // Twelve browsers at one address, at once: each guess takes its attempt before the engine is asked.
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(new ConsoleClient(limited.url), "gina", `burst guess ${i}`)));
+  const statuses = answers.map((a) => a.status).sort();
+  t.same(statuses, [401, 401, 401, 429, 429, 429, 429, 429, 429, 429, 429, 429], "three judged, nine told to wait");
+  const right = await startConsole(service(), { signInLimit: { failures: 2, windowSeconds: 600 } });
+  t.teardown(() => right.close());
+  const c = new ConsoleClient(right.url);
+  for (let i = 0; i < 3; i++) t.equal((await signIn(c, "nobody-at-all", "")).status, 400, "a form without a password is not a guess");
+  t.equal((await signIn(c, "nobody-at-all", "a guess")).status, 401, "and took no attempt: the next guess is judged");
+});
