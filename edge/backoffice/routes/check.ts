@@ -13,11 +13,12 @@ import { seeOther, sendPage } from "../request.ts";
 import { CHECK_REASON_MAX } from "../views/check.ts";
 import { consolePost, type PageDeps } from "./pages.ts";
 import { detailOf } from "./transactions.ts";
+import { traceIdOf } from "../ids.ts";
 
 export function checkRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/transactions/:traceId/check", deps, async (ctx, s, form) => {
-    const traceId = Number(ctx.params.traceId);
-    if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) {
+    const traceId = traceIdOf(ctx.params.traceId);
+    if (traceId === undefined) {
       ctx.status = 404;
       return;
     }

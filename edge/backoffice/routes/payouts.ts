@@ -11,8 +11,8 @@ import { seeOther, sendPage } from "../request.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
+import { traceIdOf } from "../ids.ts";
 
-const TRACE = /^[1-9][0-9]{0,9}$/;
 const byName = (names: Readonly<Record<number, string>>, name: string | null) => Number(Object.entries(names).find(([, n]) => n === name)?.[0] ?? 0);
 
 const NOTICES: Record<string, ConsoleKey> = {
@@ -36,14 +36,14 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
         nextPageToken: res.nextPageToken,
         canDecide: s.operator.actions.has("payout.decide"),
         csrf: s.csrf,
-        notice: key && TRACE.test(trace) ? { kind: "success", text: t(key, { trace }) } : undefined,
+        notice: key && traceIdOf(trace) ? { kind: "success", text: t(key, { trace }) } : undefined,
       }),
     );
   });
 
   consoleGet(router, "/payouts/:traceId", deps, async (ctx, s) => {
-    if (!TRACE.test(ctx.params.traceId ?? "")) return undefined;
-    const traceId = Number(ctx.params.traceId);
+    const traceId = traceIdOf(ctx.params.traceId);
+    if (traceId === undefined) return undefined;
     const context = await deps.client.getPayoutContext({ context: s.context, traceId });
     return s.render(
       "payouts",
@@ -53,11 +53,11 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/payouts/:traceId/decision", deps, async (ctx, s, form) => {
-    if (!TRACE.test(ctx.params.traceId ?? "")) {
+    const traceId = traceIdOf(ctx.params.traceId);
+    if (traceId === undefined) {
       ctx.status = 404;
       return;
     }
-    const traceId = Number(ctx.params.traceId);
     const decision = byName(DECISION_NAMES, form.get("decision")) as PayoutDecision;
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
     const note = (form.get("note") ?? "").trim().slice(0, 255);
@@ -97,7 +97,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/payouts/bulk-approve", deps, async (ctx, s, form) => {
-    const traceIds = [...new Set(form.getAll("trace_id").filter((x) => TRACE.test(x)))].slice(0, 100).map(Number);
+    const traceIds = [...new Set(form.getAll("trace_id").map(traceIdOf))].filter((x) => x !== undefined).slice(0, 100);
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
     const note = (form.get("note") ?? "").trim().slice(0, 255);
     const t = s.kit.tr.t;

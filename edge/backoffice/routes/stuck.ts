@@ -3,6 +3,7 @@ import type Router from "@koa/router";
 import { seeOther } from "../request.ts";
 import { stuckPage } from "../views/stuck.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
+import { callbackIdOf, traceIdOf } from "../ids.ts";
 
 export function stuckRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/stuck", deps, async (ctx, s) => {
@@ -13,7 +14,7 @@ export function stuckRoutes(router: Router, deps: PageDeps): void {
     const notice =
       ctx.query.notice === "redelivered"
         ? ({ kind: "success", text: t("bo.cb.redelivered") } as const)
-        : ctx.query.notice === "checked" && /^[1-9][0-9]{0,9}$/.test(trace)
+        : ctx.query.notice === "checked" && traceIdOf(trace) !== undefined
           ? ({ kind: "success", text: t("bo.check.asked", { trace }) } as const)
           : undefined;
     return s.render(
@@ -30,12 +31,12 @@ export function stuckRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/stuck/callbacks/:id/redeliver", deps, async (ctx, s) => {
-    const id = ctx.params.id ?? "";
-    if (!/^[1-9][0-9]{0,18}$/.test(id)) {
+    const id = callbackIdOf(ctx.params.id);
+    if (id === undefined) {
       ctx.status = 404;
       return;
     }
-    await deps.client.redeliverCallback({ context: s.context, id: BigInt(id) });
+    await deps.client.redeliverCallback({ context: s.context, id });
     seeOther(ctx, "/stuck?notice=redelivered");
   });
 }

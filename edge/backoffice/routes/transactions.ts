@@ -21,6 +21,7 @@ import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
+import { callbackIdOf, traceIdOf } from "../ids.ts";
 
 const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
@@ -148,7 +149,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/transactions", deps, async (ctx, s) => {
     const search = searchOf(ctx);
     // A trace_id names one attempt: straight to it.
-    if (/^[1-9][0-9]{0,9}$/.test(search.trace_id)) {
+    if (traceIdOf(search.trace_id) !== undefined) {
       seeOther(ctx, `/transactions/${search.trace_id}`);
       return undefined;
     }
@@ -190,8 +191,8 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
   });
 
   consoleGet(router, "/transactions/:traceId", deps, async (ctx, s) => {
-    const traceId = Number(ctx.params.traceId);
-    if (!/^[1-9][0-9]{0,9}$/.test(ctx.params.traceId ?? "") || traceId > 2 ** 31 - 1) return undefined;
+    const traceId = traceIdOf(ctx.params.traceId);
+    if (traceId === undefined) return undefined;
     const t = s.kit.tr.t;
     const notices: Record<string, Notice | ((detail: GetTransactionDetailResponse) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
@@ -202,13 +203,13 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/transactions/:traceId/callbacks/:id/redeliver", deps, async (ctx, s) => {
-    const traceId = ctx.params.traceId ?? "";
-    const id = ctx.params.id ?? "";
-    if (!/^[1-9][0-9]{0,9}$/.test(traceId) || !/^[1-9][0-9]{0,18}$/.test(id)) {
+    const traceId = traceIdOf(ctx.params.traceId);
+    const id = callbackIdOf(ctx.params.id);
+    if (traceId === undefined || id === undefined) {
       ctx.status = 404;
       return;
     }
-    await deps.client.redeliverCallback({ context: s.context, id: BigInt(id) });
+    await deps.client.redeliverCallback({ context: s.context, id });
     seeOther(ctx, `/transactions/${traceId}?notice=redelivered`);
   });
 }

@@ -161,3 +161,21 @@ t.test("guesses sent at the same moment are counted before any is judged", async
   for (let i = 0; i < 3; i++) t.equal((await signIn(c, "nobody-at-all", "")).status, 400, "a form without a password is not a guess");
   t.equal((await signIn(c, "nobody-at-all", "a guess")).status, 401, "and took no attempt: the next guess is judged");
 });
+
+t.test("ids out of the engine's range name nothing: 404, never a 500", async (t) => {
+  const token = await createOperator(service(), "ivy", "admin");
+  const ivy = await enrolOverHttp(bo.url, token, "ivy", undefined, clock.now);
+  for (const path of ["/payouts/2147483648", "/payouts/9999999999", "/transactions/2147483648"]) {
+    t.equal((await ivy.client.get(path)).status, 404, `GET ${path}`);
+  }
+  for (const [path, fields] of [
+    ["/payouts/2147483648/decision", { decision: "approve", reason: "checks_passed" }],
+    ["/transactions/2147483648/check", {}],
+    ["/transactions/3/callbacks/9999999999999999999/redeliver", {}],
+    ["/stuck/callbacks/9999999999999999999/redeliver", {}],
+  ] as const) {
+    t.equal((await ivy.client.post(path, fields, "/")).status, 404, `POST ${path}`);
+  }
+  const bulk = await ivy.client.post("/payouts/bulk-approve", { trace_id: "2147483648", reason: "checks_passed" }, "/payouts");
+  t.ok(bulk.status < 500, `POST /payouts/bulk-approve with an id out of range: ${bulk.status}`);
+});
