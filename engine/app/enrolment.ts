@@ -64,15 +64,19 @@ export async function setEnrolmentPassword(
     const violations = [{ field: "password", description: fault }];
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }
+  if (op.totpSealed) return { ok: false, error: domainError("INVALID_STATE", "the password is set: enter the authenticator app's code") };
   const hash = await hashPassword(password);
   const secret = newTotpSecret();
-  await deps.operators.transaction(async (tx) => {
-    await deps.operators.setEnrolmentSecrets(op.login, hash, seal(deps.keys.encryption, secret, totpAad(op.login)), deps.now(), tx);
+  // Once per enrolment, also when two forms arrive together: the second would replace the first's password and secret.
+  const set = await deps.operators.transaction(async (tx) => {
+    if (!(await deps.operators.setEnrolmentSecrets(op.login, hash, seal(deps.keys.encryption, secret, totpAad(op.login)), deps.now(), tx))) return false;
     await deps.audit.append(
       { actor: op.login, action: "enrolment.password", outcome: "success", target: `operator:${op.login}`, clientAddress: caller.clientAddress },
       tx,
     );
+    return true;
   });
+  if (!set) return { ok: false, error: domainError("INVALID_STATE", "the password is set: enter the authenticator app's code") };
   return { ok: true, totp: { uri: totpUri(secret, op.login), secret } };
 }
 
@@ -100,14 +104,17 @@ export async function confirmEnrolmentTotp(
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }
   const codes = newRecoveryCodes();
+  // One code ends the enrolment once: of simultaneous requests with it, one activates and starts a session.
   const session = await deps.operators.transaction(async (tx) => {
-    await deps.operators.activate(
+    const activated = await deps.operators.activate(
       op.login,
+      op.totpSealed ?? "",
       codes.map((c) => tokenHash(deps.keys.tokenHash, normaliseRecoveryCode(c))),
       step,
       now,
       tx,
     );
+    if (!activated) throw new ConsoleRefusal("ENROLMENT_INVALID");
     await deps.audit.append(
       { actor: op.login, action: "enrolment.complete", outcome: "success", target: `operator:${op.login}`, clientAddress: caller.clientAddress },
       tx,

@@ -173,16 +173,26 @@ export class PgOperatorStore {
     return row ? this.get(row.login, tx, tx !== undefined) : undefined;
   }
 
-  async setEnrolmentSecrets(login: string, passwordHash: string, totpSealed: string, now: Date, tx: EntityManager): Promise<void> {
-    await this.#db(tx)
+  /** The enrolment's password step, once: false when the enrolment is past it (its TOTP secret is set) or over. */
+  async setEnrolmentSecrets(login: string, passwordHash: string, totpSealed: string, now: Date, tx: EntityManager): Promise<boolean> {
+    const rows = await this.#db(tx)
       .updateTable("operator")
       .set({ password_hash: passwordHash, totp_sealed: totpSealed, updated_at: now })
       .where("login", "=", login)
+      .where("state", "=", "enrolling")
+      .where("totp_sealed", "is", null)
+      .returning("login")
       .execute();
+    return rows.length === 1;
   }
 
-  async activate(login: string, recoveryHashes: string[], totpStep: number, now: Date, tx: EntityManager): Promise<void> {
-    await this.#db(tx)
+  /**
+   * Ends the enrolment, once: false when it is no longer the one whose TOTP
+   * secret the code was checked against (another request ended it first, or
+   * the link was replaced meanwhile).
+   */
+  async activate(login: string, totpSealed: string, recoveryHashes: string[], totpStep: number, now: Date, tx: EntityManager): Promise<boolean> {
+    const rows = await this.#db(tx)
       .updateTable("operator")
       .set({
         state: "active",
@@ -196,7 +206,11 @@ export class PgOperatorStore {
         updated_at: now,
       })
       .where("login", "=", login)
+      .where("state", "=", "enrolling")
+      .where("totp_sealed", "=", totpSealed)
+      .returning("login")
       .execute();
+    return rows.length === 1;
   }
 
   /**

@@ -142,6 +142,41 @@ t.test("refusals of the first step are one answer, whether the login exists or n
   t.ok(audit.some((a) => a.actor === "olga" && a.detail === "wrong password"));
 });
 
+t.test("an enrolment link is used once, also by requests sent together", async (t) => {
+  const out = await runOperatorCommand(svc(), ["create", "kai", "--role", "viewer"]);
+  const token = /\/enrol\/([A-Za-z0-9_-]{43})/.exec(out.stdout)?.[1] ?? "";
+  // Two password forms at once: one sets the password and the TOTP secret; the other may not replace them.
+  const sets = await Promise.all(
+    [PASSWORD, `${PASSWORD} and more`].map((password) =>
+      bo()
+        .setEnrolmentPassword({ context: ctx(), token, password })
+        .then((r) => r.totp?.secretBase32 ?? "")
+        .catch((err: unknown) => ConnectError.from(err).code),
+    ),
+  );
+  const secrets = sets.filter((x): x is string => typeof x === "string");
+  t.equal(secrets.length, 1, "one password form is taken");
+  t.same(
+    sets.filter((x) => typeof x !== "string"),
+    [Code.FailedPrecondition],
+    "the other is refused: the password is set",
+  );
+  t.equal((await bo().getEnrolment({ context: ctx(), token })).totp?.secretBase32, secrets[0], "the link shows the secret of the form taken");
+  // One code, four requests at once: one session, one set of recovery codes.
+  const code = totpCode(secrets[0], "kai", clock.now());
+  const done = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      bo()
+        .confirmEnrolmentTotp({ context: ctx(), token, code })
+        .then(() => "enrolled")
+        .catch((err: unknown) => ConsoleErrorReason[ConnectError.from(err).findDetails(ConsoleErrorSchema)[0]?.reason ?? 0]),
+    ),
+  );
+  t.equal(done.filter((x) => x === "enrolled").length, 1, `one enrolment completes (${done.join(", ")})`);
+  const sessions = await svc().sql<{ n: number }>("select count(*)::int as n from console_session where login = 'kai'");
+  t.equal(sessions[0].n, 1, "one session");
+});
+
 t.test("10 failed attempts lock the account for 30 minutes, with the same answer as a wrong password", async (t) => {
   const op = await enrolOperator(svc(), bo(), clock, "lena", "viewer");
   for (let i = 0; i < 10; i++) await refusal(bo().signIn({ context: ctx(), login: "lena", password: `wrong password ${i}` }));

@@ -259,6 +259,8 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
           await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
         } catch (err) {
           const refusal = consoleRefusal(err);
+          // Set already (a second form, or another tab): the link's page now asks for the code.
+          if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
           if (refusal.kind !== "invalid") throw err;
           failed();
           return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
