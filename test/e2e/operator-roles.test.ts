@@ -129,4 +129,19 @@ t.test("merchant scope: an operator of m-test sees nothing of m-other; cards are
   t.equal(grant.code, Code.InvalidArgument);
   const ok = await bo().createOperator({ context: ctx(s), create: { login: "narrow", role: 1, merchantIds: ["m-test"] } });
   t.ok(ok.enrolment?.token);
+  // Operators outside its scope do not exist for it either: the same answer as a login nobody has.
+  const lead = await enrolOperator(svc(), bo(), clock, "roles-lead", "admin");
+  const theirsOp = await bo().createOperator({ context: ctx(lead.sessionToken), create: { login: "their-viewer", role: 1, merchantIds: ["m-other"] } });
+  t.ok(theirsOp.enrolment?.token);
+  for (const login of ["their-viewer", "no-such-operator"]) {
+    for (const call of [
+      () => bo().disableOperator({ context: ctx(s), login }),
+      () => bo().resetOperator({ context: ctx(s), login }),
+      () => bo().updateOperator({ context: ctx(s), login, role: 1, merchantIds: ["m-test"] }),
+    ]) {
+      const r = await outcome(call());
+      t.equal(r.code, Code.NotFound, `${login}: not found`);
+    }
+  }
+  t.equal((await bo().disableOperator({ context: ctx(s), login: "narrow" })).operator?.login, "narrow", "inside its scope: managed");
 });
