@@ -181,7 +181,7 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
     sessions: new PgSessionStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
     operators: new PgOperatorStore(orm),
-    audit: new PgAuditStore(orm, now),
+    audit: new PgAuditStore(orm, keys.auditChain, now),
     backoffice: new PgBackofficeStore(orm, origin),
   };
 

@@ -50,7 +50,7 @@ let code = 0;
 try {
   const deps: BackofficeDeps = {
     operators: new PgOperatorStore(db.orm),
-    audit: new PgAuditStore(db.orm),
+    audit: new PgAuditStore(db.orm, db.keys.auditChain),
     backoffice: new PgBackofficeStore(db.orm),
     merchants: new PgMerchantStore(db.orm, db.keys.encryption),
     keys: db.keys,

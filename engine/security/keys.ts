@@ -21,6 +21,8 @@ export interface Keys {
   orderFingerprint: KeyObject;
   /** HMAC key for stored bearer/session token hashes. */
   tokenHash: KeyObject;
+  /** HMAC key of the audit log's hash chain (domain/audit-chain.ts). */
+  auditChain: KeyObject;
   /** Short public id of the master key, to tell keys apart in logs. */
   keyId: string;
 }
@@ -43,6 +45,7 @@ export function deriveKeys(master: Buffer): Keys {
     cardFingerprint: derive("card-fingerprint/v1"),
     orderFingerprint: derive("order-fingerprint/v1"),
     tokenHash: derive("token-hash/v1"),
+    auditChain: derive("audit-chain/v1"),
     keyId: createHash("sha256").update(master).digest("hex").slice(0, 8),
   };
 }

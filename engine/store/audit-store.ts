@@ -10,6 +10,7 @@
  */
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
+import type { KeyObject } from "node:crypto";
 import { type AuditContent, type AuditRow, auditHash, GENESIS_HASH, startWalk, walkChain, type ChainVerdict } from "../domain/audit-chain.ts";
 import type { Selectable } from "kysely";
 import { type CashierDb, typedDb } from "./typed-db.ts";
@@ -41,10 +42,13 @@ const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).replaceAll("
 
 export class PgAuditStore {
   readonly #orm: MikroORM;
+  readonly #key: KeyObject;
   readonly #now: () => Date;
 
-  constructor(orm: MikroORM, now: () => Date = () => new Date()) {
+  /** `key`: the chain's HMAC key (Keys.auditChain), which the database never holds. */
+  constructor(orm: MikroORM, key: KeyObject, now: () => Date = () => new Date()) {
     this.#orm = orm;
+    this.#key = key;
     this.#now = now;
   }
 
@@ -74,7 +78,7 @@ export class PgAuditStore {
       detail: cut(r.detail),
     };
     const prevHash = last?.hash ?? GENESIS_HASH;
-    const hash = auditHash(prevHash, content);
+    const hash = auditHash(prevHash, content, this.#key);
     await db
       .insertInto("audit_log")
       .values({
@@ -117,9 +121,9 @@ export class PgAuditStore {
     const walk = startWalk();
     for (;;) {
       const rows = (await db.selectFrom("audit_log").selectAll().where("id", ">=", walk.expectedId).orderBy("id", "asc").limit(batch).execute()).map(toRow);
-      const broken = walkChain(walk, rows);
-      if (broken) return { intact: false, checked: walk.checked, firstBrokenId: broken.id, problem: broken.problem };
-      if (rows.length < batch) return { intact: true, checked: walk.checked };
+      const broken = walkChain(walk, rows, this.#key);
+      if (broken) return { intact: false, checked: walk.checked, unkeyed: walk.unkeyed, firstBrokenId: broken.id, problem: broken.problem };
+      if (rows.length < batch) return { intact: true, checked: walk.checked, unkeyed: walk.unkeyed };
     }
   }
 }

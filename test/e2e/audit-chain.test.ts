@@ -2,9 +2,11 @@
  * The audit log against the running engine: sign-ins, failures, actions and
  * setting changes are written with operator, time, address and before/after
  * values; the database refuses UPDATE, DELETE and TRUNCATE of it, even from
- * its owner; each row is chained by SHA-256, so that `npm run audit-check`
- * (and VerifyAuditChain) passes on the real log and, after a superuser drops
- * the trigger and changes or removes a row, names the first broken row.
+ * its owner; each row is chained by an HMAC under a key the database never
+ * holds, so that `npm run audit-check` (and VerifyAuditChain) passes on the
+ * real log and, after a superuser drops the trigger and changes or removes a
+ * row, names the first broken row, also when the superuser recomputes every
+ * hash after it.
  * Listing and export are for admins only.
  */
 import t from "tap";
@@ -44,7 +46,7 @@ t.test("actions are audited with who, when, where and before/after; admins list 
   t.equal(change?.beforeJson, "[]");
   t.equal(change?.afterJson, '[{"amountMinor":50000,"currency":"USD"}]');
   t.equal(change?.outcome, AuditOutcome.SUCCESS);
-  t.match(change?.hash, /^[0-9a-f]{64}$/);
+  t.match(change?.hash, /^k1:[0-9a-f]{64}$/, "keyed");
   const signIns = await bo().listAuditEntries({ context: ctx(admin.sessionToken), action: "session.start" });
   t.ok(signIns.entries.length >= 2, "session starts are there");
 
@@ -88,6 +90,52 @@ t.test("audit-check passes on the real chain and names the first row a superuser
   const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
   t.equal(v.intact, false);
   t.equal(v.firstBrokenId, 3n);
+});
+
+t.test("a superuser who rewrites a row and recomputes every hash after it is found: the hashes are keyed", async (t) => {
+  const admin = await enrolOperator(svc(), bo(), clock, "rechainer", "admin");
+  const rows = await svc().sql<Record<string, unknown>>("select * from audit_log order by id");
+  const last = Number(rows[rows.length - 1].id);
+  // Triggers off for this session, as a superuser can; row 3 back as it was, then rewritten with the whole tail
+  // rehashed the way an unkeyed chain would be (SHA-256 of the previous hash and the row's canonical content).
+  const { auditHash } = await import("../../engine/domain/audit-chain.ts");
+  const toContent = (r: Record<string, any>) => ({
+    id: Number(r.id),
+    at: new Date(r.at),
+    actor: r.actor,
+    action: r.action,
+    outcome: r.outcome,
+    merchantId: r.merchant_id,
+    target: r.target,
+    clientAddress: r.client_address,
+    beforeJson: r.before_json,
+    afterJson: r.after_json,
+    detail: r.detail,
+  });
+  const statements = ["begin", "set local session_replication_role = replica", "update audit_log set actor = 'someone-else' where id = 3"];
+  let prev = String(rows[1].hash);
+  for (const r of rows.slice(2)) {
+    const content = { ...toContent(r), actor: Number(r.id) === 3 ? "someone-else" : r.actor };
+    const hash = auditHash(prev, content as never);
+    statements.push(`update audit_log set prev_hash = '${prev}', hash = '${hash}' where id = ${Number(r.id)}`);
+    prev = hash;
+  }
+  statements.push("commit");
+  await svc().sql(statements.join(";\n"));
+  const bad = await runAuditCheck(svc());
+  t.equal(bad.code, 1, "audit-check fails");
+  t.match(bad.stdout, /BROKEN at row 3: its hash is unkeyed after keyed rows/);
+  const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
+  t.same([v.intact, v.firstBrokenId], [false, 3n], `the console too (${last} rows)`);
+  // Put it back: the chain of keyed hashes as written, and row 3 as it was before the test above changed it.
+  const back = ["begin", "set local session_replication_role = replica"];
+  for (const r of rows.slice(2)) {
+    const actor = Number(r.id) === 3 ? original : String(r.actor);
+    back.push(`update audit_log set actor = '${actor.replace(/'/g, "''")}', prev_hash = '${r.prev_hash}', hash = '${r.hash}' where id = ${Number(r.id)}`);
+  }
+  back.push("commit");
+  await svc().sql(back.join(";\n"));
+  t.equal((await runAuditCheck(svc())).code, 0, "restored, intact again");
 });
 
 t.test("a removed row is found too", async (t) => {

@@ -1,12 +1,18 @@
 /**
  * The audit chain's rules on rows built in memory: a chain built by the rules
  * checks out; a changed field, a changed previous hash, a removed row or rows
- * out of order are each found, at the right row.
+ * out of order are each found, at the right row; rows rehashed by someone
+ * without the key are found, also when made unkeyed; plain rows from before
+ * keyed hashes pass only as the chain's beginning, and are counted.
  */
+import { createSecretKey, randomBytes } from "node:crypto";
 import t from "tap";
 import { type AuditRow, auditHash, canonicalJson, GENESIS_HASH, startWalk, walkChain } from "../../../engine/domain/audit-chain.ts";
 
-function chain(n: number): AuditRow[] {
+const KEY = createSecretKey(randomBytes(32));
+
+/** `plain`: how many rows at the beginning carry plain hashes (written before keyed ones). */
+function chain(n: number, plain = 0): AuditRow[] {
   const rows: AuditRow[] = [];
   let prev = GENESIS_HASH;
   for (let id = 1; id <= n; id++) {
@@ -23,7 +29,7 @@ function chain(n: number): AuditRow[] {
       afterJson: '{"status":"pending"}',
       detail: "",
     };
-    const hash = auditHash(prev, c);
+    const hash = auditHash(prev, c, id <= plain ? undefined : KEY);
     rows.push({ ...c, prevHash: prev, hash });
     prev = hash;
   }
@@ -33,14 +39,35 @@ function chain(n: number): AuditRow[] {
 const check = (rows: AuditRow[], batch = 2) => {
   const walk = startWalk();
   for (let i = 0; i < rows.length; i += batch) {
-    const broken = walkChain(walk, rows.slice(i, i + batch));
+    const broken = walkChain(walk, rows.slice(i, i + batch), KEY);
     if (broken) return broken;
   }
-  return { id: 0, problem: "" };
+  return { id: 0, problem: "", unkeyed: walk.unkeyed };
 };
 
 t.test("an intact chain checks out, in any batch size", async (t) => {
-  for (const batch of [1, 2, 5, 100]) t.same(check(chain(7), batch), { id: 0, problem: "" });
+  for (const batch of [1, 2, 5, 100]) t.same(check(chain(7), batch), { id: 0, problem: "", unkeyed: 0 });
+  t.match(chain(1)[0].hash, /^k1:[0-9a-f]{64}$/, "keyed");
+  t.same(check(chain(7, 3)), { id: 0, problem: "", unkeyed: 3 }, "rows from before keyed hashes pass as the beginning, counted");
+});
+
+t.test("whoever rewrites rows without the key is found", async (t) => {
+  const other = createSecretKey(randomBytes(32));
+  const forged = chain(5);
+  // The database's superuser rewrites row 3 and every hash after it, as the old unkeyed chain allowed.
+  forged[2] = { ...forged[2], actor: "someone-else" };
+  for (let i = 2; i < forged.length; i++) {
+    const prevHash = i === 0 ? GENESIS_HASH : forged[i - 1].hash;
+    forged[i] = { ...forged[i], prevHash, hash: auditHash(prevHash, forged[i], other) };
+  }
+  t.same(check(forged), { id: 3, problem: "its content does not match its hash (the row was changed)" }, "with a key of their own");
+  const unkeyed = chain(5);
+  unkeyed[2] = { ...unkeyed[2], actor: "someone-else" };
+  for (let i = 2; i < unkeyed.length; i++) {
+    const prevHash = unkeyed[i - 1].hash;
+    unkeyed[i] = { ...unkeyed[i], prevHash, hash: auditHash(prevHash, unkeyed[i]) };
+  }
+  t.same(check(unkeyed), { id: 3, problem: "its hash is unkeyed after keyed rows (the row was rewritten)" }, "or with plain hashes");
 });
 
 t.test("tampering is found at the row it touched", async (t) => {
@@ -50,9 +77,9 @@ t.test("tampering is found at the row it touched", async (t) => {
   t.match(check(changed).problem, /content does not match/);
 
   const rehashed = chain(6);
-  // Rehashing the changed row alone breaks the next row's link.
+  // Rehashing the changed row alone (even with the key) breaks the next row's link.
   rehashed[2] = { ...rehashed[2], actor: "x" };
-  rehashed[2].hash = auditHash(rehashed[2].prevHash, rehashed[2]);
+  rehashed[2].hash = auditHash(rehashed[2].prevHash, rehashed[2], KEY);
   t.equal(check(rehashed).id, 4);
   t.match(check(rehashed).problem, /previous hash/);
 
