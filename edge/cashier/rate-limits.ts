@@ -13,7 +13,7 @@
 import type { Context, Next } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { REASONS } from "../../engine/domain/errors.ts";
-import { refusalReply } from "../../engine/wire/process-reply.ts";
+import { sessionRefusalReply } from "../../engine/wire/session-reply.ts";
 
 export interface Limit {
   points: number;
@@ -90,6 +90,7 @@ export function sessionStartLimit(limiter: Limiter) {
     ctx.status = 429;
     ctx.set("Retry-After", String(wait));
     ctx.type = "application/json";
-    ctx.body = refusalReply(REASONS.RATE_LIMITED.status, `Too many session starts from this address; retry after ${wait} s`);
+    // A session start's refusal, in its own members (redirect_url, auth_token, expires_at null), unsigned: no merchant was looked at.
+    ctx.body = sessionRefusalReply(REASONS.RATE_LIMITED.status, `Too many session starts from this address; retry after ${wait} s`);
   };
 }

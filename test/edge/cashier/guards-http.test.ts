@@ -108,4 +108,9 @@ t.test("session starts from one address are limited (120 a minute): the wire's r
   t.equal(last?.http, 429);
   t.equal(last?.body.status, 21);
   t.match(last?.body.description, "Too many session starts");
+  t.same(
+    Object.keys(last?.body ?? {}),
+    ["status", "description", "redirect_url", "auth_token", "expires_at", "version", "signature"],
+    "in a session start's members, as every other refusal of it",
+  );
 });
