@@ -26,7 +26,7 @@ const BY_CODE = new Map<string, (e: Errno) => { cause: string; fix: string }>([
     "EADDRINUSE",
     (e) => ({
       cause: `port ${e.port ?? "?"} on ${e.address ?? "this machine"} is already in use`,
-      fix: "stop what listens there, or choose other ports with EDGE_PORT, ENGINE_PORT and METRICS_PORT (0 takes any free port)",
+      fix: "stop what listens there, or choose other ports with EDGE_PORT, ENGINE_PORT, BACKOFFICE_PORT and METRICS_PORT (0 takes any free port)",
     }),
   ],
   [

@@ -48,7 +48,7 @@ export const REASONS = {
   ALREADY_EXISTS: { grpc: "ALREADY_EXISTS", http: 409, status: 16 },
   CAPABILITY_MISSING: { grpc: "FAILED_PRECONDITION", http: 400, status: 17 },
   AUTOLOGIN_UNUSABLE: { grpc: "FAILED_PRECONDITION", http: 410, status: 18 },
-  SESSION_ENDED: { grpc: "FAILED_PRECONDITION", http: 401, status: 19 },
+  SESSION_ENDED: { grpc: "FAILED_PRECONDITION", http: 410, status: 19 },
   NOT_ALLOWED_BY_FRONTEND: { grpc: "FAILED_PRECONDITION", http: 403, status: 20 },
   RATE_LIMITED: { grpc: "RESOURCE_EXHAUSTED", http: 429, status: 21 },
   INTERNAL: { grpc: "INTERNAL", http: 500, status: -1 },

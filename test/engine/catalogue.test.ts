@@ -15,8 +15,8 @@ t.test("every reason is in the proto with its wire status and HTTP status, and i
     t.ok(name in ErrorReason, `${name} is an ErrorReason`);
     const comment = new RegExp(`\\[${info.status}\\] HTTP ${info.http}[^\\n]*\\n\\s*ERROR_REASON_${name} =`);
     t.match(proto, comment, `${name}: proto comment says [${info.status}] HTTP ${info.http}`);
-    const row = new RegExp(`\\| ${info.status} \\| ${info.http} \\| \`${name}\` \\|`);
-    t.match(readme, row, `${name}: README row`);
+    const row = new RegExp(`\\| ${info.status} \\| ${info.http} \\| \`${name}\` \\| \`${info.grpc.toLowerCase()}\` \\|`);
+    t.match(readme, row, `${name}: README row, with its gRPC code`);
   }
   const protoNames = Object.keys(ErrorReason).filter((k) => Number.isNaN(Number(k)) && k !== "UNSPECIFIED");
   t.same(protoNames.sort(), Object.keys(REASONS).sort(), "no reason only in the proto");

@@ -13,7 +13,7 @@ export declare const file_cashier_admin_v1_merchant: GenFile;
 
 /**
  * Frontend is a Cashier site of a merchant, tied to one base currency, with
- * the settings of its hosted Cashier (CONTRACT section 9).
+ * the settings of its hosted Cashier.
  *
  * @generated from message cashier.admin.v1.Frontend
  */
@@ -49,7 +49,7 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
 
   /**
    * Amounts offered as buttons on the deposit page, in the wire unit of the
-   * session's currency (CONTRACT 3: minor units, whole units for JPY, BHD, ...).
+   * session's currency (the merchant interface's amount unit: cents, whole units for JPY, BHD, ...).
    *
    * @generated from field: repeated int64 deposit_presets = 5;
    */

@@ -177,7 +177,7 @@ export enum CallbackKind {
   UNSPECIFIED = 0,
 
   /**
-   * Validation (seed 2.3): sent before any processor is called; never redelivered.
+   * Validation: sent before any processor is called; never redelivered.
    *
    * @generated from enum value: CALLBACK_KIND_VALIDATION = 1;
    */
@@ -191,14 +191,14 @@ export enum CallbackKind {
   NOTIFICATION = 2,
 
   /**
-   * UpdatePayout (seed 2.5) to the merchant's update_payout_url.
+   * UpdatePayout to the merchant's update_payout_url.
    *
    * @generated from enum value: CALLBACK_KIND_UPDATE_PAYOUT = 3;
    */
   UPDATE_PAYOUT = 3,
 
   /**
-   * RecordFailedDeposit (seed 2.6) to {platform_url}/RecordFailedDeposit.
+   * RecordFailedDeposit to {platform_url}/RecordFailedDeposit.
    *
    * @generated from enum value: CALLBACK_KIND_RECORD_FAILED_DEPOSIT = 4;
    */

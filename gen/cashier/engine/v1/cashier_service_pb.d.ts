@@ -945,14 +945,14 @@ export enum SessionIntent {
   UNSPECIFIED = 0,
 
   /**
-   * A card deposit (the seed's InitPayIn).
+   * A card deposit (the merchant interface's InitPayIn).
    *
    * @generated from enum value: SESSION_INTENT_DEPOSIT = 1;
    */
   DEPOSIT = 1,
 
   /**
-   * A withdrawal to a card (the seed's InitPayOut).
+   * A withdrawal to a card (the merchant interface's InitPayOut).
    *
    * @generated from enum value: SESSION_INTENT_WITHDRAWAL = 2;
    */

@@ -152,7 +152,7 @@ export declare const CardInputSchema: GenMessage<CardInput>;
  */
 export declare type WireSignature = Message<"cashier.engine.v1.WireSignature"> & {
   /**
-   * The canonical string of the JSON body (CONTRACT section 2).
+   * The canonical string of the JSON body (the signature rule of the merchant interface).
    *
    * @generated from field: string canonical = 1;
    */
@@ -183,7 +183,7 @@ export declare type WireSignature = Message<"cashier.engine.v1.WireSignature"> &
 export declare const WireSignatureSchema: GenMessage<WireSignature>;
 
 /**
- * ProcessRequest is the typed form of the seed's card processing request.
+ * ProcessRequest is the typed form of the merchant interface's card processing request.
  *
  * @generated from message cashier.engine.v1.ProcessRequest
  */
@@ -288,7 +288,7 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
 
   /**
    * Set by the HTTP edge: the body's signature, checked with the merchant's secret.
-   * A call that carries it is answered with the seed's reply rendered and signed
+   * A call that carries it is answered with the merchant interface's reply rendered and signed
    * by the engine (ProcessResponse.wire_reply, or a SignedReply in the error details).
    *
    * @generated from field: cashier.engine.v1.WireSignature wire_signature = 15;
@@ -296,7 +296,7 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
   wireSignature?: WireSignature | undefined;
 
   /**
-   * Set by the HTTP edge: members of the JSON body whose JSON type the seed does
+   * Set by the HTTP edge: members of the JSON body whose JSON type the merchant interface does
    * not allow. The engine refuses such a request (INVALID_FIELDS, every member
    * named) in the same call, with the refusal rendered and signed by it. Only
    * with wire_signature: a call without it that sets this is INVALID_ARGUMENT.
@@ -313,7 +313,7 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
 export declare const ProcessRequestSchema: GenMessage<ProcessRequest>;
 
 /**
- * WireViolation is one member of the HTTP body with a JSON type the seed does not allow.
+ * WireViolation is one member of the HTTP body with a JSON type the merchant interface does not allow.
  *
  * @generated from message cashier.engine.v1.WireViolation
  */
@@ -341,7 +341,7 @@ export declare type WireViolation = Message<"cashier.engine.v1.WireViolation"> &
 export declare const WireViolationSchema: GenMessage<WireViolation>;
 
 /**
- * SignedReply is the seed's Process reply (section 2.2) as the engine rendered
+ * SignedReply is the merchant interface's Process reply as the engine rendered
  * it: the exact JSON text, with its `signature` member (null when the reply
  * cannot be tied to a merchant). The edge writes these bytes out unchanged.
  *
@@ -390,7 +390,7 @@ export declare type ProcessResponse = Message<"cashier.engine.v1.ProcessResponse
   replayed: boolean;
 
   /**
-   * Set when the request had a wire signature: the seed's reply (status 0), signed.
+   * Set when the request had a wire signature: the merchant interface's reply (status 0), signed.
    *
    * @generated from field: cashier.engine.v1.SignedReply wire_reply = 5;
    */
@@ -788,14 +788,14 @@ export enum WireViolationKind {
   NOT_SCALAR = 1,
 
   /**
-   * Not a JSON string, where the seed types varchar.
+   * Not a JSON string, where the merchant interface types varchar.
    *
    * @generated from enum value: WIRE_VIOLATION_KIND_NOT_STRING = 2;
    */
   NOT_STRING = 2,
 
   /**
-   * Not a JSON integer (or beyond 2^53), where the seed types int.
+   * Not a JSON integer (or beyond 2^53), where the merchant interface types int.
    *
    * @generated from enum value: WIRE_VIOLATION_KIND_NOT_INTEGER = 3;
    */

@@ -17,7 +17,7 @@ export declare const file_cashier_engine_v1_errors: GenFile;
  */
 export declare type FieldViolation = Message<"cashier.engine.v1.FieldViolation"> & {
   /**
-   * The field's name as the caller sent it: the seed's member name for a request
+   * The field's name as the caller sent it: the merchant interface's member name for a request
    * that came over the HTTP wire ("card_number"), the ProcessRequest field path
    * for a direct gRPC caller ("card.number").
    *
@@ -69,9 +69,10 @@ export declare type ErrorDetail = Message<"cashier.engine.v1.ErrorDetail"> & {
 export declare const ErrorDetailSchema: GenMessage<ErrorDetail>;
 
 /**
- * ErrorReason is the stable reason of a refused request. It travels as the
- * google.rpc.ErrorInfo reason of a gRPC error and maps one to one to the wire
- * `status` of the Process reply (the number in brackets) and to an HTTP status.
+ * ErrorReason is the stable reason of a refused request. It travels in the
+ * gRPC error's details as a cashier.engine.v1.ErrorDetail (its reason and the
+ * violations it names) and maps one to one to the wire `status` of the Process
+ * reply (the number in brackets) and to an HTTP status.
  *
  * @generated from enum cashier.engine.v1.ErrorReason
  */
@@ -210,7 +211,7 @@ export enum ErrorReason {
   AUTOLOGIN_UNUSABLE = 18,
 
   /**
-   * [19] HTTP 401: a hosted Cashier browser session that is unknown or has ended.
+   * [19] HTTP 410: a hosted Cashier browser session that is unknown or has ended.
    *
    * @generated from enum value: ERROR_REASON_SESSION_ENDED = 19;
    */

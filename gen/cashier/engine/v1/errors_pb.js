@@ -31,9 +31,10 @@ export const ErrorReasonSchema = /*@__PURE__*/
   enumDesc(file_cashier_engine_v1_errors, 0);
 
 /**
- * ErrorReason is the stable reason of a refused request. It travels as the
- * google.rpc.ErrorInfo reason of a gRPC error and maps one to one to the wire
- * `status` of the Process reply (the number in brackets) and to an HTTP status.
+ * ErrorReason is the stable reason of a refused request. It travels in the
+ * gRPC error's details as a cashier.engine.v1.ErrorDetail (its reason and the
+ * violations it names) and maps one to one to the wire `status` of the Process
+ * reply (the number in brackets) and to an HTTP status.
  *
  * @generated from enum cashier.engine.v1.ErrorReason
  */

@@ -289,14 +289,14 @@ export enum TransactionType {
   UNSPECIFIED = 0,
 
   /**
-   * A card deposit (the seed's "sale").
+   * A card deposit ("sale" on the wire).
    *
    * @generated from enum value: TRANSACTION_TYPE_SALE = 1;
    */
   SALE = 1,
 
   /**
-   * A credit to the customer's card (the seed's "payout").
+   * A credit to the customer's card ("payout" on the wire).
    *
    * @generated from enum value: TRANSACTION_TYPE_PAYOUT = 2;
    */
@@ -316,7 +316,7 @@ export enum TransactionType {
 export declare const TransactionTypeSchema: GenEnum<TransactionType>;
 
 /**
- * TransactionStatus is the processing status of one attempt (seed 3.1).
+ * TransactionStatus is the processing status of one attempt.
  *
  * @generated from enum cashier.engine.v1.TransactionStatus
  */
@@ -384,7 +384,7 @@ export enum TransactionStatus {
 export declare const TransactionStatusSchema: GenEnum<TransactionStatus>;
 
 /**
- * PayoutLetter is the one-character payout status of UpdatePayout (seed 3.2).
+ * PayoutLetter is the one-character payout status of UpdatePayout.
  *
  * @generated from enum cashier.engine.v1.PayoutLetter
  */

@@ -54,7 +54,7 @@ export const TransactionStatusSchema = /*@__PURE__*/
   enumDesc(file_cashier_engine_v1_transaction, 1);
 
 /**
- * TransactionStatus is the processing status of one attempt (seed 3.1).
+ * TransactionStatus is the processing status of one attempt.
  *
  * @generated from enum cashier.engine.v1.TransactionStatus
  */
@@ -68,7 +68,7 @@ export const PayoutLetterSchema = /*@__PURE__*/
   enumDesc(file_cashier_engine_v1_transaction, 2);
 
 /**
- * PayoutLetter is the one-character payout status of UpdatePayout (seed 3.2).
+ * PayoutLetter is the one-character payout status of UpdatePayout.
  *
  * @generated from enum cashier.engine.v1.PayoutLetter
  */
