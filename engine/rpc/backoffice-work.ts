@@ -5,7 +5,7 @@
  * Every call is authorized by action and merchant scope; a merchant outside
  * the scope answers NOT_FOUND, as if it did not exist.
  */
-import { create } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type BackofficeService,
@@ -117,7 +117,8 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
   return {
     searchTransactions: (req) =>
       consoleCall(async () => {
-        const who = await authorize(deps, callerOf(req.context), "transaction.read");
+        const caller = callerOf(req.context);
+        const who = await authorize(deps, caller, "transaction.read");
         const filter = req.filter ?? create(ListTransactionsRequestSchema, {});
         const merchants = merchantsFor(who, filter.merchantId);
         // One merchant (asked for, or the whole scope): its index walk. Several: the search's own bounded walk,
@@ -128,6 +129,16 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           create(ListTransactionsRequestSchema, { ...filter, merchantId: one ? (merchants?.[0] ?? "") : "" }),
           one ? undefined : merchants,
         );
+        // Customer data leaving the console: an export is an action of its own, audited once, on its first page.
+        if (req.export && !filter.pageToken)
+          await deps.audit.append({
+            actor: who.scope.login,
+            action: "transaction.export",
+            outcome: "success",
+            merchantId: filter.merchantId,
+            clientAddress: caller.clientAddress,
+            afterJson: canonicalJson(toJson(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { ...filter, pageSize: 0, pageToken: "" }))),
+          });
         return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
       }),
 

@@ -180,6 +180,12 @@ t.test("search finds a sale made through the Process API; its detail explains it
   t.match(text, /^trace_id,created,updated,merchant_id,order_id,type,status,amount,currency,/);
   t.match(text, new RegExp(`${sale.approved},sale,approved,10\\.50,USD`), "the sale, its amount from minor units");
   t.notMatch(text, /4111111111111111/, "no full card number");
+  const exports = await service().sql<{ actor: string; merchant_id: string; after_json: string }>(
+    "select actor, merchant_id, after_json from audit_log where action = 'transaction.export'",
+  );
+  t.equal(exports.length, 1, "the export is audited once, whatever its pages");
+  t.equal(exports[0]?.merchant_id, "m-plat");
+  t.match(exports[0]?.after_json, /"merchantId":"m-plat"/, "with its filters");
   await page.goto(`${bo.url}/transactions?trace_id=${sale.approvedTrace}`);
   t.equal(await page.textContent("h1"), `Transaction ${sale.approvedTrace}`, "a trace id opens the transaction");
   t.match(await page.textContent("#timeline"), /created/);

@@ -180,7 +180,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         head: CSV_HEAD,
         maxPages: EXPORT_PAGES,
         page: async (token) => {
-          const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token) });
+          const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token), export: true });
           return { lines: res.transactions.map(csvRow), next: res.nextPageToken };
         },
         cutNote: (rows) => `# cut after ${rows} rows: narrow the search to export the rest`,

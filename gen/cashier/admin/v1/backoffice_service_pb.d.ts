@@ -787,6 +787,14 @@ export declare type SearchTransactionsRequest = Message<"cashier.admin.v1.Search
    * @generated from field: cashier.engine.v1.ListTransactionsRequest filter = 2;
    */
   filter?: ListTransactionsRequest | undefined;
+
+  /**
+   * True when the console exports the search (CSV): the export's first page
+   * is audited as transaction.export with its filters.
+   *
+   * @generated from field: bool export = 3;
+   */
+  export: boolean;
 };
 
 /**
