@@ -9,6 +9,7 @@ import Router from "@koa/router";
 import Koa from "koa";
 import { createCsrf, csrfKeyFrom } from "../pages/kit/csrf.ts";
 import { consoleAssetRoutes } from "./assets.ts";
+import { hostCheck } from "./host-check.ts";
 import type { BackofficeClient } from "./engine-client.ts";
 import { DEFAULT_SIGN_IN_LIMIT, type SignInLimit, signInLimiter } from "./rate-limit.ts";
 import { pageKit, sendPage } from "./request.ts";
@@ -51,6 +52,7 @@ export function buildBackofficeApp(opts: BackofficeAppOptions): Koa {
   gateRoutes(router, deps);
   consoleRoutes(router, deps);
 
+  app.use(hostCheck(deps.publicOrigin));
   app.use(async (ctx, next) => {
     const started = performance.now();
     try {

@@ -196,3 +196,25 @@ t.test("over TLS: HSTS, and the cookies are Secure with the __Host- prefix", asy
   t.match(cookie, /samesite=strict/i);
   t.match(cookie, /path=\//);
 });
+
+t.test("only its own names: another Host (DNS rebinding) is 421 before any page or form", async (t) => {
+  const { request } = await import("node:http");
+  const ask = (base: string, host: string, method = "GET", path = "/signin") =>
+    new Promise<number>((resolve, reject) => {
+      const u = new URL(base);
+      const req = request({ hostname: u.hostname, port: u.port, path, method, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(method === "POST" ? "login=x&password=y" : undefined);
+    });
+  const port = new URL(console_.url).port;
+  t.equal(await ask(console_.url, `evil.example:${port}`), 421, "a name it was not given");
+  t.equal(await ask(console_.url, `evil.example:${port}`, "POST"), 421, "nor a sign-in sent under it");
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, "127.0.0.1"]) t.equal(await ask(console_.url, host), 200, host);
+  const named = await startConsole(service(), { publicUrl: "https://console.example" });
+  t.teardown(() => named.close());
+  t.equal(await ask(named.url, "console.example"), 200, "BACKOFFICE_PUBLIC_URL's host");
+  t.equal(await ask(named.url, "other.example"), 421);
+});
