@@ -53,6 +53,8 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     );
   });
 
+  /** The merchant settings form's fields, by the names UpdateMerchantRequest's mask takes. */
+  const MERCHANT_FORM_FIELDS = ["platform_url", "validation_url", "update_payout_url", "payout_approval", "processors"] as const;
   const back = (merchantId: string, notice: string) => `/merchants/${encodeURIComponent(merchantId)}?notice=${notice}`;
 
   consolePost(router, "/merchants/:id/settings", deps, async (ctx, s, form) => {
@@ -61,6 +63,11 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       .split(",")
       .map((p) => p.trim())
       .filter(Boolean);
+    const approval = form.get("payout_approval");
+    // Only what the form sent is changed: a field missing from a post is no wish to reset it (payout approval
+    // read as auto when absent would have switched a merchant's manual review off). A value the form does not
+    // offer goes to the engine as unspecified, which names it.
+    const paths = MERCHANT_FORM_FIELDS.filter((f) => form.has(f));
     await deps.client.updateMerchant({
       context: s.context,
       update: {
@@ -69,10 +76,10 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
           platformUrl: (form.get("platform_url") ?? "").trim(),
           validationUrl: (form.get("validation_url") ?? "").trim(),
           updatePayoutUrl: (form.get("update_payout_url") ?? "").trim(),
-          payoutApproval: form.get("payout_approval") === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO,
+          payoutApproval: approval === "manual" ? PayoutApproval.MANUAL : approval === "auto" ? PayoutApproval.AUTO : PayoutApproval.UNSPECIFIED,
           processors,
         },
-        updateMask: { paths: ["platform_url", "validation_url", "update_payout_url", "payout_approval", "processors"] },
+        updateMask: { paths },
       },
     });
     seeOther(ctx, back(merchantId, "saved"));

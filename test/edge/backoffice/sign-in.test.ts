@@ -179,3 +179,17 @@ t.test("ids out of the engine's range name nothing: 404, never a 500", async (t)
   const bulk = await ivy.client.post("/payouts/bulk-approve", { trace_id: "2147483648", reason: "checks_passed" }, "/payouts");
   t.ok(bulk.status < 500, `POST /payouts/bulk-approve with an id out of range: ${bulk.status}`);
 });
+
+t.test("a merchant settings post changes only the fields it sends", async (t) => {
+  const token = await createOperator(service(), "lou", "admin");
+  const lou = await enrolOverHttp(bo.url, token, "lou", undefined, clock.now);
+  const approval = async () =>
+    (await service().sql<{ payout_approval: string }>("select payout_approval from merchant where id = 'm-manual'"))[0].payout_approval;
+  t.equal(await approval(), "manual");
+  const saved = await lou.client.post("/merchants/m-manual/settings", { platform_url: "http://127.0.0.1:9" }, "/merchants/m-manual");
+  t.equal(saved.status, 303, "saved");
+  t.equal(await approval(), "manual", "a post without payout_approval leaves manual review on");
+  const odd = await lou.client.post("/merchants/m-manual/settings", { payout_approval: "sometimes" }, "/merchants/m-manual");
+  t.equal(odd.status, 400, "a value the form does not offer is refused");
+  t.equal(await approval(), "manual");
+});
