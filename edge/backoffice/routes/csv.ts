@@ -9,7 +9,8 @@ import type { Context } from "koa";
 
 export function csvField(value: string | number | bigint): string {
   if (typeof value !== "string") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // Leading blanks too: some spreadsheets skip them and still read the formula after them.
+  const safe = /^[\s\u00a0]*[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -146,6 +146,7 @@ t.test("CSV cells: quoted when needed, never a formula", async (t) => {
   t.equal(csvLine(["a", 1, 2n]), "a,1,2\r\n");
   t.equal(csvLine(['say "hi", ok']), '"say ""hi"", ok"\r\n');
   t.equal(csvLine(["=HYPERLINK(1)", "+1", "-2", "@x"]), "'=HYPERLINK(1),'+1,'-2,'@x\r\n");
+  t.equal(csvLine([" =1+2", "\u00a0@x", "a =b"]), "' =1+2,'\u00a0@x,a =b\r\n", "also behind leading blanks, not inside the text");
   t.equal(csvLine(["line\nbreak"]), '"line\nbreak"\r\n');
 });
 
