@@ -26,9 +26,13 @@ function str(obj: Record<string, unknown>, key: string, where: string, required:
   return v;
 }
 
+const MAX_URL = 2048;
+
 function url(obj: Record<string, unknown>, key: string, where: string): string | null {
   const v = str(obj, key, where, false);
   if (v === undefined) return null;
+  // A callback address is sent on every call and shown to operators: a few kilobytes is no address.
+  if ([...v].length > MAX_URL) throw new MerchantsFileError(`${where}.${key}`, `must be at most ${MAX_URL} characters`);
   try {
     const u = new URL(v);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();

@@ -1,7 +1,7 @@
 /**
  * CSV lines (RFC 4180: fields quoted when they hold a comma, quote or line
  * break; quotes doubled). A text field that a spreadsheet would run as a
- * formula (=, +, -, @, tab, CR first) is prefixed with an apostrophe, so an
+ * formula (=, +, -, @, tab, CR first, after any blanks) is prefixed with an apostrophe, so an
  * order id or a note typed by someone else cannot become a formula in the
  * operator's spreadsheet. And the downloads themselves, read page by page.
  */

@@ -88,3 +88,16 @@ t.test("processor_accounts: one per processor, with an http(s) URL and a key; re
   ];
   for (const [accounts, field] of rows) t.equal(refusedField(acc(accounts)), field, `${accounts.slice(0, 60)} -> ${field}`);
 });
+
+t.test("a callback address is at most 2048 characters", async (t) => {
+  const long = `http://platform.example/${"a".repeat(2048)}`;
+  t.equal(
+    refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"platform_url":"${long}"`)}]}`)),
+    "merchants[0].platform_url",
+  );
+  t.equal(
+    refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"validation_url":"${long.slice(0, 2048)}"`)}]}`)),
+    "accepted",
+    "2048 is fine",
+  );
+});
