@@ -1,14 +1,17 @@
 /**
  * An operator's credentials (docs/backoffice-operations.md): passwords of 12
  * to 256 characters, refused when on the breached-password list shipped with
- * @zxcvbn-ts/language-common, hashed with Argon2id (@node-rs/argon2); TOTP
+ * @zxcvbn-ts/language-common or when zxcvbn (@zxcvbn-ts/core) finds them easy
+ * to guess (a keyboard run, a common phrase with digits: score under 3 of 4),
+ * hashed with Argon2id (@node-rs/argon2); TOTP
  * (otpauth, RFC 6238: SHA-1, 6 digits, 30 s, one step of drift either way);
  * recovery codes and every token (enrolment, pending sign-in, session) kept
  * only as HMAC-SHA256 under the master key's token key.
  */
 import { createHmac, randomBytes, type KeyObject } from "node:crypto";
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
-import { dictionary } from "@zxcvbn-ts/language-common";
+import zxcvbn from "@zxcvbn-ts/core";
+import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 import { Secret, TOTP } from "otpauth";
 
 export const PASSWORD_MIN = 12;
@@ -23,6 +26,10 @@ const BREACHED: ReadonlySet<string> = new Set(
   ),
 );
 
+/** zxcvbn's estimator with the common dictionaries and keyboard layouts; scores 0 to 4, 3 meaning "safely unguessable" online and slow offline. */
+const STRENGTH = new zxcvbn.ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs });
+const MIN_SCORE = 3;
+
 /** Why a password is refused, or undefined when it is acceptable. */
 export function passwordFault(password: string, login: string): string | undefined {
   const length = [...password].length;
@@ -32,6 +39,8 @@ export function passwordFault(password: string, login: string): string | undefin
   if (BREACHED.has(lower)) return "is on the list of breached or common passwords; choose another";
   if (lower.includes(login.toLowerCase())) return "must not contain the login";
   if (new Set(password).size < 4) return "must use more than a few different characters";
+  if (STRENGTH.check(password, [login]).score < MIN_SCORE)
+    return "is too easy to guess (a keyboard run, a common word or phrase with digits); a few unrelated words are better";
   return undefined;
 }
 

@@ -22,7 +22,10 @@ t.test("password rules", async (t) => {
   t.match(passwordFault("QWERTY123456", "jane"), /breached or common/, "the list is checked without case");
   t.match(passwordFault("jane-the-operator", "jane"), /login/);
   t.match(passwordFault("aaaaaaaaaaaaaaab", "jane"), /different characters/);
+  for (const easy of ["qwertyuiopasdfgh", "iloveyou12345", "Password1234!"])
+    t.match(passwordFault(easy, "jane"), /too easy to guess/, `${easy}: a keyboard run or a common word with digits`);
   t.equal(passwordFault("correct horse battery staple", "jane"), undefined);
+  t.equal(passwordFault("my cat likes tuna at noon", "jane"), undefined, "a few unrelated words");
 });
 
 t.test("Argon2id hashes verify only the right password", async (t) => {
