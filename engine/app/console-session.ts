@@ -1,7 +1,7 @@
 /**
  * Console sessions: a random token handed to the console once, stored as its
- * keyed hash, ending after 15 idle minutes (every call moves the end) or at
- * sign-out; and the check every BackofficeService call begins with: a live
+ * keyed hash, ending after 15 idle minutes (every call moves the end), 12 hours
+ * after it began whatever its use, or at sign-out; and the check every BackofficeService call begins with: a live
  * session of an active operator whose role allows the call's action.
  */
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -50,7 +50,8 @@ export async function authenticate(deps: BackofficeDeps, caller: ConsoleCaller):
   if (session?.kind !== "session") throw new ConsoleRefusal("SESSION_REQUIRED");
   const now = deps.now();
   const idleEnd = new Date(now.getTime() + CONSOLE_RULES.idleMs);
-  if (!(await deps.operators.touch(hash, now, idleEnd))) throw new ConsoleRefusal("SESSION_ENDED");
+  const bornAfter = new Date(now.getTime() - CONSOLE_RULES.maxSessionMs);
+  if (!(await deps.operators.touch(hash, now, idleEnd, bornAfter))) throw new ConsoleRefusal("SESSION_ENDED");
   const operator = await deps.operators.get(session.login);
   if (operator?.state !== "active") {
     await deps.operators.endSession(hash, now);

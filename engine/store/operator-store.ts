@@ -329,8 +329,8 @@ export class PgOperatorStore {
     };
   }
 
-  /** Moves a live session's idle end; false when it had ended or was idle past its end at `now`. */
-  async touch(tokenHash: string, now: Date, idleEnd: Date): Promise<boolean> {
+  /** Moves a live session's idle end; false when it had ended, was idle past its end at `now`, or began at or before `bornAfter`. */
+  async touch(tokenHash: string, now: Date, idleEnd: Date, bornAfter: Date): Promise<boolean> {
     const rows = await this.#db()
       .updateTable("console_session")
       .set({ last_seen_at: now, expires_at: idleEnd })
@@ -338,6 +338,7 @@ export class PgOperatorStore {
       .where("kind", "=", "session")
       .where("ended_at", "is", null)
       .where("expires_at", ">", now)
+      .where("created_at", ">", bornAfter)
       .returning("token_hash")
       .execute();
     return rows.length === 1;

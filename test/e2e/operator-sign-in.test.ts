@@ -239,6 +239,20 @@ t.test("a session ends after 15 idle minutes; every call keeps it alive", async 
   t.equal(idle.reason, ConsoleErrorReason.SESSION_ENDED);
 });
 
+t.test("a session ends 12 hours after its sign-in, however busy", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "uma", "viewer");
+  const token = await signInTotp(bo(), clock, op);
+  // A working day of calls, one every 14 minutes: each moves the idle end, none moves the 12 hours.
+  let alive = 0;
+  for (let minutes = 14; minutes < 12 * 60; minutes += 14) {
+    clock.advance(14 * 60_000);
+    if ((await refusal(bo().getConsoleSession({ context: ctx(token) }))).code === undefined) alive += 1;
+  }
+  t.equal(alive, Math.floor((12 * 60 - 1) / 14), "alive all day");
+  clock.advance(14 * 60_000);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).reason, ConsoleErrorReason.SESSION_ENDED, "ended past 12 hours");
+});
+
 t.test("disable and reset (command and AdminService) end sessions; reset gives a new link", async (t) => {
   const op = await enrolOperator(svc(), bo(), clock, "dora", "support");
   const token = await signInTotp(bo(), clock, op);
