@@ -61,6 +61,15 @@ export async function setEnrolmentPassword(
   const op = await enrolling(deps, token);
   const fault = passwordFault(password, op.login);
   if (fault) {
+    // Audited like a wrong TOTP code: the link holder's attempts are the operator's to review.
+    await deps.audit.append({
+      actor: op.login,
+      action: "enrolment.password",
+      outcome: "failure",
+      target: `operator:${op.login}`,
+      clientAddress: caller.clientAddress,
+      detail: fault,
+    });
     const violations = [{ field: "password", description: fault }];
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }

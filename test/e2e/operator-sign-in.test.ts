@@ -54,6 +54,14 @@ t.test("the operator command creates an operator and prints a one-time enrolment
     t.equal(r.code, Code.InvalidArgument, bad);
     t.same(r.fields, ["password"], bad);
   }
+  const refusedSteps = await svc().sql<{ detail: string }>(
+    "select detail from audit_log where actor = 'cli.jane' and action = 'enrolment.password' and outcome = 'failure' order by id",
+  );
+  t.equal(refusedSteps.length, 3, "each refused password is audited");
+  t.notOk(
+    refusedSteps.some((r) => /passwordpassword|short-pass/.test(r.detail)),
+    "by its reason, never the password",
+  );
   const set = await bo().setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
   t.match(set.totp?.otpauthUri, /^otpauth:\/\/totp\/Cashier%20Backoffice:cli\.jane\?/);
   const again = await bo().getEnrolment({ context: ctx(), token });
