@@ -8,11 +8,12 @@
  * The hash is keyed: "k1:" and HMAC-SHA256 under a key derived from the
  * master key, so that whoever can write the database but does not hold the
  * master key (its superuser can switch the append-only triggers off) cannot
- * compute the hashes of rows they rewrite. Rows written before the key
- * (plain SHA-256, 64 hex characters) are accepted only as the chain's
- * beginning, and counted, so that a chain made unkeyed again shows.
+ * compute the hashes of rows they rewrite. Every row must be keyed: a chain
+ * that accepted plain SHA-256 rows at its beginning (an older version's)
+ * could be rewritten whole as plain rows, keyed rows added after, and still
+ * check out.
  */
-import { createHash, createHmac, type KeyObject } from "node:crypto";
+import { createHmac, type KeyObject } from "node:crypto";
 
 /** The chain's start: the "previous hash" of row 1. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -42,16 +43,12 @@ export function canonicalAudit(c: AuditContent): string {
 
 const KEYED = "k1:";
 
-/** A row's hash: keyed when `key` is given (every row written now), else the plain SHA-256 of the rows written before keyed hashes. */
-export function auditHash(prevHash: string, c: AuditContent, key?: KeyObject): string {
-  if (key) return KEYED + createHmac("sha256", key).update(prevHash, "utf8").update("\n", "utf8").update(canonicalAudit(c), "utf8").digest("hex");
-  return createHash("sha256").update(prevHash, "utf8").update("\n", "utf8").update(canonicalAudit(c), "utf8").digest("hex");
+/** A row's hash: "k1:" and the HMAC-SHA256 of the previous hash, a newline and the row's canonical content. */
+export function auditHash(prevHash: string, c: AuditContent, key: KeyObject): string {
+  return KEYED + createHmac("sha256", key).update(prevHash, "utf8").update("\n", "utf8").update(canonicalAudit(c), "utf8").digest("hex");
 }
 
-/** `unkeyed`: how many rows, at the chain's beginning, carry plain hashes (written before keyed ones): anyone with the database could rewrite those. */
-export type ChainVerdict =
-  | { intact: true; checked: number; unkeyed: number }
-  | { intact: false; checked: number; unkeyed: number; firstBrokenId: number; problem: string };
+export type ChainVerdict = { intact: true; checked: number } | { intact: false; checked: number; firstBrokenId: number; problem: string };
 
 /**
  * Walks rows in id order, carrying the previous hash and the expected id
@@ -61,24 +58,18 @@ export interface ChainWalk {
   expectedId: number;
   prevHash: string;
   checked: number;
-  /** Rows with plain hashes so far; once a keyed row is seen, no plain one may follow. */
-  unkeyed: number;
-  keyed: boolean;
 }
 
-export const startWalk = (): ChainWalk => ({ expectedId: 1, prevHash: GENESIS_HASH, checked: 0, unkeyed: 0, keyed: false });
+export const startWalk = (): ChainWalk => ({ expectedId: 1, prevHash: GENESIS_HASH, checked: 0 });
 
 /** Checks the next rows; returns the first problem found, or undefined. */
 export function walkChain(walk: ChainWalk, rows: readonly AuditRow[], key: KeyObject): { id: number; problem: string } | undefined {
   for (const row of rows) {
     if (row.id !== walk.expectedId) return { id: walk.expectedId, problem: `row ${walk.expectedId} is missing (the next row is ${row.id})` };
     if (row.prevHash !== walk.prevHash) return { id: row.id, problem: "its previous hash is not the hash of the row before it" };
-    const keyed = row.hash.startsWith(KEYED);
-    if (!keyed && walk.keyed) return { id: row.id, problem: "its hash is unkeyed after keyed rows (the row was rewritten)" };
-    if (auditHash(row.prevHash, row, keyed ? key : undefined) !== row.hash)
-      return { id: row.id, problem: "its content does not match its hash (the row was changed)" };
-    if (keyed) walk.keyed = true;
-    else walk.unkeyed += 1;
+    if (!row.hash.startsWith(KEYED))
+      return { id: row.id, problem: "its hash is not keyed (rewritten without the key, or written by a version before keyed hashes)" };
+    if (auditHash(row.prevHash, row, key) !== row.hash) return { id: row.id, problem: "its content does not match its hash (the row was changed)" };
     walk.prevHash = row.hash;
     walk.expectedId += 1;
     walk.checked += 1;

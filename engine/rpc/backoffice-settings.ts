@@ -344,7 +344,6 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
         return create(VerifyAuditChainResponseSchema, {
           intact: v.intact,
           rowsChecked: BigInt(v.checked),
-          unkeyedRows: BigInt(v.unkeyed),
           firstBrokenId: v.intact ? 0n : BigInt(v.firstBrokenId),
           problem: v.intact ? "" : v.problem,
         });

@@ -122,8 +122,8 @@ export class PgAuditStore {
     for (;;) {
       const rows = (await db.selectFrom("audit_log").selectAll().where("id", ">=", walk.expectedId).orderBy("id", "asc").limit(batch).execute()).map(toRow);
       const broken = walkChain(walk, rows, this.#key);
-      if (broken) return { intact: false, checked: walk.checked, unkeyed: walk.unkeyed, firstBrokenId: broken.id, problem: broken.problem };
-      if (rows.length < batch) return { intact: true, checked: walk.checked, unkeyed: walk.unkeyed };
+      if (broken) return { intact: false, checked: walk.checked, firstBrokenId: broken.id, problem: broken.problem };
+      if (rows.length < batch) return { intact: true, checked: walk.checked };
     }
   }
 }

@@ -9,6 +9,7 @@
  * hash after it.
  * Listing and export are for admins only.
  */
+import { createHash, createSecretKey, randomBytes } from "node:crypto";
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { AuditOutcome } from "../../gen/cashier/admin/v1/audit_pb.js";
@@ -92,17 +93,14 @@ t.test("audit-check passes on the real chain and names the first row a superuser
   t.equal(v.firstBrokenId, 3n);
 });
 
-t.test("a superuser who rewrites a row and recomputes every hash after it is found: the hashes are keyed", async (t) => {
+t.test("a superuser who rewrites rows and recomputes every hash is found: the hashes are keyed", async (t) => {
   const admin = await enrolOperator(svc(), bo(), clock, "rechainer", "admin");
-  const rows = await svc().sql<Record<string, unknown>>("select * from audit_log order by id");
-  const last = Number(rows[rows.length - 1].id);
-  // Triggers off for this session, as a superuser can; row 3 back as it was, then rewritten with the whole tail
-  // rehashed the way an unkeyed chain would be (SHA-256 of the previous hash and the row's canonical content).
-  const { auditHash } = await import("../../engine/domain/audit-chain.ts");
+  const rows = await svc().sql<Record<string, any>>("select * from audit_log order by id");
+  const { auditHash, canonicalAudit, GENESIS_HASH } = await import("../../engine/domain/audit-chain.ts");
   const toContent = (r: Record<string, any>) => ({
     id: Number(r.id),
     at: new Date(r.at),
-    actor: r.actor,
+    actor: Number(r.id) === 3 ? "someone-else" : String(r.actor),
     action: r.action,
     outcome: r.outcome,
     merchantId: r.merchant_id,
@@ -112,30 +110,41 @@ t.test("a superuser who rewrites a row and recomputes every hash after it is fou
     afterJson: r.after_json,
     detail: r.detail,
   });
-  const statements = ["begin", "set local session_replication_role = replica", "update audit_log set actor = 'someone-else' where id = 3"];
-  let prev = String(rows[1].hash);
-  for (const r of rows.slice(2)) {
-    const content = { ...toContent(r), actor: Number(r.id) === 3 ? "someone-else" : r.actor };
-    const hash = auditHash(prev, content as never);
-    statements.push(`update audit_log set prev_hash = '${prev}', hash = '${hash}' where id = ${Number(r.id)}`);
-    prev = hash;
-  }
-  statements.push("commit");
-  await svc().sql(statements.join(";\n"));
-  const bad = await runAuditCheck(svc());
+  /** Row 3 rewritten and every hash from row `from` recomputed by `hashOf`, triggers off for the transaction, as a superuser can. */
+  const rewrite = async (from: number, hashOf: (prev: string, c: ReturnType<typeof toContent>) => string) => {
+    const statements = ["begin", "set local session_replication_role = replica", "update audit_log set actor = 'someone-else' where id = 3"];
+    let prev = from === 1 ? GENESIS_HASH : String(rows[from - 2].hash);
+    for (const r of rows.slice(from - 1)) {
+      const hash = hashOf(prev, toContent(r));
+      statements.push(`update audit_log set prev_hash = '${prev}', hash = '${hash}' where id = ${Number(r.id)}`);
+      prev = hash;
+    }
+    statements.push("commit");
+    await svc().sql(statements.join(";\n"));
+  };
+  const restore = async () => {
+    const back = ["begin", "set local session_replication_role = replica"];
+    for (const r of rows) {
+      const actor = Number(r.id) === 3 ? original : String(r.actor);
+      back.push(`update audit_log set actor = '${actor.replace(/'/g, "''")}', prev_hash = '${r.prev_hash}', hash = '${r.hash}' where id = ${Number(r.id)}`);
+    }
+    back.push("commit");
+    await svc().sql(back.join(";\n"));
+  };
+  // With a key of their own from row 3 on: the content no longer matches the engine's key.
+  const theirs = createSecretKey(randomBytes(32));
+  await rewrite(3, (prev, c) => auditHash(prev, c, theirs));
+  let bad = await runAuditCheck(svc());
   t.equal(bad.code, 1, "audit-check fails");
-  t.match(bad.stdout, /BROKEN at row 3: its hash is unkeyed after keyed rows/);
+  t.match(bad.stdout, /BROKEN at row 3: its content does not match its hash/);
+  // The whole chain from row 1 with plain SHA-256, as a version before keyed hashes wrote it: not keyed.
+  await rewrite(1, (prev, c) => createHash("sha256").update(prev).update("\n").update(canonicalAudit(c)).digest("hex"));
+  bad = await runAuditCheck(svc());
+  t.match(bad.stdout, /BROKEN at row 1: its hash is not keyed/);
   const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
-  t.same([v.intact, v.firstBrokenId], [false, 3n], `the console too (${last} rows)`);
-  // Put it back: the chain of keyed hashes as written, and row 3 as it was before the test above changed it.
-  const back = ["begin", "set local session_replication_role = replica"];
-  for (const r of rows.slice(2)) {
-    const actor = Number(r.id) === 3 ? original : String(r.actor);
-    back.push(`update audit_log set actor = '${actor.replace(/'/g, "''")}', prev_hash = '${r.prev_hash}', hash = '${r.hash}' where id = ${Number(r.id)}`);
-  }
-  back.push("commit");
-  await svc().sql(back.join(";\n"));
-  t.equal((await runAuditCheck(svc())).code, 0, "restored, intact again");
+  t.same([v.intact, v.firstBrokenId], [false, 1n], "the console too");
+  await restore();
+  t.equal((await runAuditCheck(svc())).code, 0, "restored as written, intact again");
 });
 
 t.test("a removed row is found too", async (t) => {

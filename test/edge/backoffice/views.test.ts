@@ -11,10 +11,9 @@ import { create } from "@bufbuild/protobuf";
 import QRCode from "qrcode";
 import { CallbackKind, CallbackSchema, CallbackState } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { TransactionSchema, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { ConsoleSessionSchema, VerifyAuditChainResponseSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleSessionSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { consoleTranslator } from "../../../edge/backoffice/i18n.ts";
-import { auditPage } from "../../../edge/backoffice/views/admin.ts";
 import { csvLine } from "../../../edge/backoffice/routes/csv.ts";
 import { parseAmountLine } from "../../../edge/backoffice/routes/merchants.ts";
 import { operatorView } from "../../../edge/backoffice/routes/pages.ts";
@@ -180,19 +179,4 @@ t.test("the search offers a further filter exactly when the engine's request has
   for (const f of EXTRA_FILTERS)
     t.equal(page.includes(`name="${f}"`), fields.has(f), `${f}: ${fields.has(f) ? "offered" : "not offered (the engine has no such filter yet)"}`);
   for (const always of ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to"]) t.ok(page.includes(`name="${always}"`), always);
-});
-
-t.test("the chain check says how many entries predate the keyed chain, when some do", async (t) => {
-  const filter = { actor: "", action: "", merchant_id: "", from: "", to: "" };
-  const page = (unkeyedRows: bigint) =>
-    auditPage(tr, {
-      filter,
-      entries: [],
-      nextPageToken: "",
-      paged: false,
-      canExport: true,
-      verified: create(VerifyAuditChainResponseSchema, { intact: true, rowsChecked: 12n, unkeyedRows }),
-    }).value;
-  t.match(page(4n), /The audit chain is intact: 12 entries checked\. The first 4 entries were written before the chain was keyed/);
-  t.notMatch(page(0n), /before the chain was keyed/, "nothing to say when every entry is keyed");
 });

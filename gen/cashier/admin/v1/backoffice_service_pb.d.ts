@@ -2257,14 +2257,6 @@ export declare type VerifyAuditChainResponse = Message<"cashier.admin.v1.VerifyA
    * @generated from field: string problem = 4;
    */
   problem: string;
-
-  /**
-   * How many rows, at the chain's beginning, carry plain hashes written before
-   * the chain was keyed: anyone who can write the database could rewrite those.
-   *
-   * @generated from field: int64 unkeyed_rows = 5;
-   */
-  unkeyedRows: bigint;
 };
 
 /**
