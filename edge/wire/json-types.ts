@@ -22,9 +22,16 @@ function memberName(name: string): string {
   return safe === name ? name : `${safe} (renamed)`;
 }
 
-/** Empty, or holding what joins the canonical string (`&`, `=`) or a control character. */
+/**
+ * Empty, holding what joins the canonical string (`&`, `=`), a control
+ * character or half of a surrogate pair (a JSON escape such as \ud800, which
+ * signs as U+FFFD), or `__proto__`, which no object the edge builds can hold
+ * as a member of its own.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
-const BAD_NAME = /^$|[&=\u0000-\u001f\u007f]/;
+const BAD_NAME = /^$|^__proto__$|[&=\u0000-\u001f\u007f]|\p{Surrogate}/u;
+/** Half of a surrogate pair alone: JSON can escape one, but it is no Unicode text (it would sign and store as U+FFFD). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /** Members of `body` whose JSON type breaks the interface, given which members are strings and which integers. */
 export function typeViolations(body: Body, members: { strings: readonly string[]; integers: readonly string[] }): WireViolation[] {
@@ -33,6 +40,7 @@ export function typeViolations(body: Body, members: { strings: readonly string[]
     // A null member is no member (the canonical string drops it), whatever its name.
     if (value !== null && BAD_NAME.test(name)) out.push({ field: memberName(name), kind: WireViolationKind.BAD_NAME });
     else if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
+    else if (typeof value === "string" && LONE_SURROGATE.test(value)) out.push({ field: memberName(name), kind: WireViolationKind.NOT_UNICODE });
   }
   for (const f of members.strings) {
     const v = body[f];

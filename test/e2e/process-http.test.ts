@@ -302,6 +302,14 @@ t.test("a refusal's signed description cannot pose as other members", async (t) 
     t.match(odd.body.description, /is no member name a signature can carry/);
   }
   t.equal((await post(url(), sign(saleBody({ "a=b": null })))).http, 200, "unless it is null: a null member is none");
+  // JSON escapes can write what no UTF-8 byte can: half of a surrogate pair. It would sign and be stored as U+FFFD.
+  const body = JSON.stringify(sign(saleBody()));
+  const lone = await post(url(), null, { raw: body.replace('"first_name":"Jane"', '"first_name":"J\\ud800ne"') });
+  t.equal(lone.http, 400, "a lone surrogate in a value is refused");
+  t.match(lone.body.description, /first_name: must be Unicode text/);
+  const proto = await post(url(), null, { raw: body.replace("{", '{"__proto__":"x",') });
+  t.equal(proto.http, 400, "a member named __proto__ is refused");
+  t.match(proto.body.description, /is no member name a signature can carry/);
   const many = await post(url(), sign(saleBody(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`extra_member_${i}`, [i]])))));
   t.equal(many.http, 400);
   t.ok(many.body.description.length <= 256, `description cut to 256 (${many.body.description.length})`);

@@ -823,6 +823,14 @@ export enum WireViolationKind {
    * @generated from enum value: WIRE_VIOLATION_KIND_BAD_NAME = 6;
    */
   BAD_NAME = 6,
+
+  /**
+   * A string holding half of a surrogate pair alone (a JSON escape such as
+   * \ud800): no Unicode text, and it would sign and be stored as U+FFFD.
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_NOT_UNICODE = 7;
+   */
+  NOT_UNICODE = 7,
 }
 
 /**
