@@ -78,7 +78,8 @@ export async function setEnrolmentPassword(
   const secret = newTotpSecret();
   // Once per enrolment, also when two forms arrive together: the second would replace the first's password and secret.
   const set = await deps.operators.transaction(async (tx) => {
-    if (!(await deps.operators.setEnrolmentSecrets(op.login, hash, seal(deps.keys.encryption, secret, totpAad(op.login)), deps.now(), tx))) return false;
+    const link = tokenHash(deps.keys.tokenHash, token);
+    if (!(await deps.operators.setEnrolmentSecrets(op.login, link, hash, seal(deps.keys.encryption, secret, totpAad(op.login)), deps.now(), tx))) return false;
     await deps.audit.append(
       { actor: op.login, action: "enrolment.password", outcome: "success", target: `operator:${op.login}`, clientAddress: caller.clientAddress },
       tx,

@@ -173,13 +173,17 @@ export class PgOperatorStore {
     return row ? this.get(row.login, tx, tx !== undefined) : undefined;
   }
 
-  /** The enrolment's password step, once: false when the enrolment is past it (its TOTP secret is set) or over. */
-  async setEnrolmentSecrets(login: string, passwordHash: string, totpSealed: string, now: Date, tx: EntityManager): Promise<boolean> {
+  /**
+   * The enrolment's password step, once, by the link it came through: false when the enrolment is past it (its
+   * TOTP secret is set), over, or now another link's (reset while the password was being hashed).
+   */
+  async setEnrolmentSecrets(login: string, enrolTokenHash: string, passwordHash: string, totpSealed: string, now: Date, tx: EntityManager): Promise<boolean> {
     const rows = await this.#db(tx)
       .updateTable("operator")
       .set({ password_hash: passwordHash, totp_sealed: totpSealed, updated_at: now })
       .where("login", "=", login)
       .where("state", "=", "enrolling")
+      .where("enrol_token_hash", "=", enrolTokenHash)
       .where("totp_sealed", "is", null)
       .returning("login")
       .execute();
