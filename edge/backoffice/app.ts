@@ -52,7 +52,6 @@ export function buildBackofficeApp(opts: BackofficeAppOptions): Koa {
   gateRoutes(router, deps);
   consoleRoutes(router, deps);
 
-  app.use(hostCheck(deps.publicOrigin));
   app.use(async (ctx, next) => {
     const started = performance.now();
     try {
@@ -84,6 +83,8 @@ export function buildBackofficeApp(opts: BackofficeAppOptions): Koa {
       );
     }
   });
+  // After the access log, so that a refused Host (a rebinding attempt) is logged like any request.
+  app.use(hostCheck(deps.publicOrigin));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

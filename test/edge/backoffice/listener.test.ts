@@ -212,9 +212,11 @@ t.test("only its own names: another Host (DNS rebinding) is 421 before any page 
   const port = new URL(console_.url).port;
   t.equal(await ask(console_.url, `evil.example:${port}`), 421, "a name it was not given");
   t.equal(await ask(console_.url, `evil.example:${port}`, "POST"), 421, "nor a sign-in sent under it");
-  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, "127.0.0.1"]) t.equal(await ask(console_.url, host), 200, host);
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, "127.0.0.1", "backoffice:8081"])
+    t.equal(await ask(console_.url, host), 200, host);
   const named = await startConsole(service(), { publicUrl: "https://console.example" });
   t.teardown(() => named.close());
   t.equal(await ask(named.url, "console.example"), 200, "BACKOFFICE_PUBLIC_URL's host");
+  t.equal(await ask(named.url, "console.example.:443"), 200, "also written fully qualified");
   t.equal(await ask(named.url, "other.example"), 421);
 });
