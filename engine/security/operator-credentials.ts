@@ -27,7 +27,9 @@ const BREACHED: ReadonlySet<string> = new Set(
 );
 
 /** zxcvbn's estimator with the common dictionaries and keyboard layouts; scores 0 to 4, 3 meaning "safely unguessable" online and slow offline. */
-const STRENGTH = new zxcvbn.ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs });
+// Its first 64 characters are judged: past them a password is strong enough, and a 256-character one would hold
+// the engine's event loop for a few hundred milliseconds.
+const STRENGTH = new zxcvbn.ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs, maxLength: 64 });
 const MIN_SCORE = 3;
 
 /** Why a password is refused, or undefined when it is acceptable. */
