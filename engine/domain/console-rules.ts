@@ -29,7 +29,7 @@ export type ConsoleReason =
 /** One sentence per refusal: none of them says whether a login exists. */
 export const CONSOLE_MESSAGES: Record<ConsoleReason, string> = {
   SESSION_REQUIRED: "sign in first",
-  SESSION_ENDED: "the session has ended (15 idle minutes, signed out, or the account changed); sign in again",
+  SESSION_ENDED: "the session has ended (15 idle minutes, 12 hours after sign-in, signed out, or the account changed); sign in again",
   SIGN_IN_REFUSED: "sign-in refused: the login or password is wrong, or the account cannot sign in now (10 failed attempts lock it for 30 minutes)",
   SECOND_FACTOR_REFUSED: "the second factor was not accepted",
   SIGN_IN_EXPIRED: "the sign-in has expired; enter the password again",

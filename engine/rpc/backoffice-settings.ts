@@ -101,10 +101,14 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
   }
 
   /** Operators a scoped admin may touch: those whose scope lies inside its own. */
-  function checkManaged(who: SignedIn, merchantIds: readonly string[]) {
+  /** Whether `merchantIds` (an operator's scope; empty: every merchant) reach past a scoped caller's own. */
+  function beyondScope(who: SignedIn, merchantIds: readonly string[]): boolean {
     const mine = who.scope.merchantIds;
-    if (mine.length === 0) return;
-    if (merchantIds.length === 0 || merchantIds.some((m) => !mine.includes(m)))
+    return mine.length > 0 && (merchantIds.length === 0 || merchantIds.some((m) => !mine.includes(m)));
+  }
+
+  function checkManaged(who: SignedIn, merchantIds: readonly string[]) {
+    if (beyondScope(who, merchantIds))
       throw invalidArgument("merchant_ids", "must name only merchants of the caller's own scope (a scoped admin cannot grant every merchant)");
   }
 
@@ -117,9 +121,8 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
   async function managed(who: SignedIn, login: string) {
     checkText("login", login);
     const target = await deps.operators.get(login);
-    const mine = who.scope.merchantIds;
-    const outside = target !== undefined && mine.length > 0 && (target.merchantIds.length === 0 || target.merchantIds.some((m) => !mine.includes(m)));
-    if (!target || outside) throw toRpcError(domainError("NOT_FOUND", `no operator with login ${JSON.stringify(login.slice(0, 64))}`));
+    if (!target || beyondScope(who, target.merchantIds))
+      throw toRpcError(domainError("NOT_FOUND", `no operator with login ${JSON.stringify(login.slice(0, 64))}`));
     return target;
   }
 

@@ -3,7 +3,15 @@
 // loaded next, records every module a process loads and looks up its source
 // map, node_modules' thousands included, about 0.2 s of CPU in a process that
 // loads the engine. Coverage never reads node_modules, so the hook is told to
-// skip it, with the variable it reads at load (its default list plus
-// node_modules). Child processes and worker threads inherit it.
+// skip it, through the variable it reads at load: the runner's list with
+// node_modules added. Child processes and worker threads inherit it. (.taprc
+// sets NODE_OPTIONS for the run: one of a developer's own is not kept.)
 // docs/decisions/0008-fast-test-tier.md
-process.env._TAPJS_PROCESSINFO_EXCLUDE_ = String(/(^(node|tapmock):|[\\/](\.tap|tap-snapshots|node_modules)[\\/])/);
+// The runner's own list, as a /source/flags string, with node_modules added to its alternatives.
+const given = process.env._TAPJS_PROCESSINFO_EXCLUDE_ ?? "";
+const parsed = /^\/(.*)\/([a-z]*)$/.exec(given);
+// A child of a test process inherits the list already extended: it is left as it is.
+if (!given.includes("node_modules"))
+  process.env._TAPJS_PROCESSINFO_EXCLUDE_ = parsed
+    ? String(new RegExp(`(${parsed[1]})|[\\\\/]node_modules[\\\\/]`, parsed[2]))
+    : String(/(^(node|tapmock):|[\\/](\.tap|tap-snapshots|node_modules)[\\/])/);
