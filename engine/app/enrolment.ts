@@ -40,6 +40,11 @@ async function enrolling(deps: BackofficeDeps, token: string): Promise<OperatorR
   return op;
 }
 
+/** An enrolment step refused, in the audit log under the operator it enrols. */
+function refusedStep(deps: BackofficeDeps, caller: ConsoleCaller, login: string, action: string, detail: string) {
+  return deps.audit.append({ actor: login, action, outcome: "failure", target: `operator:${login}`, clientAddress: caller.clientAddress, detail });
+}
+
 function setupOf(deps: BackofficeDeps, op: OperatorRecord): TotpSetup | undefined {
   if (!op.totpSealed) return undefined;
   const secret = open(deps.keys.encryption, op.totpSealed, totpAad(op.login));
@@ -62,14 +67,7 @@ export async function setEnrolmentPassword(
   const fault = passwordFault(password, op.login);
   if (fault) {
     // Audited like a wrong TOTP code: the link holder's attempts are the operator's to review.
-    await deps.audit.append({
-      actor: op.login,
-      action: "enrolment.password",
-      outcome: "failure",
-      target: `operator:${op.login}`,
-      clientAddress: caller.clientAddress,
-      detail: fault,
-    });
+    await refusedStep(deps, caller, op.login, "enrolment.password", fault);
     const violations = [{ field: "password", description: fault }];
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }
@@ -102,14 +100,7 @@ export async function confirmEnrolmentTotp(
   const now = deps.now();
   const step = totpStep(setup.secret, op.login, code.trim(), now);
   if (step === undefined) {
-    await deps.audit.append({
-      actor: op.login,
-      action: "enrolment.totp",
-      outcome: "failure",
-      target: `operator:${op.login}`,
-      clientAddress: caller.clientAddress,
-      detail: "wrong code",
-    });
+    await refusedStep(deps, caller, op.login, "enrolment.totp", "wrong code");
     const violations = [{ field: "code", description: "is not the current code of the authenticator app; check the phone's time and try the next code" }];
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }

@@ -131,7 +131,8 @@ export class PgAuditStore {
 /** An audit_log row as the typed query reads it: the entity's columns, as CashierDb infers them. */
 type Stored = Selectable<CashierDb["audit_log"]>;
 
-function toRow(r: Stored): AuditRow {
+/** An audit_log row (as a typed query, or pg itself, reads it) as the chain sees it. */
+export function toRow(r: Stored): AuditRow {
   return {
     id: r.id,
     at: r.at,

@@ -97,19 +97,12 @@ t.test("a superuser who rewrites rows and recomputes every hash is found: the ha
   const admin = await enrolOperator(svc(), bo(), clock, "rechainer", "admin");
   const rows = await svc().sql<Record<string, any>>("select * from audit_log order by id");
   const { auditHash, canonicalAudit, GENESIS_HASH } = await import("../../engine/domain/audit-chain.ts");
-  const toContent = (r: Record<string, any>) => ({
-    id: Number(r.id),
-    at: new Date(r.at),
-    actor: Number(r.id) === 3 ? "someone-else" : String(r.actor),
-    action: r.action,
-    outcome: r.outcome,
-    merchantId: r.merchant_id,
-    target: r.target,
-    clientAddress: r.client_address,
-    beforeJson: r.before_json,
-    afterJson: r.after_json,
-    detail: r.detail,
-  });
+  const { toRow } = await import("../../engine/store/audit-store.ts");
+  // The row as the chain reads it, with row 3's actor rewritten.
+  const toContent = (r: Record<string, any>) => {
+    const row = toRow(r as never);
+    return { ...row, actor: row.id === 3 ? "someone-else" : row.actor };
+  };
   /** Row 3 rewritten and every hash from row `from` recomputed by `hashOf`, triggers off for the transaction, as a superuser can. */
   const rewrite = async (from: number, hashOf: (prev: string, c: ReturnType<typeof toContent>) => string) => {
     const statements = ["begin", "set local session_replication_role = replica", "update audit_log set actor = 'someone-else' where id = 3"];
