@@ -177,7 +177,8 @@ t.test("ids out of the engine's range name nothing: 404, never a 500", async (t)
     t.equal((await ivy.client.post(path, fields, "/")).status, 404, `POST ${path}`);
   }
   const bulk = await ivy.client.post("/payouts/bulk-approve", { trace_id: "2147483648", reason: "checks_passed" }, "/payouts");
-  t.ok(bulk.status < 500, `POST /payouts/bulk-approve with an id out of range: ${bulk.status}`);
+  t.equal(bulk.status, 400, "bulk approval of an id out of range: none chosen, the queue asks for a selection");
+  t.match(bulk.body, /Select at least one payout\./);
 });
 
 t.test("a merchant settings post changes only the fields it sends", async (t) => {
