@@ -31,7 +31,9 @@ export async function signIn(deps: BackofficeDeps, caller: ConsoleCaller, login:
   // One of the account's attempts is taken before its password is checked (and given back if it was right):
   // a burst of simultaneous sign-ins checks at most the limit's worth, and a locked account's password is
   // never judged, so the burst cannot tell a right one.
-  const reserved = op?.state === "active" && (await deps.operators.reserveAttempt(op.login, CONSOLE_RULES.maxFailedAttempts, now));
+  // Asked for every login-like name, known or not, so that the answer takes the same database round trip either way.
+  const taken = LOGIN_LIKE.test(login) && (await deps.operators.reserveAttempt(login, CONSOLE_RULES.maxFailedAttempts, now));
+  const reserved = op?.state === "active" && taken;
   // The same work whatever the outcome; the result counts only with an attempt taken.
   const checked = await verifyPassword(op?.passwordHash ?? (await decoyHash()), password.slice(0, 1024));
   const passwordOk = reserved && checked;

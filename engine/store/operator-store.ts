@@ -229,6 +229,7 @@ export class PgOperatorStore {
       .updateTable("operator")
       .set((eb) => ({ failed_attempts: eb("failed_attempts", "+", 1) }))
       .where("login", "=", login)
+      .where("state", "=", "active")
       .where("failed_attempts", "<", limit)
       .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
       .returning("login")
