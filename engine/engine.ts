@@ -38,6 +38,7 @@ import type { MerchantAdminDeps } from "./rpc/merchant-admin.ts";
 import { PgOperatorStore } from "./store/operator-store.ts";
 import { PgAuditStore } from "./store/audit-store.ts";
 import { PgBackofficeStore } from "./store/backoffice-store.ts";
+import { namesPrivateHost } from "./callbacks/private-address.ts";
 
 export interface EngineHandle {
   port: number;
@@ -150,6 +151,20 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
         config.dataDir,
         (msg, extra) => log.info(extra ?? {}, msg),
         demoFrontendSettings(config.edgePort, config.publicUrl),
+        (spec) => {
+          if (config.callbackAllowPrivate) return;
+          for (const [field, url] of [
+            ["platform_url", spec.platformUrl],
+            ["validation_url", spec.validationUrl],
+            ["update_payout_url", spec.updatePayoutUrl],
+          ] as const) {
+            if (url && namesPrivateHost(url))
+              log.warn(
+                { merchant_id: spec.merchantId, field, url },
+                `merchant ${spec.merchantId}: ${field} names a loopback, private or metadata address; every call to it will be refused while CASHIER_CALLBACK_ALLOW_PRIVATE is off`,
+              );
+          }
+        },
       );
     });
   } finally {

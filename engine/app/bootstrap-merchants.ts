@@ -42,10 +42,15 @@ export async function bootstrapMerchants(
   dataDir: string,
   log: (msg: string, extra?: Record<string, unknown>) => void,
   demoSettings: FrontendSettings = DEFAULT_FRONTEND_SETTINGS,
+  /** Called with each merchant of the file, once it is stored (the engine warns of addresses its callbacks will refuse). */
+  onApplied: (spec: MerchantSpec) => void = () => {},
 ): Promise<void> {
   if (merchantsFile) {
     const specs = parseMerchantsFile(await readFile(merchantsFile, "utf8"));
-    for (const spec of specs) await sink.upsert(spec);
+    for (const spec of specs) {
+      await sink.upsert(spec);
+      onApplied(spec);
+    }
     log(`merchants file applied: ${specs.map((s) => s.merchantId).join(", ")}`);
     return;
   }

@@ -20,6 +20,22 @@ t.teardown(() => stub.close());
 
 const svc = useService(t, { CASHIER_WORKER_POLL_MS: "100" }, () => ({ merchants: platformMerchants(stub.url) }));
 
+t.test("the start warns of each merchant address its callbacks will refuse", async (t) => {
+  const warnings = svc()
+    .logs()
+    .split("\n")
+    .filter((l) => l.includes("names a loopback, private or metadata address"))
+    .map((l) => JSON.parse(l) as { merchant_id: string; field: string; level: string });
+  t.ok(
+    warnings.some((w) => w.merchant_id === "m-plat" && w.field === "validation_url"),
+    "m-plat's validation_url, on 127.0.0.1",
+  );
+  t.ok(
+    warnings.every((w) => w.level === "warn"),
+    "as warnings",
+  );
+});
+
 t.test("Validation to a loopback address is refused: declined 9003, nothing sent", async (t) => {
   const r = await processSale(svc().edgeUrl, { merchant_id: "m-plat", frontend: "plat-usd" });
   t.equal(r.body.transaction_status, "declined");
