@@ -28,8 +28,10 @@ export async function cancelWithdrawal(deps: CashierDeps, sessionToken: string, 
     };
   }
   const a = await deps.orders.get(traceId);
-  // Only the customer's own payouts at this merchant are found; anyone else's are "none".
-  if (a?.type !== "payout" || a.merchantId !== s.merchantId || a.pin !== s.pin) {
+  // Only the customer's own payouts at this merchant and this frontend are found; anyone else's are "none". The
+  // frontend is the payout's rule: a frontend that forbids cancelling is not opened by a session of a sibling that
+  // allows it.
+  if (a?.type !== "payout" || a.merchantId !== s.merchantId || a.pin !== s.pin || a.frontend !== s.frontend) {
     return { ok: false, error: domainError("NOT_FOUND", `no withdrawal of yours with trace_id ${traceId}`) };
   }
   if (!canTransition("payout", stateOf(a), CANCELLED)) {

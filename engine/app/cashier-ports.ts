@@ -96,7 +96,8 @@ export interface SessionStore {
   /** Attempts of the orders made in the session, newest first. */
   sessionTransactions(sessionRef: number): Promise<Attempt[]>;
   /** The customer's payouts at this merchant that are not final (requested, pending), newest first. */
-  pendingWithdrawals(merchantId: string, pin: string): Promise<Attempt[]>;
+  /** The customer's payouts still open at this frontend: each frontend's own settings (cancelling) govern its payouts. */
+  pendingWithdrawals(merchantId: string, frontend: string, pin: string): Promise<Attempt[]>;
 }
 
 export interface CashierDeps extends ProcessDeps {

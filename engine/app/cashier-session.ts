@@ -71,7 +71,7 @@ export async function sessionView(deps: CashierDeps, open: OpenSession): Promise
   // Only the withdrawal page lists the customer's pending withdrawals: a deposit session's view has none.
   const [cards, pendingWithdrawals, transactions] = await Promise.all([
     deps.sessions.savedCards(session.merchantId, session.pin),
-    session.intent === "withdrawal" ? deps.sessions.pendingWithdrawals(session.merchantId, session.pin) : [],
+    session.intent === "withdrawal" ? deps.sessions.pendingWithdrawals(session.merchantId, session.frontend, session.pin) : [],
     deps.sessions.sessionTransactions(session.id),
   ]);
   return {

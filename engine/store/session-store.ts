@@ -334,10 +334,11 @@ export class PgSessionStore implements SessionStore {
     return rows.map(attemptFromRow);
   }
 
-  async pendingWithdrawals(merchantId: string, pin: string): Promise<Attempt[]> {
+  async pendingWithdrawals(merchantId: string, frontend: string, pin: string): Promise<Attempt[]> {
     const rows = await selectAttempts(this.#db())
       .where("o.merchant_id", "=", merchantId)
       .where("o.pin", "=", pin)
+      .where("o.frontend", "=", frontend)
       .where("o.type", "=", "payout")
       .where("t.status", "in", ["requested", "pending"])
       .orderBy("t.trace_id", "desc")

@@ -351,6 +351,19 @@ t.test("the cancel switch: pending withdrawals listed, cancelled by the customer
   const refused = await refusal(cashier.cancelWithdrawal({ sessionToken: closed.token, traceId: wd2.transaction!.traceId }));
   t.same([refused.code, refused.reason], [Code.FailedPrecondition, ErrorReason.NOT_ALLOWED_BY_FRONTEND]);
   t.match(refused.message, /player_cancel_withdrawal/);
+
+  // The same customer in a session of the sibling frontend that allows cancelling: nocancel-usd's withdrawal is not
+  // listed there, and cannot be cancelled from there.
+  const sibling = await opened({ pin, merchant_id: "m-cash-manual", frontend: "cancel-usd" }, true);
+  const siblingList = (await cashier.getCashierSession({ sessionToken: sibling.token })).session!.pendingWithdrawals;
+  t.notOk(
+    siblingList.some((x) => x.traceId === wd2.transaction!.traceId),
+    "another frontend's withdrawal is not listed",
+  );
+  const across = await refusal(cashier.cancelWithdrawal({ sessionToken: sibling.token, traceId: wd2.transaction!.traceId }));
+  t.same([across.code, across.reason], [Code.NotFound, ErrorReason.NOT_FOUND], "nor cancelled from a frontend that allows it");
+  const [still] = await service().sql<{ status: string }>("select status from transaction where trace_id = $1", [wd2.transaction!.traceId]);
+  t.equal(still.status, "requested");
 });
 
 t.test("a direct gRPC caller's session start is refused in StartSessionRequest's field paths", async (t) => {
