@@ -31,7 +31,15 @@ export function declaredParent(query: unknown, allowed: readonly string[]): stri
   return parent && allowed.includes(parent) ? parent : undefined;
 }
 
-/** The access log's form of a Cashier path: tokens replaced by their kind. */
+/**
+ * The access log's form of a Cashier path: tokens replaced by their kind. The
+ * router matches paths without regard to case (and a 404 is logged too), so
+ * the named forms are found in any case, and any other segment long enough to
+ * be a token (32 characters or more), wherever it stands, is replaced as well.
+ */
 export function redactPath(path: string): string {
-  return path.replace(/^\/cashier\/autologin\/[^/]+/, "/cashier/autologin/[token]").replace(/^\/cashier\/s\/[^/]+/, "/cashier/s/[session]");
+  return path
+    .replace(/^\/cashier\/autologin\/[^/]+/i, "/cashier/autologin/[token]")
+    .replace(/^\/cashier\/s\/[^/]+/i, "/cashier/s/[session]")
+    .replace(/(?<=\/)[^/]{32,}(?=\/|$)/g, "[token]");
 }

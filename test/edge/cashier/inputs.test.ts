@@ -53,6 +53,11 @@ t.test("tokens, the declared parent, paths and their log form", async (t) => {
   t.equal(declaredParent(["https://shop.example", "x"], ["https://shop.example"]), undefined, "a repeated parameter is no declaration");
   t.equal(sessionPath("T", "deposit", "https://a.example:8443"), "/cashier/s/T/deposit?parent=https%3A%2F%2Fa.example%3A8443");
   t.equal(redactPath(`/cashier/s/${"x".repeat(43)}/result/5`), "/cashier/s/[session]/result/5");
+  // The router matches any case, and a 404 is logged too: no spelling keeps a token in the log.
+  t.equal(redactPath(`/Cashier/S/${"x".repeat(43)}/deposit`), "/cashier/s/[session]/deposit");
+  t.equal(redactPath(`//cashier/s/${"x".repeat(43)}/deposit`), "//cashier/s/[token]/deposit");
+  t.equal(redactPath(`/cashier//s/${"y".repeat(43)}`), "/cashier//s/[token]");
+  t.equal(redactPath("/cashier/s/short/deposit"), "/cashier/s/[session]/deposit");
   t.equal(redactPath(`/cashier/autologin/${"x".repeat(43)}`), "/cashier/autologin/[token]");
   t.equal(redactPath("/api/process"), "/api/process");
 });
