@@ -15,8 +15,7 @@ import { readForm } from "../middleware/form-body.ts";
 import { MAX_FORM_BYTES } from "../middleware/form-body.ts";
 import { expiredPage, finishedPage, kitFor, notFoundPage, openPage, pageHeaders, refusalPage, refusedPage, type Page, type PageKit } from "./challenge-html.ts";
 import { chooseLocale } from "./kit/locale.ts";
-
-const MAX_TRACE_ID = 2 ** 31 - 1;
+import { traceIdOf } from "../wire/ids.ts";
 
 interface Target {
   traceId: number;
@@ -26,9 +25,9 @@ interface Target {
 /** The two path segments, or undefined when they cannot name any challenge (a 404 without asking the engine). */
 function targetOf(params: Record<string, string | undefined>): Target | undefined {
   const { traceId, mac } = params;
-  if (!traceId || !/^[1-9][0-9]{0,9}$/.test(traceId) || Number(traceId) > MAX_TRACE_ID) return undefined;
-  if (!mac || !/^[A-Za-z0-9_-]{1,128}$/.test(mac)) return undefined;
-  return { traceId: Number(traceId), mac };
+  const id = traceIdOf(traceId);
+  if (id === undefined || !mac || !/^[A-Za-z0-9_-]{1,128}$/.test(mac)) return undefined;
+  return { traceId: id, mac };
 }
 
 /** The customer's language (a challenge has no session: the browser's, else English) and a fresh nonce. */

@@ -13,7 +13,7 @@ import { seeOther, sendPage } from "../request.ts";
 import { CHECK_REASON_MAX } from "../views/check.ts";
 import { consolePost, type PageDeps } from "./pages.ts";
 import { detailOf } from "./transactions.ts";
-import { traceIdOf } from "../ids.ts";
+import { traceIdOf } from "../../wire/ids.ts";
 
 export function checkRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/transactions/:traceId/check", deps, async (ctx, s, form) => {

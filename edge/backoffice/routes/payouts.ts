@@ -11,7 +11,7 @@ import { seeOther, sendPage } from "../request.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
-import { traceIdOf } from "../ids.ts";
+import { traceIdOf } from "../../wire/ids.ts";
 
 const byName = (names: Readonly<Record<number, string>>, name: string | null) => Number(Object.entries(names).find(([, n]) => n === name)?.[0] ?? 0);
 

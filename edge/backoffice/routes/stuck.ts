@@ -3,7 +3,7 @@ import type Router from "@koa/router";
 import { seeOther } from "../request.ts";
 import { stuckPage } from "../views/stuck.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
-import { callbackIdOf, traceIdOf } from "../ids.ts";
+import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 
 export function stuckRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/stuck", deps, async (ctx, s) => {

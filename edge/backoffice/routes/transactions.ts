@@ -21,7 +21,7 @@ import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
 import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
-import { callbackIdOf, traceIdOf } from "../ids.ts";
+import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 
 const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */

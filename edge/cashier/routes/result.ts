@@ -15,6 +15,7 @@ import { type CashierDeps, noticeOf, refuse, seeOther, send } from "./respond.ts
 import { frameOf } from "./session-pages.ts";
 import { noticePage } from "../views/notice.ts";
 import { pageContext } from "./respond.ts";
+import { traceIdOf } from "../../wire/ids.ts";
 
 /** The cascade's later attempt of the same order, when this one ended declined_retry and the next has begun. */
 function nextAttempt(session: CashierSession, x: Transaction): Transaction | undefined {
@@ -22,14 +23,10 @@ function nextAttempt(session: CashierSession, x: Transaction): Transaction | und
   return session.transactions.find((o) => o.orderId === x.orderId && o.traceId !== x.traceId && o.attempt > x.attempt);
 }
 
-function traceOf(text: string | undefined): number | undefined {
-  return text && /^[1-9][0-9]{0,9}$/.test(text) && Number(text) < 2 ** 31 ? Number(text) : undefined;
-}
-
 export function resultRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/s/:session/result/:traceId", async (ctx) => {
     const token = ctx.params.session;
-    const traceId = traceOf(ctx.params.traceId);
+    const traceId = traceIdOf(ctx.params.traceId);
     if (!isToken(token) || traceId === undefined) return send(ctx, noticePage(pageContext(ctx), "notFound"));
     try {
       const { session } = await deps.cashier.getCashierSession({ sessionToken: token });
@@ -48,7 +45,7 @@ export function resultRoutes(router: Router, deps: CashierDeps): void {
 
   router.get("/cashier/s/:session/result/:traceId/status", async (ctx) => {
     const token = ctx.params.session;
-    const traceId = traceOf(ctx.params.traceId);
+    const traceId = traceIdOf(ctx.params.traceId);
     ctx.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff" });
     ctx.type = "application/json";
     if (!isToken(token) || traceId === undefined) {

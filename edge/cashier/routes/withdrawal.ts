@@ -18,6 +18,7 @@ import { type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
+import { traceIdOf } from "../../wire/ids.ts";
 
 type Decoded = { ok: true; request: SubmitWithdrawalRequest } | { ok: false; errors: FieldError[] };
 
@@ -96,8 +97,8 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (!form) return;
     const l = await loadSession(ctx, deps);
     if (!l) return;
-    const traceId = Number(one(form, "trace_id"));
-    if (!Number.isInteger(traceId) || traceId <= 0 || traceId >= 2 ** 31) return send(ctx, noticePage(l.c, "notFound"));
+    const traceId = traceIdOf(one(form, "trace_id"));
+    if (traceId === undefined) return send(ctx, noticePage(l.c, "notFound"));
     try {
       await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
       seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));

@@ -1,8 +1,9 @@
 /**
- * The ids a console path or form names, read once: a trace_id is a positive
- * int32 (the engine's type), a callback id a positive int64. Anything else is
- * no id (the route answers 404), never a value the engine client cannot
- * encode, which would be a 500.
+ * The ids a path or a form names (the console's, the hosted Cashier's, the
+ * 3-D Secure page's), read once: a trace_id is a positive int32 (the
+ * engine's type), a callback id a positive int64. Anything else is no id (the
+ * route answers 404), never a value the engine client cannot encode, which
+ * would be a 500.
  */
 const TRACE_ID = /^[1-9][0-9]{0,9}$/;
 const CALLBACK_ID = /^[1-9][0-9]{0,18}$/;
