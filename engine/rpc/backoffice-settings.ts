@@ -47,6 +47,7 @@ import { checkText, invalidArgument, toRpcError } from "./errors.ts";
 import type { CallContext, ServiceImpl } from "./grpc-adapter.ts";
 import { pageOf, readPage } from "./page-token.ts";
 import { timeArgument } from "./time-argument.ts";
+import { auditExport } from "../app/console-export.ts";
 
 type SettingsCalls = Pick<
   ServiceImpl<typeof BackofficeService>,
@@ -328,13 +329,11 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
           beforeId: after,
           limit: limit + 1,
         });
-        if (req.export && !req.pageToken)
-          await deps.audit.append({
-            actor: who.scope.login,
+        if (req.export)
+          await auditExport(deps, who, {
             action: "audit.export",
-            outcome: "success",
-            clientAddress: caller.clientAddress,
-            afterJson: canonicalJson({ actor: req.actor, action: req.action, merchant_id: req.merchantId }),
+            firstPage: !req.pageToken,
+            filters: { actor: req.actor, action: req.action, merchant_id: req.merchantId },
           });
         const page = pageOf(rows, limit, (r) => r.id);
         return create(ListAuditEntriesResponseSchema, { entries: page.items.map(auditToProto), nextPageToken: page.nextPageToken });

@@ -30,6 +30,7 @@ import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
+import { auditExport } from "../app/console-export.ts";
 import { authorize, type SignedIn } from "../app/console-session.ts";
 import type { PayoutDecision } from "../app/decide-payout.ts";
 import type { ProcessDeps } from "../app/ports.ts";
@@ -117,8 +118,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
   return {
     searchTransactions: (req) =>
       consoleCall(async () => {
-        const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "transaction.read");
+        const who = await authorize(deps, callerOf(req.context), "transaction.read");
         const filter = req.filter ?? create(ListTransactionsRequestSchema, {});
         const merchants = merchantsFor(who, filter.merchantId);
         // One merchant (asked for, or the whole scope): its index walk. Several: the search's own bounded walk,
@@ -129,15 +129,12 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           create(ListTransactionsRequestSchema, { ...filter, merchantId: one ? (merchants?.[0] ?? "") : "" }),
           one ? undefined : merchants,
         );
-        // Customer data leaving the console: an export is an action of its own, audited once, on its first page.
-        if (req.export && !filter.pageToken)
-          await deps.audit.append({
-            actor: who.scope.login,
+        if (req.export)
+          await auditExport(deps, who, {
             action: "transaction.export",
-            outcome: "success",
+            firstPage: !filter.pageToken,
             merchantId: filter.merchantId,
-            clientAddress: caller.clientAddress,
-            afterJson: canonicalJson(toJson(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { ...filter, pageSize: 0, pageToken: "" }))),
+            filters: toJson(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { ...filter, pageSize: 0, pageToken: "" })),
           });
         return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
       }),
