@@ -2,10 +2,11 @@
  * Reads a JSON object body: Content-Type application/json, in UTF-8 if it
  * names a charset (415), at most 64 KiB (413, counted while reading, whatever
  * Content-Length says), valid UTF-8 (400: JSON is UTF-8, and a byte that is
- * not must not be read as U+FFFD into a signed member), parsable (400) and an
- * object (400). Failures are thrown as WireError for errors.ts.
+ * not must not be read as U+FFFD into a signed member), parsable (400), an
+ * object (400) and naming each member once (400: edge/wire/duplicate-member.ts). Failures are thrown as WireError for errors.ts.
  */
 import type { Context } from "koa";
+import { duplicateMember } from "../wire/duplicate-member.ts";
 import { WireError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -64,6 +65,11 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new WireError("MALFORMED_BODY", "body must be a JSON object");
+  }
+  const twice = duplicateMember(text);
+  if (twice !== undefined) {
+    const shown = twice.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50);
+    throw new WireError("MALFORMED_BODY", `member ${shown}${shown === twice ? "" : " (renamed)"} appears more than once; send each member once`);
   }
   return parsed as Record<string, unknown>;
 }

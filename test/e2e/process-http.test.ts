@@ -226,6 +226,17 @@ t.test("bodies that are not JSON objects, too large or of another type", async (
   t.equal(res.status, 400, "a body that is not UTF-8 is refused");
   t.equal(reply.status, 1);
   t.match(reply.description, /not valid UTF-8/);
+  // A member sent twice: JSON.parse keeps the last, another reader the first. The signature
+  // is right for the last value, so before the refusal this sale was approved at 99999.
+  const signed = sign(saleBody({ amount: 99999, order_id: "ord-dup-member" }));
+  const text = JSON.stringify(signed).replace('"amount":99999', '"amount":1,"amount":99999');
+  const twice = await fetch(`${url()}/api/process`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const twiceReply = (await twice.json()) as { status: number; description: string; signature: unknown };
+  t.equal(twice.status, 400, "a member sent twice is refused");
+  t.equal(twiceReply.status, 1);
+  t.match(twiceReply.description, /member amount appears more than once/);
+  const after = await post(url(), sign(saleBody({ amount: 1, order_id: "ord-dup-member" })));
+  t.equal(after.http, 200, "and it processed nothing: the order id is still free, for another amount too");
 });
 
 t.test("authentication: unknown merchant, bad or short signature, stale timestamp", async (t) => {

@@ -85,7 +85,7 @@ export enum ErrorReason {
   UNSPECIFIED = 0,
 
   /**
-   * [1] HTTP 400: the body is not JSON or not a JSON object.
+   * [1] HTTP 400: the body is not JSON, not a JSON object, not UTF-8, or names a member twice.
    *
    * @generated from enum value: ERROR_REASON_MALFORMED_BODY = 1;
    */
