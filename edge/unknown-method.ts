@@ -11,7 +11,7 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { REASONS } from "../engine/domain/errors.ts";
-import { refusalReply } from "../engine/wire/process-reply.ts";
+import { unsignedRefusal } from "./middleware/errors.ts";
 
 /** Node's answers when no clientError listener is set (lib/_http_server.js). */
 const NODE_DEFAULT: Record<string, string> = {
@@ -35,7 +35,7 @@ export function unknownMethodReply(method: string, target: string, allowedOn: (p
   const reason = allow.length > 0 ? "METHOD_NOT_ALLOWED" : "NO_ROUTE";
   const description = allow.length > 0 ? `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}` : `no route ${method} ${path}`;
   // No merchant behind it: unsigned (signature null), made signable text by the reply module.
-  const body = refusalReply(REASONS[reason].status, description);
+  const body = unsignedRefusal(path, REASONS[reason].status, description);
   const head = [
     `HTTP/1.1 ${REASONS[reason].http} ${reason === "NO_ROUTE" ? "Not Found" : "Method Not Allowed"}`,
     "Content-Type: application/json; charset=utf-8",

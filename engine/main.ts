@@ -71,8 +71,15 @@ try {
       { edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
       `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,
     );
-  } else if (config.serviceTokens.length === 0 && !config.edgeToken) {
-    log.warn({}, "no CASHIER_SERVICE_TOKENS or CASHIER_EDGE_TOKEN: every gRPC call will be refused");
+  } else {
+    if (config.serviceTokens.length === 0 && !config.edgeToken)
+      log.warn({}, "no CASHIER_SERVICE_TOKENS or CASHIER_EDGE_TOKEN: every gRPC call will be refused");
+    // Alone, the engine cannot learn where the edge listens: its links would name this process's EDGE_PORT.
+    if (!config.publicUrl)
+      log.warn(
+        { publicUrl: `http://127.0.0.1:${config.edgePort}` },
+        `CASHIER_PUBLIC_URL is unset: the redirect_url links this engine hands out start with http://127.0.0.1:${config.edgePort} (its own EDGE_PORT); set CASHIER_PUBLIC_URL to the edge's public address`,
+      );
   }
   // The edge first: it stops accepting HTTP and finishes its requests, whose
   // engine calls are then done; the engine then drains gRPC, stops its

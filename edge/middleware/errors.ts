@@ -15,6 +15,7 @@ import { SignedReplySchema } from "../../gen/cashier/engine/v1/engine_service_pb
 import { REASONS, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
 import { ownEntry } from "../../engine/domain/own-entry.ts";
 import { refusalReply } from "../../engine/wire/process-reply.ts";
+import { sessionRefusalReply } from "../../engine/wire/session-reply.ts";
 import { describeForReply } from "../../engine/wire/refusal.ts";
 import { retryLater } from "../engine-down.ts";
 
@@ -57,6 +58,14 @@ export function refusalOf(err: unknown): Refusal {
   return { reason: "INTERNAL", description: "Internal error" };
 }
 
+/**
+ * An unsigned refusal in the members of the reply its path answers with: the
+ * session start's on /api/session (a GET there too), Process's everywhere else.
+ */
+export function unsignedRefusal(path: string, status: number, description: string): string {
+  return path.toLowerCase().replace(/\/+$/, "") === "/api/session" ? sessionRefusalReply(status, description) : refusalReply(status, description);
+}
+
 /** The engine's own reply to a refused Process call, with the HTTP status its reason maps to. */
 function engineReply(err: unknown): { http: number; json: string } | undefined {
   if (!(err instanceof ConnectError)) return undefined;
@@ -82,7 +91,7 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void }) 
       if (info.status < 0) log.error({ err, path: ctx.path }, "request failed");
       ctx.status = info.http;
       ctx.type = "application/json";
-      ctx.body = refusalReply(info.status, refusal.description);
+      ctx.body = unsignedRefusal(ctx.path, info.status, refusal.description);
     }
   };
 }

@@ -28,8 +28,7 @@ function memberName(name: string): string {
  * signs as U+FFFD), or `__proto__`, which no object the edge builds can hold
  * as a member of its own.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
-const BAD_NAME = /^$|^__proto__$|[&=\u0000-\u001f\u007f]|\p{Surrogate}/u;
+const BAD_NAME = /^$|^__proto__$|[&=]|\p{Cc}|\p{Surrogate}/u;
 /** Half of a surrogate pair alone: JSON can escape one, but it is no Unicode text (it would sign and store as U+FFFD). */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
@@ -42,16 +41,24 @@ export function typeViolations(body: Body, members: { strings: readonly string[]
     else if (value !== null && typeof value === "object") out.push({ field: memberName(name), kind: WireViolationKind.NOT_SCALAR });
     else if (typeof value === "string" && LONE_SURROGATE.test(value)) out.push({ field: memberName(name), kind: WireViolationKind.NOT_UNICODE });
   }
+  // One finding per member: one that holds an object is not also "not a string".
+  const found = new Set(out.map((v) => v.field));
   for (const f of members.strings) {
     const v = body[f];
-    if (v !== undefined && v !== null && typeof v !== "string") out.push({ field: f, kind: WireViolationKind.NOT_STRING });
+    if (v !== undefined && v !== null && typeof v !== "string" && !found.has(f)) out.push({ field: f, kind: WireViolationKind.NOT_STRING });
   }
   for (const f of members.integers) {
     const v = body[f];
-    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v))) out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
+    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v)) && !found.has(f))
+      out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
   }
   const phone = body.phone;
-  if (phone !== undefined && phone !== null && !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))) {
+  if (
+    phone !== undefined &&
+    phone !== null &&
+    !found.has("phone") &&
+    !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))
+  ) {
     out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
   }
   return out;

@@ -159,7 +159,11 @@ const RULES: { [F in ProcessField]?: Check[] } = {
   state: [
     (i) => {
       const s = i.customer.state;
-      if (STATE_COUNTRIES.has(i.customer.country)) return /^[A-Z]{2}$/.test(s) ? undefined : `is required for ${i.customer.country}: two upper-case letters`;
+      const c = i.customer.country;
+      if (STATE_COUNTRIES.has(c)) {
+        if (s === "") return `is required for ${c}: its two-letter ISO 3166-2 code in upper case (such as NY or ON)`;
+        return /^[A-Z]{2}$/.test(s) ? undefined : `must be the two-letter ISO 3166-2 code in upper case for ${c} (such as NY or ON)`;
+      }
       return s.trim() === "" ? undefined : "must be blank outside US, CA and AU";
     },
   ],
@@ -215,8 +219,8 @@ function textFields(i: ProcessInput): [ProcessField, string][] {
   ];
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** Unicode's control characters (Cc): C0, DEL and C1, whose U+009B a terminal reads as an escape (CSI). */
+export const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 /**
  * Control characters (NUL, newlines, ...) in any text member. Checked before

@@ -11,8 +11,8 @@ export type Scalar = string | number | boolean | null | undefined;
 /** The seed's `description` is varchar(256). */
 export const MAX_DESCRIPTION = 256;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's job
-const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** Unicode's control characters (Cc: C0, DEL and C1). */
+const CONTROL = /\p{Cc}/gu;
 
 /**
  * Text as it may stand in a signed reply's description: no control

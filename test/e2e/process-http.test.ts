@@ -299,6 +299,12 @@ t.test("control characters are a 400 naming the field, never a 5xx", async (t) =
   }
   const nl = await process(url(), { city: "Lon\ndon" });
   t.equal(nl.http, 400);
+  // C1 controls too: U+009B is a terminal's escape (CSI) in a log or an operator's shell.
+  for (const c of ["\u007f", "\u0085", "\u009b"]) {
+    const r = await process(url(), { order_id: `ord-c1${c}x` });
+    t.equal(r.http, 400, `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} -> 400`);
+    t.match(r.body.description, /order_id: must not contain control characters/);
+  }
 });
 
 t.test("a refusal's signed description cannot pose as other members", async (t) => {

@@ -22,6 +22,12 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   const [a, b] = await Promise.all([launch("engine/main.ts", common, "engine listening"), launch("engine/main.ts", common, "engine listening")]);
   t.teardown(() => stopProcess(a.child));
   t.teardown(() => stopProcess(b.child));
+  // Alone, an engine cannot learn the edge's address: without CASHIER_PUBLIC_URL its start says so.
+  const warned = await until(
+    async () => /CASHIER_PUBLIC_URL is unset: the redirect_url links this engine hands out start with http:\/\/127\.0\.0\.1:0 /.test(a.out()),
+    30_000,
+  );
+  t.ok(warned, "an engine alone without CASHIER_PUBLIC_URL warns that its links name its own EDGE_PORT");
   const engines = `http://127.0.0.1:${a.line.port},http://127.0.0.1:${b.line.port}`;
   const edge = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: engines, CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");
   t.teardown(() => stopProcess(edge.child));

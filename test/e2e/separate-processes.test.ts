@@ -49,6 +49,7 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
   t.equal(approved.body.transaction_status, "approved");
   const threeDs = await processSale(url, { card_number: "4000000000003220" });
   t.match(threeDs.body.redirect_url, /^https:\/\/pay\.example\.com\/3ds\//, "redirect_url under CASHIER_PUBLIC_URL");
+  t.notMatch(engine.out(), /CASHIER_PUBLIC_URL is unset/, "with it set, no warning");
 
   const wrongToken = await launch(
     "edge/main.ts",

@@ -57,6 +57,23 @@ t.test("a known path under another method: 405 with Allow, in the wire's JSON", 
   t.equal(body.description, "GET is not allowed on /api/process; allowed: POST");
   t.equal(body.signature, null);
 
+  // The session start's refusals carry its own members, this one too.
+  const session = await fetch(`${base}/api/session`);
+  t.equal(session.status, 405);
+  t.equal(session.headers.get("allow"), "POST");
+  t.same(await session.json(), {
+    status: 14,
+    description: "GET is not allowed on /api/session; allowed: POST",
+    redirect_url: null,
+    auth_token: null,
+    expires_at: null,
+    version: "1.0",
+    signature: null,
+  });
+  const sessionFoo = await raw("FOO /api/session HTTP/1.1");
+  t.equal(sessionFoo.status, 405);
+  t.same(Object.keys(JSON.parse(sessionFoo.body)), ["status", "description", "redirect_url", "auth_token", "expires_at", "version", "signature"]);
+
   const d = await fetch(`${base}/healthz`, { method: "DELETE" });
   t.equal(d.status, 405);
   t.same(methodsOf(d.headers.get("allow")), ["GET", "HEAD"]);

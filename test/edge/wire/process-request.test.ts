@@ -124,9 +124,9 @@ t.test("wireTypeViolations: JSON types per the seed", async (t) => {
     ["null members are fine", { state: null, dob: null, notification_url: null, amount: null }, []],
     ["an object member", { extra: { a: 1 } }, ["extra"]],
     ["an array member", { extra: [1, 2] }, ["extra"]],
-    ["card_number as an array", { card_number: ["4111111111111111"] }, ["card_number", "card_number"]],
-    ["amount as an object", { amount: { value: 1050 } }, ["amount", "amount"]],
-    ["phone as an array", { phone: [447911123456] }, ["phone", "phone"]],
+    ["card_number as an array", { card_number: ["4111111111111111"] }, ["card_number"]],
+    ["amount as an object", { amount: { value: 1050 } }, ["amount"]],
+    ["phone as an array", { phone: [447911123456] }, ["phone"]],
     ["several at once", { amount: "1", cvv: 123, extra: {} }, ["amount", "cvv", "extra"]],
   ];
   for (const [name, over, fields] of rows) {

@@ -73,4 +73,14 @@ t.test("typing faults are named, not judged further", async (t) => {
   );
   t.equal(r.request.wireSignature?.canonical, "", "no canonical string for a body the signature rules reject");
   t.same(r.request.wireViolations.length, 6, "the violations travel in the request");
+  const nested = decodeSessionRequest({ ...base, udef1: { a: 1 }, amount: [1], phone: { n: 1 } });
+  t.same(
+    nested.violations.map((v) => [v.field, v.kind]).sort(),
+    [
+      ["amount", WireViolationKind.NOT_SCALAR],
+      ["phone", WireViolationKind.NOT_SCALAR],
+      ["udef1", WireViolationKind.NOT_SCALAR],
+    ].sort(),
+    "a member that holds an object or an array is named once, not also as not a string or not an integer",
+  );
 });

@@ -303,7 +303,7 @@ t.test("state: two letters required for US, CA, AU; blank otherwise", async (t) 
     { name: "US missing", mut: at("US", "", "10001"), field: "state", says: /required/ },
     { name: "CA missing", mut: at("CA", "", "K1A0B1"), field: "state", says: /required/ },
     { name: "AU missing", mut: at("AU", "", "6000"), field: "state", says: /required/ },
-    { name: "US lower case", mut: at("US", "ny", "10001"), field: "state" },
+    { name: "US lower case", mut: at("US", "ny", "10001"), field: "state", says: /^must be the two-letter ISO 3166-2 code in upper case for US/ },
     { name: "US one letter", mut: at("US", "N", "10001"), field: "state" },
     { name: "US three letters", mut: at("US", "NYC", "10001"), field: "state" },
     { name: "US digits", mut: at("US", "12", "10001"), field: "state" },
