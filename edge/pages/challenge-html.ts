@@ -63,7 +63,11 @@ function continueLink(kit: PageKit, returnUrl: string): Html {
   return link.value ? html`<p>${link}</p>` : html``;
 }
 
-/** The form has no action: it posts back to the page's own address, whatever path CASHIER_PUBLIC_URL has. */
+/**
+ * One form per answer, each with its one submit button, as every form of the
+ * Cashier has. They have no action: they post back to the page's own address,
+ * whatever path CASHIER_PUBLIC_URL has.
+ */
 export function openPage(view: ChallengeView, kit = kitFor()): Page {
   const t = kit.tr.t;
   return page(
@@ -75,10 +79,10 @@ export function openPage(view: ChallengeView, kit = kitFor()): Page {
 <dl><dt>${t("challenge.order")}</dt><dd id="order"><bdi>${view.orderId}</bdi></dd>
 <dt>${t("challenge.amount")}</dt><dd id="amount">${amountDisplay(kit.tr, view.amountMinor, view.currency)}</dd>
 <dt>${t("challenge.card")}</dt><dd id="card"><bdi dir="ltr">${view.maskedCard}</bdi></dd></dl>
-<form method="post" class="actions">
-${button({ id: "approve", name: "result", value: "approve", label: t("challenge.approve") })}
-${button({ id: "fail", name: "result", value: "fail", label: t("challenge.fail"), variant: "danger" })}
-</form>`,
+<div class="actions">
+<form method="post">${button({ id: "approve", name: "result", value: "approve", label: t("challenge.approve") })}</form>
+<form method="post">${button({ id: "fail", name: "result", value: "fail", label: t("challenge.fail"), variant: "danger" })}</form>
+</div>`,
   );
 }
 

@@ -117,6 +117,8 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     if (!form) return;
     const l = await loadSession(ctx, deps);
     if (!l) return;
+    // A withdrawal session's form is on its own page, as a GET here would be sent: no deposit, no deposit form.
+    if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
     const decoded = decodeDeposit(form, l, clientIp(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {

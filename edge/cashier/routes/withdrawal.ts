@@ -81,6 +81,8 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (!form) return;
     const l = await loadSession(ctx, deps);
     if (!l) return;
+    // A deposit session's form is on its own page, as a GET here would be sent: no payout, no payout form.
+    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
     const decoded = decodeWithdrawal(form, l, clientIp(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {

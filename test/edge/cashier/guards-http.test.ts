@@ -57,6 +57,30 @@ t.test("forms: no CSRF token, another session's token, a form too large or of an
   t.equal((await fetch(service().edgeUrl + a.path)).headers.get("strict-transport-security"), null, "no HSTS over plain HTTP");
 });
 
+t.test("a form posted to the other intent's page is sent to its own page, with nothing made and no form shown", async (t) => {
+  const orders = async () => (await service().sql<{ n: number }>("select count(*)::int as n from payment_order where created_by = 'customer'"))[0].n;
+  const before = await orders();
+  const withdrawal = await redeem(await open({ intent: "withdrawal", order_id: `po-${process.pid}-intent`, balance: 100000 }));
+  t.match(withdrawal.path, /\/withdrawal$/);
+  const deposit = await redeem(await open());
+  t.match(deposit.path, /\/deposit$/);
+  for (const [from, to, fields] of [
+    [withdrawal, "withdrawal", { amount: "10.5x", card_number: "4111111111111111", card_exp: "12/30", cvv: "123", holder: "Jane Doe" }],
+    [withdrawal, "withdrawal", { preset: "1000", card_number: "4111111111111111", card_exp: "12/30", cvv: "123", holder: "Jane Doe" }],
+    [deposit, "deposit", { amount: "", card_number: "1" }],
+    [deposit, "deposit", { amount: "10.00", card_number: "4111111111111111", card_exp: "12/30", holder: "Jane Doe" }],
+  ] as const) {
+    const other = to === "withdrawal" ? "deposit" : "withdrawal";
+    const res = await post(
+      from.path.replace(/\/(deposit|withdrawal)$/, `/${other}`),
+      new URLSearchParams({ session_token: from.session, csrf_token: from.csrf, submission_key: from.submissionKey, ...fields }).toString(),
+    );
+    t.equal(res.status, 303, `a ${to} session's post to /${other}`);
+    t.equal(res.headers.get("location"), from.path, "is sent to its own page");
+  }
+  t.equal(await orders(), before, "and made no order");
+});
+
 t.test("a HEAD (a link preview) does not use up the link; a declared parent that is not allowed is dropped", async (t) => {
   const url = await open();
   const head = await fetch(url, { method: "HEAD", redirect: "manual" });

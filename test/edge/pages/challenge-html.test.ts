@@ -17,6 +17,12 @@ t.test("the open page shows the order, the amount in major units and the masked 
   t.match(page.html, ">400000******3220<");
   t.match(page.html, /<button type="submit" class="button [a-z]+" id="approve" name="result" value="approve">Approve<\/button>/);
   t.match(page.html, /<button type="submit" class="button [a-z]+" id="fail" name="result" value="fail">Fail<\/button>/);
+  const forms = [...page.html.matchAll(/<form\b[^>]*>([\s\S]*?)<\/form>/g)].map((m) => m[1]);
+  t.same(
+    forms.map((f) => f.match(/<button type="submit"/g)?.length ?? 0),
+    [1, 1],
+    "one form per answer, each with one submit button",
+  );
   const targets = [...page.html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   t.ok(targets.length > 0);
   for (const url of targets) t.match(url, /^(\/assets\/|#main$)/, `no external resource: ${url}`);
