@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "../config.ts";
 import { deriveKeys, loadMasterKey, type Keys } from "../security/keys.ts";
-import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-postgres.ts";
+import { passwordOf, startEmbeddedPostgres, type EmbeddedDb } from "./embedded-postgres.ts";
 import { migrate, openOrm, withStartupLock } from "./orm.ts";
 
 export interface CommandDatabase {
@@ -41,7 +41,7 @@ export async function openCommandDatabase(config: Config, log: (msg: string) => 
   if (!url) {
     const dir = embeddedDbDir(config);
     const port = runningPort(dir);
-    if (port) url = `postgres://postgres:cashier-embedded@127.0.0.1:${port}/cashier`;
+    if (port) url = `postgres://postgres:${passwordOf(config.dataDir)}@127.0.0.1:${port}/cashier`;
     else {
       embedded = await startEmbeddedPostgres(dir, log);
       url = embedded.url;

