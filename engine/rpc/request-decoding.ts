@@ -12,7 +12,7 @@ import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 /** The decoder's own words are short; anything longer is cut, so a reply never carries the caller's bulk. */
 export const MAX_CAUSE_CHARS = 120;
 
-const CONTROL = new RegExp(CONTROL_CHARACTERS.source, "g");
+const CONTROL = new RegExp(CONTROL_CHARACTERS.source, `${CONTROL_CHARACTERS.flags}g`);
 
 /** Bytes that are not a message of the expected type, and why, fit to show the caller. */
 export class MalformedRequest {
