@@ -18,6 +18,7 @@ export type ConsoleRefusal =
   | { kind: "denied"; action: string }
   | { kind: "enrolment-invalid" }
   | { kind: "four-eyes-same-operator"; message: string }
+  | { kind: "four-eyes-issued-access"; message: string }
   | { kind: "rate-limited" }
   | { kind: "not-found" }
   /** INVALID_ARGUMENT: the fields at fault, with the engine's description of each. */
@@ -47,6 +48,8 @@ export function consoleRefusal(err: unknown): ConsoleRefusal {
       return { kind: "enrolment-invalid" };
     case ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR:
       return { kind: "four-eyes-same-operator", message: err.rawMessage };
+    case ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS:
+      return { kind: "four-eyes-issued-access", message: err.rawMessage };
     case ConsoleErrorReason.RATE_LIMITED:
       return { kind: "rate-limited" };
   }

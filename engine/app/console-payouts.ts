@@ -2,14 +2,18 @@
  * Payout decisions from the Backoffice: a listed reason plus free text,
  * four-eyes approval above the merchant's amount for the payout's currency
  * (the first approval is recorded and the payout stays requested; the second
- * must come from another operator), bulk approval one payout at a time, and
+ * must come from another operator, and not from one whose access the first
+ * approver set up, nor from one who set up the first approver's: an admin who
+ * creates or resets an operator sees its enrolment link, and could hold both
+ * accounts), bulk approval one payout at a time, and
  * UpdatePayout's UpdatedBy backoffice:<login>. Every decision is audited with
  * the payout's state before and after, in the decision's own database
  * transaction (an approval's "after" is the approved payout, A, before the
  * processor answers); a refused one is audited as a failure.
  */
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { canonicalJson } from "../domain/audit-chain.ts";
-import { ConsoleRefusal } from "../domain/console-rules.ts";
+import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import type { Attempt } from "../domain/transaction.ts";
@@ -55,6 +59,21 @@ export async function scopedPayout(deps: Deps, who: SignedIn, traceId: number): 
   return a?.type === "payout" && inScope(who.scope, a.merchantId) ? a : undefined;
 }
 
+/**
+ * Whether two operators' approvals could be one person's: the same login, or
+ * one of them set up the other's current access (created it or reset it, and
+ * so saw its enrolment link). The refusal to give, or none.
+ */
+async function sameHands(deps: Deps, first: string, second: string, tx?: EntityManager): Promise<ConsoleRefusal | undefined> {
+  if (first === second) return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+  const [a, b] = await Promise.all([deps.operators.get(first, tx), deps.operators.get(second, tx)]);
+  if (a?.accessIssuedBy === second || b?.accessIssuedBy === first)
+    return new ConsoleRefusal("FOUR_EYES_ISSUED_ACCESS", {
+      message: `${a?.accessIssuedBy === second ? `${second} set up the access of ${first}` : `${first} set up the access of ${second}`}: ${CONSOLE_MESSAGES.FOUR_EYES_ISSUED_ACCESS}`,
+    });
+  return undefined;
+}
+
 /** Whether an approval of `a` needs two operators. */
 export async function needsFourEyes(deps: Deps, a: Attempt): Promise<boolean> {
   const t = (await deps.backoffice.thresholds(a.merchantId)).find((x) => x.currency === a.currency);
@@ -85,9 +104,9 @@ export async function decideConsolePayout(
     afterJson: canonicalJson({ ...after, reason, note }),
     detail,
   });
-  const sameOperator = async () => {
-    await deps.audit.append(record("failure", payoutFace(before), "the second approval must come from another operator"));
-    return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+  const refuseSecond = async (refusal: ConsoleRefusal) => {
+    await deps.audit.append(record("failure", payoutFace(before), refusal.message));
+    return refusal;
   };
   const fourEyes = decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before));
   if (fourEyes) {
@@ -103,26 +122,25 @@ export async function decideConsolePayout(
       // Another request recorded a first approval meanwhile (a double click, or a colleague): whose it is decides.
       first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
     }
-    if (first?.login === login) throw await sameOperator();
+    const refusal = first && (await sameHands(deps, first.login, login));
+    if (refusal) throw await refuseSecond(refusal);
   }
   const text = `${reason}${note.trim() ? `: ${note.trim()}` : ""}`;
   // The audit row is written in the decision's own transaction (the step to A, J or C): both commit or neither.
   // Above the threshold that transaction also reads the first approval again: the approval commits only with
   // another operator's first one beside it, whatever raced before.
   let decided = false;
-  let refusedInside = false;
+  let refusedInside: ConsoleRefusal | undefined;
   const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
     if (fourEyes) {
       const first = (await deps.backoffice.firstApprovals([traceId], tx)).get(traceId);
-      if (!first || first.login === login) {
-        refusedInside = true;
-        throw new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
-      }
+      refusedInside = first ? await sameHands(deps, first.login, login, tx) : new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+      if (refusedInside) throw refusedInside;
     }
     await deps.audit.append(record("success", payoutFace(after)), tx);
     decided = true;
   }).catch(async (err: unknown) => {
-    if (refusedInside) throw await sameOperator();
+    if (refusedInside) throw await refuseSecond(refusedInside);
     throw err;
   });
   if (!result.ok) {

@@ -97,7 +97,7 @@ export async function disableOperator(deps: BackofficeDeps, actor: Actor, login:
 export async function resetOperator(deps: BackofficeDeps, actor: Actor, login: string): Promise<OperatorResult> {
   const enrolment = newEnrolment(deps);
   return change(deps, actor, login, "operator.reset", async (_before, tx, now) => {
-    await deps.operators.reset(login, enrolment.hash, enrolment.expiresAt, now, tx);
+    await deps.operators.reset(login, actor.name, enrolment.hash, enrolment.expiresAt, now, tx);
     return { token: enrolment.token, expiresAt: enrolment.expiresAt };
   });
 }

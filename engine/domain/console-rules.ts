@@ -24,7 +24,8 @@ export type ConsoleReason =
   | "SIGN_IN_EXPIRED"
   | "ACTION_DENIED"
   | "ENROLMENT_INVALID"
-  | "FOUR_EYES_SAME_OPERATOR";
+  | "FOUR_EYES_SAME_OPERATOR"
+  | "FOUR_EYES_ISSUED_ACCESS";
 
 /** One sentence per refusal: none of them says whether a login exists. */
 export const CONSOLE_MESSAGES: Record<ConsoleReason, string> = {
@@ -36,6 +37,8 @@ export const CONSOLE_MESSAGES: Record<ConsoleReason, string> = {
   ACTION_DENIED: "the operator's role does not allow this action",
   ENROLMENT_INVALID: "this enrolment link is not valid: it was used, replaced or has expired",
   FOUR_EYES_SAME_OPERATOR: "this payout needs a second approval by another operator",
+  FOUR_EYES_ISSUED_ACCESS:
+    "the second approval must come from an operator whose access the first approver did not set up, and who did not set up the first approver's",
 };
 
 /** A refusal of the console's own kinds, thrown by the use cases and mapped once by the service. */

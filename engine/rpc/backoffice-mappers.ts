@@ -106,6 +106,7 @@ const CODES: Record<ConsoleReason, { grpc: GrpcStatus; reason: ErrorReason; cons
   ACTION_DENIED: { grpc: GrpcStatus.PERMISSION_DENIED, reason: ErrorReason.UNSPECIFIED, console: ConsoleErrorReason.ACTION_DENIED },
   ENROLMENT_INVALID: { grpc: GrpcStatus.NOT_FOUND, reason: ErrorReason.NOT_FOUND, console: ConsoleErrorReason.ENROLMENT_INVALID },
   FOUR_EYES_SAME_OPERATOR: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR },
+  FOUR_EYES_ISSUED_ACCESS: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS },
 };
 
 export function refusalToRpc(r: ConsoleRefusal): RpcError {

@@ -24,6 +24,8 @@ export interface OperatorRecord {
   enrolExpiresAt: Date | null;
   lastSignInAt: Date | null;
   createdBy: string;
+  /** Who created the operator or last reset it: the one who saw its current enrolment link. */
+  accessIssuedBy: string;
   createdAt: Date;
   updatedAt: Date;
   passkeyCount: number;
@@ -108,6 +110,7 @@ export class PgOperatorStore {
         merchant_ids: op.merchantIds,
         state: "enrolling",
         created_by: op.createdBy,
+        access_issued_by: op.createdBy,
         enrol_token_hash: op.enrolHash,
         enrol_expires_at: op.enrolExpiresAt,
         created_at: op.now,
@@ -135,7 +138,7 @@ export class PgOperatorStore {
   }
 
   /** Every credential cleared, enrolling again with a new link. */
-  async reset(login: string, enrolHash: string, enrolExpiresAt: Date, now: Date, tx: EntityManager): Promise<void> {
+  async reset(login: string, issuedBy: string, enrolHash: string, enrolExpiresAt: Date, now: Date, tx: EntityManager): Promise<void> {
     const db = this.#db(tx);
     await db
       .updateTable("operator")
@@ -149,6 +152,7 @@ export class PgOperatorStore {
         locked_until: null,
         enrol_token_hash: enrolHash,
         enrol_expires_at: enrolExpiresAt,
+        access_issued_by: issuedBy,
         updated_at: now,
       })
       .where("login", "=", login)
@@ -410,6 +414,7 @@ type OperatorRow = {
   enrol_expires_at?: Date | null;
   last_sign_in_at?: Date | null;
   created_by: string;
+  access_issued_by: string;
   created_at: Date;
   updated_at: Date;
 };
@@ -429,6 +434,7 @@ function toOperator(r: OperatorRow, passkeyCount: number): OperatorRecord {
     enrolExpiresAt: r.enrol_expires_at ?? null,
     lastSignInAt: r.last_sign_in_at ?? null,
     createdBy: r.created_by,
+    accessIssuedBy: r.access_issued_by,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     passkeyCount,

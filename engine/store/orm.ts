@@ -19,6 +19,7 @@ import { Migration010Retention } from "./migrations/010-retention.ts";
 import { Migration011SearchIndexes } from "./migrations/011-search-indexes.ts";
 import { Migration013Backoffice } from "./migrations/013-backoffice.ts";
 import { Migration014SessionRetention } from "./migrations/014-session-retention.ts";
+import { Migration015AccessIssuer } from "./migrations/015-access-issuer.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -34,6 +35,7 @@ const MIGRATIONS = [
   { name: "011-search-indexes", class: Migration011SearchIndexes },
   { name: "013-backoffice", class: Migration013Backoffice },
   { name: "014-session-retention", class: Migration014SessionRetention },
+  { name: "015-access-issuer", class: Migration015AccessIssuer },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -14,7 +14,8 @@ import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
-import { backofficeClient, ctx, enrolOperator, type EnrolledOperator, signInTotp } from "../support/operators.ts";
+import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
+import { backofficeClient, ctx, enrolOperator, enrolWithLink, type EnrolledOperator, signInTotp } from "../support/operators.ts";
 import type { ReceivedCall } from "../support/platform-stub.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
@@ -118,6 +119,48 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
   });
   t.equal(one.awaitingSecondApproval, false, "below the amount one operator is enough");
   t.equal(one.transaction?.status, TransactionStatus.APPROVED);
+});
+
+t.test("four eyes: an account one approver set up (created or reset) cannot be the other's pair", async (t) => {
+  const approve = (op: EnrolledOperator, traceId: number) =>
+    bo().decidePayout({ context: ctx(op.sessionToken), traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED });
+  const status = async (traceId: number) => (await svc().sql<{ status: string }>("select status from transaction where trace_id = $1", [traceId]))[0].status;
+  // The admin creates a payouts operator: the enrolment link comes back to the admin, who can follow it.
+  const made = await bo().createOperator({
+    context: ctx(admin.sessionToken),
+    create: { login: "sock", role: OperatorRole.PAYOUTS, merchantIds: ["m-plat-manual"] },
+  });
+  const sock = await enrolWithLink(bo(), clock, "sock", made.enrolment?.token ?? "");
+
+  const a = await payout(10_000);
+  t.equal((await approve(admin, a.traceId)).awaitingSecondApproval, true, "the admin approves first");
+  const second = await refusal(approve(sock, a.traceId));
+  t.equal(second.code, Code.FailedPrecondition, "the account the admin made cannot give the second");
+  t.equal(second.reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS);
+  const b = await payout(10_000);
+  t.equal((await approve(sock, b.traceId)).awaitingSecondApproval, true);
+  t.equal((await refusal(approve(admin, b.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "nor the other way round");
+  t.equal(await status(a.traceId), "requested", "both still wait");
+  t.equal(await status(b.traceId), "requested");
+
+  // A reset hands the admin the new link too: a colleague the admin reset is, until someone else resets them, the same.
+  const pat = await enrolOperator(svc(), bo(), clock, "pat", "payouts");
+  const reset = await bo().resetOperator({ context: ctx(admin.sessionToken), login: "pat" });
+  const patAgain = await enrolWithLink(bo(), clock, "pat", reset.enrolment?.token ?? "");
+  t.equal((await refusal(approve(patAgain, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
+  t.ok(pat.sessionToken, "pat had signed in before the reset");
+
+  // An operator whose access neither of them set up gives the second approval.
+  t.equal((await approve(ben, a.traceId)).transaction?.status, TransactionStatus.APPROVED);
+  const audit = await svc().sql<{ detail: string }>(
+    "select detail from audit_log where target = $1 and outcome = 'failure' and action = 'payout.approve' order by id",
+    [`trace_id:${a.traceId}`],
+  );
+  t.same(
+    audit.map((r) => r.detail.split(":")[0]),
+    ["lead set up the access of sock", "lead set up the access of pat"],
+    "each refusal is audited, naming who set up whose access",
+  );
 });
 
 t.test("four eyes: one operator's approvals sent at the same moment are one first approval, never a payout", async (t) => {

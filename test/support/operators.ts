@@ -79,7 +79,11 @@ export async function enrolOperator(
   merchantIds: string[] = [],
 ): Promise<EnrolledOperator> {
   const made = await svc.admin.createOperator({ login, role: ROLES[role], merchantIds, operator: "tests" });
-  const token = made.enrolment?.token ?? "";
+  return enrolWithLink(bo, clock, login, made.enrolment?.token ?? "");
+}
+
+/** Follows an enrolment link (its token), as the person holding it does: password, TOTP; it ends signed in. */
+export async function enrolWithLink(bo: Client<typeof BackofficeService>, clock: MovableClock, login: string, token: string): Promise<EnrolledOperator> {
   const set = await bo.setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
   const secret = set.totp?.secretBase32 ?? "";
   const done = await bo.confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(secret, login, clock.now()) });

@@ -79,6 +79,7 @@ export function refusalPage(ctx: Context, kit: PageKit, refusal: ConsoleRefusal,
       );
     case "refused":
     case "four-eyes-same-operator":
+    case "four-eyes-issued-access":
       return page(409, t("kit.refused.heading"), refusal.message);
     case "rate-limited":
       return page(429, t("kit.refused.heading"), t("bo.signin.limited", { seconds: 60 }));

@@ -91,6 +91,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     } catch (err) {
       const refusal = consoleRefusal(err);
       if (refusal.kind === "four-eyes-same-operator") return again(t("bo.payout.fourEyesYours"), 409);
+      if (refusal.kind === "four-eyes-issued-access") return again(t("bo.payout.fourEyesIssued"), 409);
       if (refusal.kind === "invalid" || refusal.kind === "refused") return again(refusal.message, refusal.kind === "invalid" ? 400 : 409);
       throw err;
     }

@@ -25,6 +25,8 @@ export const OperatorEntity = defineEntity({
     enrolExpiresAt: p.datetime().nullable(),
     lastSignInAt: p.datetime().nullable(),
     createdBy: p.text(),
+    /** Who created the operator or last reset it (and so saw its enrolment link), 015: four eyes counts them as one. */
+    accessIssuedBy: p.text(),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },

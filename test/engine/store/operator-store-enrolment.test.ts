@@ -20,7 +20,7 @@ t.test("a reset link's holder cannot set the new enrolment's password; the curre
     ops.create({ login: "nia", role: "viewer", merchantIds: [], createdBy: "test", enrolHash: "link-a", enrolExpiresAt: later, now }, tx),
   );
   // An admin resets the enrolment while a request on link A is still hashing its password.
-  await ops.transaction((tx) => ops.reset("nia", "link-b", later, now, tx));
+  await ops.transaction((tx) => ops.reset("nia", "admin", "link-b", later, now, tx));
   t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-a", "hash-a", "sealed-a", now, tx)), false, "the old link writes nothing");
   t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-b", "sealed-b", now, tx)), true, "the current link sets it");
   t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-c", "sealed-c", now, tx)), false, "once");

@@ -25,8 +25,8 @@ t.before(async () => {
   // Operators, one in a hundred still enrolling (a token, its expiry spread over a year), and their sessions: a few
   // ended or expired a long time ago, the rest recent.
   await explainer.query(
-    `insert into operator (login, role, state, created_by, enrol_token_hash, enrol_expires_at)
-     select 'plan-' || i, 'viewer', case when i % 100 = 0 then 'enrolling' else 'active' end, 'tests',
+    `insert into operator (login, role, state, created_by, access_issued_by, enrol_token_hash, enrol_expires_at)
+     select 'plan-' || i, 'viewer', case when i % 100 = 0 then 'enrolling' else 'active' end, 'tests', 'tests',
             case when i % 100 = 0 then md5(i::text) end, case when i % 100 = 0 then now() - (i % 365) * interval '1 day' end
        from generate_series(1, $1::int) i`,
     [OPERATORS],

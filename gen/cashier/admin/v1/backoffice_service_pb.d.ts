@@ -2866,6 +2866,15 @@ export enum ConsoleErrorReason {
    * @generated from enum value: CONSOLE_ERROR_REASON_RATE_LIMITED = 9;
    */
   RATE_LIMITED = 9,
+
+  /**
+   * FAILED_PRECONDITION: the second approval of a four-eyes payout came from an
+   * operator whose access its first approver set up (created or reset), or who
+   * set up the first approver's: one person could hold both accounts.
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_FOUR_EYES_ISSUED_ACCESS = 10;
+   */
+  FOUR_EYES_ISSUED_ACCESS = 10,
 }
 
 /**
