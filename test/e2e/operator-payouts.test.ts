@@ -192,6 +192,27 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
     bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.REJECT, reason: PayoutReason.OTHER }),
   );
   t.same(noNote.fields, ["note"]);
+  // `reason: note` is one text of at most 256 characters: the note takes what the longest reason leaves.
+  const long = await refusal(
+    bo().decidePayout({
+      context: ctx(ann.sessionToken),
+      traceId: p.traceId,
+      decision: PayoutDecision.REJECT,
+      reason: PayoutReason.CUSTOMER_REQUEST,
+      note: "n".repeat(239),
+    }),
+  );
+  t.same(long.fields, ["note"], "a note of 239 characters is refused by its own name");
+  const longest = await payout(700);
+  const fits = await bo().decidePayout({
+    context: ctx(ann.sessionToken),
+    traceId: longest.traceId,
+    decision: PayoutDecision.CANCEL,
+    reason: PayoutReason.CUSTOMER_REQUEST,
+    note: "n".repeat(238),
+  });
+  t.equal(fits.transaction?.status, TransactionStatus.CANCELLED, "238 beside the longest reason fits");
+  t.equal(fits.transaction?.errorDetails.length, 256);
   const rejected = await bo().decidePayout({
     context: ctx(ann.sessionToken),
     traceId: p.traceId,

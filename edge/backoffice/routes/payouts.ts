@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { seeOther, sendPage } from "../request.ts";
-import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
+import { bulkResultPage, DECISION_NAMES, NOTE_MAX, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
 import { traceIdOf } from "../../wire/ids.ts";
@@ -60,7 +60,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     }
     const decision = byName(DECISION_NAMES, form.get("decision")) as PayoutDecision;
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
-    const note = (form.get("note") ?? "").trim().slice(0, 255);
+    const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
     const t = s.kit.tr.t;
     const again = async (message: string, status: number) => {
       const context = await deps.client.getPayoutContext({ context: s.context, traceId });
@@ -100,7 +100,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/payouts/bulk-approve", deps, async (ctx, s, form) => {
     const traceIds = [...new Set(form.getAll("trace_id").map(traceIdOf))].filter((x) => x !== undefined).slice(0, 100);
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
-    const note = (form.get("note") ?? "").trim().slice(0, 255);
+    const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
     const t = s.kit.tr.t;
     if (traceIds.length === 0 || !reason || (reason === PayoutReason.OTHER && !note)) {
       const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });

@@ -22,6 +22,9 @@ import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
 
+/** The longest note of a decision: what 256 characters leave beside the longest reason (the engine's NOTE_MAX). */
+export const NOTE_MAX = 238;
+
 export const REASON_NAMES: Readonly<Record<number, string>> = {
   [PayoutReason.CHECKS_PASSED]: "checks_passed",
   [PayoutReason.CUSTOMER_REQUEST]: "customer_request",
@@ -100,7 +103,7 @@ ${hiddenFields({ [CSRF_FIELD]: v.csrf })}
 ${table}
 <fieldset class="filters"><legend>${t("bo.payout.bulkHeading")}</legend>
 ${selectField({ name: "reason", id: "bulk-reason", label: t("bo.payout.reason"), options: reasonOptions(tr, [PayoutReason.CHECKS_PASSED, PayoutReason.OTHER]), value: "checks_passed" })}
-${textArea({ name: "note", id: "bulk-note", label: t("bo.payout.note"), hint: t("bo.payout.noteHint"), maxlength: 255 })}
+${textArea({ name: "note", id: "bulk-note", label: t("bo.payout.note"), hint: t("bo.payout.noteHint"), maxlength: NOTE_MAX })}
 <div class="actions">${button({ label: t("bo.payout.bulkApprove"), id: "bulk-approve" })}</div>
 </fieldset></form>`
     : table
@@ -171,7 +174,7 @@ ${selectField({
   hint: t("bo.payout.reasonHint"),
   options: reasonOptions(tr, Object.keys(REASON_NAMES).map(Number) as PayoutReason[]),
 })}
-${textArea({ name: "note", label: t("bo.payout.note"), hint: t("bo.payout.noteHint"), maxlength: 255 })}
+${textArea({ name: "note", label: t("bo.payout.note"), hint: t("bo.payout.noteHint"), maxlength: NOTE_MAX })}
 <div class="actions">
 ${button({ label: t("bo.payout.approve"), id: "approve", name: "decision", value: "approve" })}
 ${button({ label: t("bo.payout.reject"), id: "reject", name: "decision", value: "reject", variant: "danger" })}
