@@ -5,7 +5,6 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
@@ -14,10 +13,10 @@ import { consoleRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
 import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
 import { csvLine, sendCsv } from "./csv.ts";
-import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
+import { dayRange } from "./date-filter.ts";
+import { consoleGet, consolePost, type PageDeps, refuseFilters, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 
 const LOGIN = /^[a-z0-9][a-z0-9._-]{2,63}$/;
-const DAY_MS = 86_400_000;
 const EXPORT_PAGES = 50;
 
 const roleOf = (name: string | null) => Number(Object.entries(ROLE_NAMES).find(([, n]) => n === name)?.[0] ?? 0) as OperatorRole;
@@ -26,12 +25,6 @@ const merchantsOf = (value: string | null) =>
     .split(",")
     .map((m) => m.trim())
     .filter(Boolean);
-
-function day(value: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 function auditFilterOf(query: Record<string, unknown>): AuditFilter {
   const q = (k: string) => {
@@ -44,15 +37,7 @@ function auditFilterOf(query: Record<string, unknown>): AuditFilter {
 }
 
 function auditRequest(f: AuditFilter) {
-  const from = day(f.from);
-  const to = day(f.to);
-  return {
-    actor: f.actor,
-    action: f.action,
-    merchantId: f.merchant_id,
-    ...(from !== undefined ? { startTime: timestampFromMs(from) } : {}),
-    ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
-  };
+  return { actor: f.actor, action: f.action, merchantId: f.merchant_id, ...dayRange(f.from, f.to).window };
 }
 
 function auditCsv(e: AuditEntry): string {
@@ -140,6 +125,12 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/audit", deps, async (ctx, s) => {
     const filter = auditFilterOf(ctx.query);
     const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
+    const bad = dayRange(filter.from, filter.to).bad;
+    if (bad.length > 0) {
+      const notice = { kind: "error" as const, text: s.kit.tr.t("bo.search.badFilters", { fields: bad.join(", ") }) };
+      const page = auditPage(s.kit.tr, { filter, entries: [], nextPageToken: "", paged: false, canExport: false, notice });
+      return s.render("audit", s.kit.tr.t("bo.nav.audit"), page);
+    }
     const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 50, pageToken });
     let verified: VerifyAuditChainResponse | undefined;
     if (ctx.query.verify === "1") verified = await deps.client.verifyAuditChain({ context: s.context });
@@ -161,6 +152,8 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     const s = await signedIn(ctx, deps);
     if (!s) return;
     const filter = auditFilterOf(ctx.query);
+    const bad = dayRange(filter.from, filter.to).bad;
+    if (bad.length > 0) return refuseFilters(ctx, s, bad);
     try {
       await sendCsv(ctx, {
         name: "audit",

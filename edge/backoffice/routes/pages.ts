@@ -131,6 +131,20 @@ export function consoleGet(router: Router, path: string, deps: PageDeps, draw: (
   });
 }
 
+/** An export whose filters are not understood: 400, naming them, and no file. */
+export function refuseFilters(ctx: Context, s: SignedIn, bad: string[]): void {
+  const t = s.kit.tr.t;
+  sendPage(
+    ctx,
+    s.kit,
+    400,
+    messagePage(
+      { ...s.kit, operator: s.operator, csrf: s.csrf },
+      { title: t("kit.refused.heading"), body: t("bo.search.badFilters", { fields: bad.join(", ") }) },
+    ),
+  );
+}
+
 /** A form POST of the console: read, CSRF-checked, then `act` (which answers, usually with a 303). */
 export function consolePost(router: Router, path: string, deps: PageDeps, act: (ctx: Context, s: SignedIn, form: URLSearchParams) => Promise<void>): void {
   router.post(path, async (ctx) => {

@@ -5,7 +5,6 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { GetTransactionDetailResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -19,14 +18,14 @@ import { seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
-import { consoleGet, consolePost, type PageDeps, refusalPage, type SignedIn, signedIn } from "./pages.ts";
+import { consoleGet, consolePost, type PageDeps, refuseFilters, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
+import { dayRange } from "./date-filter.ts";
 
 const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
 const EXPORT_PAGES = 100;
-const DAY_MS = 86_400_000;
 
 export function searchOf(ctx: Context): Search {
   const q = (k: string) => {
@@ -45,25 +44,23 @@ const byName = (names: Readonly<Record<number, string>>, name: string) => {
 /** A filter's name in the generated message (email -> email, card_last_four -> cardLastFour). */
 const localName = (name: string) => ListTransactionsRequestSchema.fields.find((f) => f.name === name)!.localName;
 
-/** A YYYY-MM-DD date's start in UTC (ms), or undefined. */
-function day(value: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isNaN(ms) ? undefined : ms;
+/** The filters of a search that are there but not understood (a date in another shape, a status not listed). */
+export function searchFaults(s: Search): string[] {
+  const bad = dayRange(s.from, s.to).bad;
+  if (s.status !== "" && byName(STATUS_WORDS, s.status) === 0) bad.push("status");
+  if (s.type !== "" && byName(TYPE_NAMES, s.type) === 0) bad.push("type");
+  return bad;
 }
 
 /** The engine's filter for a search; `to` includes its whole day. */
 export function filterOf(s: Search, pageSize: number, pageToken = ""): MessageInitShape<typeof ListTransactionsRequestSchema> {
-  const from = day(s.from);
-  const to = day(s.to);
   return {
     merchantId: s.merchant_id,
     orderId: s.order_id,
     pin: s.pin,
     status: byName(STATUS_WORDS, s.status),
     transactionType: byName(TYPE_NAMES, s.type),
-    ...(from !== undefined ? { startTime: timestampFromMs(from) } : {}),
-    ...(to !== undefined ? { endTime: timestampFromMs(to + DAY_MS) } : {}),
+    ...dayRange(s.from, s.to).window,
     pageSize,
     pageToken,
     // The further filters the engine's request has, passed through as typed.
@@ -154,8 +151,21 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
       return undefined;
     }
     const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
-    const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
     const t = s.kit.tr.t;
+    const bad = searchFaults(search);
+    if (bad.length > 0)
+      return s.render(
+        "transactions",
+        t("bo.nav.transactions"),
+        searchPage(s.kit.tr, {
+          search,
+          transactions: [],
+          nextPageToken: "",
+          paged: false,
+          notice: { kind: "error", text: t("bo.search.badFilters", { fields: bad.join(", ") }) },
+        }),
+      );
+    const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
     return s.render(
       "transactions",
       t("bo.nav.transactions"),
@@ -174,6 +184,8 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const s = await signedIn(ctx, deps);
     if (!s) return;
     const search = searchOf(ctx);
+    const bad = searchFaults(search);
+    if (bad.length > 0) return refuseFilters(ctx, s, bad);
     try {
       await sendCsv(ctx, {
         name: "transactions",

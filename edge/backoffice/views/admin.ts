@@ -138,6 +138,8 @@ export interface AuditView {
   paged: boolean;
   canExport: boolean;
   verified?: VerifyAuditChainResponse;
+  /** Filters not understood, named. */
+  notice?: Notice;
 }
 
 export function auditPage(tr: ConsoleTranslator, v: AuditView): Html {
@@ -152,6 +154,7 @@ ${
       : html`<div class="notice error" role="alert" id="chain">${t("bo.audit.broken", { id: Number(check.firstBrokenId), problem: check.problem })}</div>`
     : ""
 }
+${noticeBox(v.notice)}
 <form method="get" action="/audit" class="filters" role="search" aria-label="${t("bo.audit.search")}">
 ${inputField({ name: "actor", label: t("bo.audit.actor"), value: f.actor, maxlength: 128 })}
 ${inputField({ name: "action", label: t("bo.audit.action"), value: f.action, hint: t("bo.audit.actionHint"), maxlength: 64 })}

@@ -194,3 +194,28 @@ t.test("a merchant settings post changes only the fields it sends", async (t) =>
   t.equal(odd.status, 400, "a value the form does not offer is refused");
   t.equal(await approval(), "manual");
 });
+
+t.test("search and export filters that are there but not understood are named, never dropped", async (t) => {
+  const token = await createOperator(service(), "fay", "admin");
+  const { client } = await enrolOverHttp(bo.url, token, "fay", undefined, clock.now);
+  for (const [query, fields] of [
+    ["from=27/11/2026", "from"],
+    ["from=2026-13-45", "from"],
+    ["from=2026-02-30", "from"],
+    ["from=2026-12-01&to=2026-01-01", "to"],
+    ["status=bogus&type=bogus", "status, type"],
+  ] as const) {
+    const page = await client.get(`/transactions?${query}`);
+    t.equal(page.status, 200, `/transactions?${query} shows the search`);
+    t.match(page.body, `These filters are not understood: ${fields}.`, "naming the filters");
+    t.match(page.body, /<tbody><tr><td colspan="\d+" class="muted">/, "and no rows as if they answered it");
+    const csv = await client.get(`/transactions.csv?${query}`);
+    t.equal(csv.status, 400, "an export of it is refused");
+    t.match(csv.body, `These filters are not understood: ${fields}.`);
+  }
+  const audit = await client.get("/audit?from=garbage");
+  t.match(audit.body, "These filters are not understood: from.");
+  t.equal((await client.get("/audit.csv?from=2026-12-01&to=2026-01-01")).status, 400);
+  const fine = await client.get("/transactions?from=2026-01-01&to=2026-12-31&status=approved&type=sale");
+  t.notMatch(fine.body, /not understood/, "well-formed filters are taken");
+});
