@@ -44,13 +44,25 @@ export async function checkOffered(deps: Pick<Deps, "merchants" | "processors">,
 
 export async function checkTransactionNow(deps: Deps, who: SignedIn, traceId: number, reason: string): Promise<CheckNowResult> {
   const text = reason.trim();
+  // Refused before the transaction is read: audited too, with no merchant (one outside the scope is not named).
+  const unread = async (error: DomainError): Promise<CheckNowResult> => {
+    await deps.audit.append({
+      actor: who.scope.login,
+      action: "transaction.check",
+      outcome: "failure",
+      target: `trace_id:${traceId}`,
+      clientAddress: who.caller.clientAddress,
+      detail: error.message,
+    });
+    return { ok: false, error };
+  };
   if (CONTROL_CHARACTERS.test(text) || [...text].length > CHECK_REASON_MAX) {
     const description = CONTROL_CHARACTERS.test(text) ? "must not contain control characters" : `must be at most ${CHECK_REASON_MAX} characters`;
-    return { ok: false, error: domainError("INVALID_FIELDS", `reason: ${description}`, [{ field: "reason", description }]) };
+    return unread(domainError("INVALID_FIELDS", `reason: ${description}`, [{ field: "reason", description }]));
   }
   const a = await deps.orders.get(traceId);
   // Outside the operator's scope the transaction does not exist for them.
-  if (!a || !inScope(who.scope, a.merchantId)) return { ok: false, error: domainError("NOT_FOUND", `no transaction with trace_id ${traceId}`) };
+  if (!a || !inScope(who.scope, a.merchantId)) return unread(domainError("NOT_FOUND", `no transaction with trace_id ${traceId}`));
   const audit = (outcome: "success" | "failure", before: object, after: object, detail: string, tx?: Parameters<typeof deps.audit.append>[1]) =>
     deps.audit.append(
       {

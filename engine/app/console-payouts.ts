@@ -93,11 +93,23 @@ export async function decideConsolePayout(
   reason: PayoutReason | undefined,
   note: string,
 ): Promise<ConsoleDecision> {
-  const faults = reasonFaults(reason, note);
-  if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
-  const before = await scopedPayout(deps, who, traceId);
-  if (!before) return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
   const login = who.scope.login;
+  // Refused before the payout is read: audited too, with no merchant (one outside the scope is not named).
+  const unread = async (error: DomainError): Promise<ConsoleDecision> => {
+    await deps.audit.append({
+      actor: login,
+      action: `payout.${decision}`,
+      outcome: "failure",
+      target: `trace_id:${traceId}`,
+      clientAddress: who.caller.clientAddress,
+      detail: error.message,
+    });
+    return { ok: false, error };
+  };
+  const faults = reasonFaults(reason, note);
+  if (faults.length > 0) return unread(domainError("INVALID_FIELDS", describeViolations(faults), faults));
+  const before = await scopedPayout(deps, who, traceId);
+  if (!before) return unread(domainError("NOT_FOUND", `no payout with trace_id ${traceId}`));
   const record = (outcome: "success" | "failure", after: object, detail = "", action = `payout.${decision}`) => ({
     actor: login,
     action,

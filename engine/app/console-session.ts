@@ -61,19 +61,50 @@ export async function authenticate(deps: BackofficeDeps, caller: ConsoleCaller):
 }
 
 /** authenticate(), then the roles table: a refused action is audited and PERMISSION_DENIED naming it. */
-export async function authorize(deps: BackofficeDeps, caller: ConsoleCaller, action: Action): Promise<SignedIn> {
+export async function authorize(deps: BackofficeDeps, caller: ConsoleCaller, action: Action, target = ""): Promise<SignedIn> {
   const who = await authenticate(deps, caller);
   if (!allows(who.scope.role, action)) {
     await deps.audit.append({
       actor: who.scope.login,
       action,
       outcome: "failure",
+      target,
       clientAddress: caller.clientAddress,
       detail: `role ${who.scope.role} does not allow ${action}`,
     });
     throw new ConsoleRefusal("ACTION_DENIED", { action, message: `role ${who.scope.role} does not allow ${action}` });
   }
   return who;
+}
+
+/**
+ * Runs a console change whose role check passed and whose own refusals are
+ * not audited where they happen: one past the check (out of the operator's
+ * reach, a scope it may not grant, fields at fault, a login taken) is then
+ * audited as a failure of `action` on `target`, as a role refusal is. The
+ * change's success row is its own.
+ */
+export async function auditingRefusals<T>(
+  deps: BackofficeDeps,
+  who: SignedIn,
+  caller: ConsoleCaller,
+  at: { action: string; target: string; merchantId?: string },
+  change: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await change();
+  } catch (err) {
+    await deps.audit.append({
+      actor: who.scope.login,
+      action: at.action,
+      outcome: "failure",
+      merchantId: at.merchantId ?? "",
+      target: at.target,
+      clientAddress: caller.clientAddress,
+      detail: err instanceof Error ? err.message.slice(0, 500) : "refused",
+    });
+    throw err;
+  }
 }
 
 export async function signOut(deps: BackofficeDeps, caller: ConsoleCaller): Promise<void> {

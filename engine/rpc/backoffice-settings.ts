@@ -34,7 +34,7 @@ import { MerchantSchema } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { MoneySchema } from "../../gen/cashier/engine/v1/money_pb.js";
 import { auditedChange } from "../app/audited-change.ts";
 import type { ConsoleCaller } from "../app/backoffice-deps.ts";
-import { authorize, type SignedIn } from "../app/console-session.ts";
+import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
 import { createOperator, disableOperator, resetOperator, updateOperator, type OperatorResult } from "../app/operator-admin.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { domainError } from "../domain/errors.ts";
@@ -83,9 +83,12 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     ctx: CallContext,
     apply: () => Promise<T>,
   ): Promise<T> {
-    const who = await authorize(deps, caller, action);
-    merchantsFor(who, merchantId);
-    const before = await admin.getMerchant(create(GetMerchantRequestSchema, { merchantId }), ctx);
+    const who = await authorize(deps, caller, action, `merchant:${merchantId.slice(0, 64)}`);
+    // A merchant out of the caller's reach (or none) is refused before the change's own audit: audited here.
+    const before = await auditingRefusals(deps, who, caller, { action: auditAction, target: `merchant:${merchantId.slice(0, 64)}` }, async () => {
+      merchantsFor(who, merchantId);
+      return admin.getMerchant(create(GetMerchantRequestSchema, { merchantId }), ctx);
+    });
     const record = (outcome: "success" | "failure", after: string, detail = "") => ({
       actor: who.scope.login,
       action: auditAction,
@@ -200,39 +203,42 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     setFourEyesThresholds: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "merchant.update");
-        if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
-        merchantsFor(who, req.merchantId);
-        const merchant = await deps.merchants.get(req.merchantId, { fresh: true });
-        if (!merchant) throw toRpcError(domainError("NOT_FOUND", `no merchant ${req.merchantId}`));
-        const seen = new Set<string>();
-        const list = req.thresholds.map((t, i) => {
-          if (!/^[A-Z]{3}$/.test(t.currency)) throw invalidArgument(`thresholds[${i}].currency`, "must be an ISO 4217 code");
-          if (seen.has(t.currency)) throw invalidArgument(`thresholds[${i}].currency`, "is listed twice");
-          seen.add(t.currency);
-          if (t.amountMinor < 0n || t.amountMinor > BigInt(Number.MAX_SAFE_INTEGER))
-            throw invalidArgument(`thresholds[${i}].amount_minor`, "must be 0 or more");
-          return { currency: t.currency, amountMinor: Number(t.amountMinor) };
-        });
-        const before = await deps.backoffice.thresholds(req.merchantId);
-        await deps.operators.transaction(async (tx) => {
-          await deps.backoffice.setThresholds(req.merchantId, list, tx);
-          await deps.audit.append(
-            {
-              actor: who.scope.login,
-              action: "merchant.four_eyes",
-              outcome: "success",
-              merchantId: req.merchantId,
-              target: `merchant:${req.merchantId}`,
-              clientAddress: caller.clientAddress,
-              beforeJson: canonicalJson(before),
-              afterJson: canonicalJson(list),
-            },
-            tx,
-          );
-        });
-        return create(SetFourEyesThresholdsResponseSchema, {
-          thresholds: list.map((t) => create(MoneySchema, { amountMinor: BigInt(t.amountMinor), currency: t.currency })),
+        const target = `merchant:${req.merchantId.slice(0, 64)}`;
+        const who = await authorize(deps, caller, "merchant.update", target);
+        return auditingRefusals(deps, who, caller, { action: "merchant.four_eyes", target, merchantId: req.merchantId.slice(0, 64) }, async () => {
+          if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
+          merchantsFor(who, req.merchantId);
+          const merchant = await deps.merchants.get(req.merchantId, { fresh: true });
+          if (!merchant) throw toRpcError(domainError("NOT_FOUND", `no merchant ${req.merchantId}`));
+          const seen = new Set<string>();
+          const list = req.thresholds.map((t, i) => {
+            if (!/^[A-Z]{3}$/.test(t.currency)) throw invalidArgument(`thresholds[${i}].currency`, "must be an ISO 4217 code");
+            if (seen.has(t.currency)) throw invalidArgument(`thresholds[${i}].currency`, "is listed twice");
+            seen.add(t.currency);
+            if (t.amountMinor < 0n || t.amountMinor > BigInt(Number.MAX_SAFE_INTEGER))
+              throw invalidArgument(`thresholds[${i}].amount_minor`, "must be 0 or more");
+            return { currency: t.currency, amountMinor: Number(t.amountMinor) };
+          });
+          const before = await deps.backoffice.thresholds(req.merchantId);
+          await deps.operators.transaction(async (tx) => {
+            await deps.backoffice.setThresholds(req.merchantId, list, tx);
+            await deps.audit.append(
+              {
+                actor: who.scope.login,
+                action: "merchant.four_eyes",
+                outcome: "success",
+                merchantId: req.merchantId,
+                target: `merchant:${req.merchantId}`,
+                clientAddress: caller.clientAddress,
+                beforeJson: canonicalJson(before),
+                afterJson: canonicalJson(list),
+              },
+              tx,
+            );
+          });
+          return create(SetFourEyesThresholdsResponseSchema, {
+            thresholds: list.map((t) => create(MoneySchema, { amountMinor: BigInt(t.amountMinor), currency: t.currency })),
+          });
         });
       }),
 
@@ -250,56 +256,74 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     createOperator: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "operator.manage");
-        if (!req.create) throw invalidArgument("create", "is required");
-        checkManaged(who, req.create.merchantIds);
-        const r = operatorResult(
-          await createOperator(
-            deps,
-            { name: who.scope.login, clientAddress: caller.clientAddress },
-            req.create.login,
-            roleFromProto(req.create.role) ?? "",
-            req.create.merchantIds,
-          ),
-        );
-        return create(BackofficeServiceCreateOperatorResponseSchema, {
-          operator: operatorToProto(r.operator, deps.now()),
-          enrolment: enrolmentToProto(r.enrolment),
+        const login = req.create?.login ?? "";
+        const who = await authorize(deps, caller, "operator.manage", `operator:${login.slice(0, 64)}`);
+        return auditingRefusals(deps, who, caller, { action: "operator.create", target: `operator:${login.slice(0, 64)}` }, async () => {
+          if (!req.create) throw invalidArgument("create", "is required");
+          checkManaged(who, req.create.merchantIds);
+          const r = operatorResult(
+            await createOperator(
+              deps,
+              { name: who.scope.login, clientAddress: caller.clientAddress },
+              req.create.login,
+              roleFromProto(req.create.role) ?? "",
+              req.create.merchantIds,
+            ),
+          );
+          return create(BackofficeServiceCreateOperatorResponseSchema, {
+            operator: operatorToProto(r.operator, deps.now()),
+            enrolment: enrolmentToProto(r.enrolment),
+          });
         });
       }),
 
     updateOperator: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "operator.manage");
-        await managed(who, req.login);
-        checkManaged(who, req.merchantIds);
-        if (req.login === who.scope.login) throw invalidArgument("login", "an operator cannot change its own role or scope");
-        const r = operatorResult(
-          await updateOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login, roleFromProto(req.role) ?? "", req.merchantIds),
-        );
-        return create(UpdateOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+        const target = `operator:${req.login.slice(0, 64)}`;
+        const who = await authorize(deps, caller, "operator.manage", target);
+        return auditingRefusals(deps, who, caller, { action: "operator.update", target }, async () => {
+          await managed(who, req.login);
+          checkManaged(who, req.merchantIds);
+          if (req.login === who.scope.login) throw invalidArgument("login", "an operator cannot change its own role or scope");
+          const r = operatorResult(
+            await updateOperator(
+              deps,
+              { name: who.scope.login, clientAddress: caller.clientAddress },
+              req.login,
+              roleFromProto(req.role) ?? "",
+              req.merchantIds,
+            ),
+          );
+          return create(UpdateOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+        });
       }),
 
     disableOperator: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "operator.manage");
-        await managed(who, req.login);
-        if (req.login === who.scope.login) throw invalidArgument("login", "an operator cannot disable itself");
-        const r = operatorResult(await disableOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
-        return create(BackofficeServiceDisableOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+        const target = `operator:${req.login.slice(0, 64)}`;
+        const who = await authorize(deps, caller, "operator.manage", target);
+        return auditingRefusals(deps, who, caller, { action: "operator.disable", target }, async () => {
+          await managed(who, req.login);
+          if (req.login === who.scope.login) throw invalidArgument("login", "an operator cannot disable itself");
+          const r = operatorResult(await disableOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
+          return create(BackofficeServiceDisableOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+        });
       }),
 
     resetOperator: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "operator.manage");
-        await managed(who, req.login);
-        const r = operatorResult(await resetOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
-        return create(BackofficeServiceResetOperatorResponseSchema, {
-          operator: operatorToProto(r.operator, deps.now()),
-          enrolment: enrolmentToProto(r.enrolment),
+        const target = `operator:${req.login.slice(0, 64)}`;
+        const who = await authorize(deps, caller, "operator.manage", target);
+        return auditingRefusals(deps, who, caller, { action: "operator.reset", target }, async () => {
+          await managed(who, req.login);
+          const r = operatorResult(await resetOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
+          return create(BackofficeServiceResetOperatorResponseSchema, {
+            operator: operatorToProto(r.operator, deps.now()),
+            enrolment: enrolmentToProto(r.enrolment),
+          });
         });
       }),
 

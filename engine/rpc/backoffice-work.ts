@@ -31,7 +31,7 @@ import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.
 import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { auditExport } from "../app/console-export.ts";
-import { authorize, type SignedIn } from "../app/console-session.ts";
+import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
 import type { PayoutDecision } from "../app/decide-payout.ts";
 import type { ProcessDeps } from "../app/ports.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
@@ -166,10 +166,14 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
     redeliverCallback: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const who = await authorize(deps, caller, "callback.redeliver");
-        if (req.id <= 0n || req.id > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
-        const before = await deps.callbacks.get(Number(req.id));
-        if (!before || !inScope(who.scope, before.merchantId)) throw notFound(`no callback with id ${req.id}`);
+        const target = `callback:${String(req.id).slice(0, 24)}`;
+        const who = await authorize(deps, caller, "callback.redeliver", target);
+        const before = await auditingRefusals(deps, who, caller, { action: "callback.redeliver", target }, async () => {
+          if (req.id <= 0n || req.id > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
+          const found = await deps.callbacks.get(Number(req.id));
+          if (!found || !inScope(who.scope, found.merchantId)) throw notFound(`no callback with id ${req.id}`);
+          return found;
+        });
         const record = (outcome: "success" | "failure", detail = "") => ({
           actor: who.scope.login,
           action: "callback.redeliver",
@@ -220,7 +224,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
 
     checkTransactionNow: (req) =>
       consoleCall(async () => {
-        const who = await authorize(deps, callerOf(req.context), "transaction.check");
+        const who = await authorize(deps, callerOf(req.context), "transaction.check", `trace_id:${req.traceId}`);
         checkTraceId(req.traceId);
         const r = await checkTransactionNow(deps, who, req.traceId, req.reason);
         if (!r.ok) throw toRpcError(r.error);
@@ -270,7 +274,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
 
     decidePayout: (req) =>
       consoleCall(async () => {
-        const who = await authorize(deps, callerOf(req.context), "payout.decide");
+        const who = await authorize(deps, callerOf(req.context), "payout.decide", `trace_id:${req.traceId}`);
         const decision = DECISIONS.get(req.decision);
         if (!decision) throw invalidArgument("decision", "must be APPROVE, REJECT or CANCEL");
         const r = await decide(who, req.traceId, decision, req.reason, req.note);

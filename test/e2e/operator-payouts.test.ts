@@ -228,8 +228,17 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
     "the history says who",
   );
   const [row] = await svc().sql<{ after_json: string; actor: string }>(
-    "select after_json, actor from audit_log where action = 'payout.reject' and target = $1",
+    "select after_json, actor from audit_log where action = 'payout.reject' and target = $1 and outcome = 'success'",
     [`trace_id:${p.traceId}`],
+  );
+  const refused = await svc().sql<{ detail: string }>(
+    "select detail from audit_log where action = 'payout.reject' and target = $1 and outcome = 'failure' order by id",
+    [`trace_id:${p.traceId}`],
+  );
+  t.same(
+    refused.map((r) => r.detail.split(":")[0]),
+    ["reason", "note", "note"],
+    "the refused tries (no reason, OTHER without a note, a note too long) are audited too",
   );
   t.equal(row.actor, "ann");
   t.match(row.after_json, /"note":"card used from 4 countries"/);

@@ -74,6 +74,14 @@ t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the acti
   }
   const denied = await svc().sql<{ n: string }>("select count(*) as n from audit_log where outcome = 'failure' and detail like 'role % does not allow %'");
   t.equal(Number(denied[0].n), 9 + 7 + 6, "each refused action is in the audit log");
+  const targets = await svc().sql<{ action: string; target: string }>(
+    "select action, target from audit_log where actor = 'walk-viewer' and outcome = 'failure' and action in ('payout.decide', 'callback.redeliver', 'transaction.check', 'operator.manage') order by id",
+  );
+  t.same(
+    targets.map((r) => `${r.action} ${r.target}`),
+    ["callback.redeliver callback:987654", "transaction.check trace_id:987654", "payout.decide trace_id:987654", "operator.manage operator:no-such-operator"],
+    "a refusal by role names what was tried on",
+  );
 });
 
 t.test("a session is needed for every call but enrolment and sign-in", async (t) => {
@@ -144,4 +152,27 @@ t.test("merchant scope: an operator of m-test sees nothing of m-other; cards are
     }
   }
   t.equal((await bo().disableOperator({ context: ctx(s), login: "narrow" })).operator?.login, "narrow", "inside its scope: managed");
+
+  // Every refusal past the role check is in the audit log, with what was tried on: a probe is visible too.
+  const failures = await svc().sql<{ action: string; target: string; merchant_id: string }>(
+    "select action, target, merchant_id from audit_log where actor = 'scoped-admin' and outcome = 'failure' order by id",
+  );
+  t.same(
+    failures.map((r) => `${r.action} ${r.target}`),
+    [
+      `transaction.check trace_id:${theirs.body.trace_id}`,
+      "merchant.four_eyes merchant:m-other",
+      "operator.create operator:wider",
+      ...["their-viewer", "no-such-operator"].flatMap((l) => [
+        `operator.disable operator:${l}`,
+        `operator.reset operator:${l}`,
+        `operator.update operator:${l}`,
+      ]),
+    ],
+    "the check and the four-eyes change out of its scope, the wider grant, and each operator out of its reach",
+  );
+  t.ok(
+    failures.filter((r) => r.action !== "merchant.four_eyes").every((r) => r.merchant_id === ""),
+    "a merchant out of its scope is not named by a row it did not name itself",
+  );
 });
