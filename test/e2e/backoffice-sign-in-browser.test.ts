@@ -177,7 +177,7 @@ t.test("15 idle minutes: the next click lands on sign-in, which says why", async
   clock.advance(16 * 60_000);
   await page.click('nav a[href="/"]');
   await page.waitForURL(/\/signin\?m=idle$/);
-  t.match(await page.textContent("#notice"), /signed out after 15 minutes without activity/);
+  t.match(await page.textContent("#notice"), /Your session has ended: 15 minutes without activity/);
   await axeClean(t, page, "signin-idle");
   const cookies = await context.cookies(url);
   t.notOk(

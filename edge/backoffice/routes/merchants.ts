@@ -134,7 +134,19 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
 
   consolePost(router, "/merchants/:id/rotate-secret", deps, async (ctx, s, form) => {
     const merchantId = ctx.params.id ?? "";
-    const hours = [1, 24, 72, 168].includes(Number(form.get("overlap_hours"))) ? Number(form.get("overlap_hours")) : 24;
+    // The form offers these; anything else is named, not quietly made a day.
+    const given = form.get("overlap_hours") ?? "";
+    const hours = given === "" ? 24 : Number(given);
+    if (![1, 24, 72, 168].includes(hours))
+      return refusalPage(
+        ctx,
+        s.kit,
+        { kind: "invalid", violations: [], message: s.kit.tr.t("bo.merchant.badOverlap") },
+        deps.log,
+        undefined,
+        s.operator,
+        s.csrf,
+      );
     await deps.client.rotateMerchantSecret({
       context: s.context,
       rotation: { merchantId, newSecret: form.get("new_secret") ?? "", overlapSeconds: hours * 3600 },

@@ -98,13 +98,21 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/payouts/bulk-approve", deps, async (ctx, s, form) => {
-    const traceIds = [...new Set(form.getAll("trace_id").map(traceIdOf))].filter((x) => x !== undefined).slice(0, 100);
+    const traceIds = [...new Set(form.getAll("trace_id").map(traceIdOf))].filter((x) => x !== undefined);
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
     const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
     const t = s.kit.tr.t;
-    if (traceIds.length === 0 || !reason || (reason === PayoutReason.OTHER && !note)) {
+    // The engine approves at most 100 at once: more are refused whole, not cut to the first hundred.
+    if (traceIds.length === 0 || traceIds.length > 100 || !reason || (reason === PayoutReason.OTHER && !note)) {
       const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
-      const message = traceIds.length === 0 ? t("bo.payout.selectSome") : !reason ? t("bo.payout.chooseReason") : t("bo.payout.noteNeeded");
+      const message =
+        traceIds.length === 0
+          ? t("bo.payout.selectSome")
+          : traceIds.length > 100
+            ? t("bo.payout.tooMany", { count: traceIds.length })
+            : !reason
+              ? t("bo.payout.chooseReason")
+              : t("bo.payout.noteNeeded");
       return sendPage(
         ctx,
         s.kit,

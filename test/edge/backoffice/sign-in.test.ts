@@ -134,7 +134,7 @@ t.test("15 idle minutes end the session: the next page says so", async (t) => {
   t.equal(idle.status, 303);
   t.equal(idle.location, "/signin?m=idle");
   const page = await eve.client.get("/signin?m=idle");
-  t.match(page.body, /signed out after 15 minutes without activity/);
+  t.match(page.body, /Your session has ended: 15 minutes without activity/);
   t.notOk(eve.client.session(), "the cookie is gone");
 });
 
@@ -179,6 +179,28 @@ t.test("ids out of the engine's range name nothing: 404, never a 500", async (t)
   const bulk = await ivy.client.post("/payouts/bulk-approve", { trace_id: "2147483648", reason: "checks_passed" }, "/payouts");
   t.equal(bulk.status, 400, "bulk approval of an id out of range: none chosen, the queue asks for a selection");
   t.match(bulk.body, /Select at least one payout\./);
+  const many = await ivy.client.post(
+    "/payouts/bulk-approve",
+    { trace_id: Array.from({ length: 101 }, (_, i) => String(i + 1)), reason: "checks_passed" },
+    "/payouts",
+  );
+  t.equal(many.status, 400, "101 payouts at once: refused whole, not cut to the first hundred");
+  t.match(many.body, /At most 100 payouts can be approved at once; 101 were chosen\. Nothing was approved\./);
+});
+
+t.test("a secret rotation's overlap is one of those offered, or it is refused naming it", async (t) => {
+  const token = await createOperator(service(), "kim", "admin");
+  const kim = await enrolOverHttp(bo.url, token, "kim", undefined, clock.now);
+  const secret = async () => (await service().sql<{ secret_sealed: string }>("select secret_sealed from merchant where id = 'm-manual'"))[0].secret_sealed;
+  const before = await secret();
+  const odd = await kim.client.post(
+    "/merchants/m-manual/rotate-secret",
+    { new_secret: "a-new-secret-0123456789-kim", overlap_hours: "5" },
+    "/merchants/m-manual",
+  );
+  t.equal(odd.status, 400);
+  t.match(odd.body, /overlap_hours: choose one of the offered overlaps/);
+  t.equal(await secret(), before, "and the secret is as it was");
 });
 
 t.test("a merchant settings post changes only the fields it sends", async (t) => {
