@@ -126,8 +126,8 @@ export function auditQuery(f: AuditFilter, extra: Record<string, string> = {}): 
 
 function changes(tr: ConsoleTranslator, e: AuditEntry): Html {
   if (!e.beforeJson && !e.afterJson) return text("");
-  return html`${e.beforeJson ? html`<span class="visually-hidden">${tr.t("bo.audit.before")}</span><pre dir="ltr">${e.beforeJson}</pre>` : ""}${
-    e.afterJson ? html`<span class="visually-hidden">${tr.t("bo.audit.after")}</span><pre dir="ltr">${e.afterJson}</pre>` : ""
+  return html`${e.beforeJson ? html`<span class="visually-hidden">${tr.t("bo.audit.before")}</span><pre dir="ltr" tabindex="0">${e.beforeJson}</pre>` : ""}${
+    e.afterJson ? html`<span class="visually-hidden">${tr.t("bo.audit.after")}</span><pre dir="ltr" tabindex="0">${e.afterJson}</pre>` : ""
   }`;
 }
 

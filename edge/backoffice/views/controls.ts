@@ -56,7 +56,11 @@ ${f.hint ? html`<p class="hint" id="${hintId}">${f.hint}</p>` : ""}
 <textarea id="${id}" name="${f.name}" rows="3"${f.maxlength ? html` maxlength="${f.maxlength}"` : ""}${hintId ? html` aria-describedby="${hintId}"` : ""}>${f.value ?? ""}</textarea></div>`;
 }
 
-/** A table in a scrollable box, with a caption (the table's accessible name). */
+/**
+ * A table in a scrollable box, with a caption (the table's accessible name).
+ * The box is a named region that takes the focus, so that a keyboard can
+ * scroll a table wider than the page (axe's scrollable-region-focusable).
+ */
 export function dataTable(f: {
   id?: string;
   caption: string;
@@ -66,7 +70,7 @@ export function dataTable(f: {
   numeric?: readonly number[];
 }): Html {
   const num = new Set(f.numeric ?? []);
-  return html`<div class="table-wrap"><table${f.id ? html` id="${f.id}"` : ""}><caption>${f.caption}</caption>
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption>${f.caption}</caption>
 <thead><tr>${f.head.map((h, i) => html`<th scope="col"${num.has(i) ? html` class="num"` : ""}>${h}</th>`)}</tr></thead>
 <tbody>${f.rows.length ? f.rows : html`<tr><td colspan="${f.head.length}" class="muted">${f.empty}</td></tr>`}</tbody></table></div>`;
 }

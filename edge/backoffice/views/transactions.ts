@@ -161,13 +161,13 @@ function callbackSection(tr: ConsoleTranslator, c: Callback, v: DetailView): Htm
 <dl><dt>${t("bo.cb.url")}</dt><dd><bdi dir="ltr">${c.url}</bdi></dd><dt>${t("bo.cb.event")}</dt><dd><code>${c.eventId}</code></dd>
 <dt>${t("bo.cb.attempts")}</dt><dd>${c.attemptCount}</dd><dt>${t("bo.cb.created")}</dt><dd>${when(tr, c.createTime)}</dd>
 ${c.nextAttemptTime ? html`<dt>${t("bo.cb.next")}</dt><dd>${when(tr, c.nextAttemptTime)}</dd>` : ""}</dl>
-<h4>${t("bo.cb.request")}</h4><pre dir="ltr">${c.body}</pre>
+<h4>${t("bo.cb.request")}</h4><pre dir="ltr" tabindex="0">${c.body}</pre>
 ${dataTable({
   caption: t("bo.cb.replies"),
   head: [t("bo.cb.time"), t("bo.cb.duration"), t("bo.cb.http"), t("bo.cb.outcome"), t("bo.cb.error"), t("bo.cb.reply")],
   rows: c.attempts.map(
     (a) =>
-      html`<tr><td>${when(tr, a.time)}</td><td class="num">${a.durationMs} ms</td><td class="num">${text(a.httpStatus)}</td><td>${a.outcome}</td><td>${text(a.error)}</td><td>${a.responseBody ? html`<pre dir="ltr">${a.responseBody}</pre>` : text("")}</td></tr>`,
+      html`<tr><td>${when(tr, a.time)}</td><td class="num">${a.durationMs} ms</td><td class="num">${text(a.httpStatus)}</td><td>${a.outcome}</td><td>${text(a.error)}</td><td>${a.responseBody ? html`<pre dir="ltr" tabindex="0">${a.responseBody}</pre>` : text("")}</td></tr>`,
   ),
   empty: t("bo.cb.noAttempts"),
   numeric: [1, 2],
