@@ -29,11 +29,13 @@ const OWNER_FILE = "cashier.pid";
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists, it is just not ours to signal.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  // A zombie (state Z: exited, not yet reaped by its parent) still answers signal 0. After a kill -9 a slow
+  // parent (a container's init) can leave it so for a second or more: it holds nothing and runs nothing.
+  return procStat(pid)?.[0] !== "Z";
 }
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces). */
