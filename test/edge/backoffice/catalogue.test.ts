@@ -41,6 +41,7 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     field: "f",
     max: "2",
     from: "a",
+    fields: "from, to",
   };
   for (const locale of LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
