@@ -2,15 +2,20 @@
  * /merchants: the list, one merchant's settings, and the admin forms: the
  * merchant's settings, a frontend's hosted Cashier settings, the four-eyes
  * amounts and the secret's rotation. Each form is decoded here and the
- * engine checks and audits the change.
+ * engine checks and audits the change; a form refused for what it holds
+ * shows the merchant's page again with the refusal above it (400, or 409 for
+ * a state that forbids it), every other form and link still at hand.
  */
 import type Router from "@koa/router";
+import type { Context } from "koa";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { currencyExponent } from "../../../engine/domain/money.ts";
-import { seeOther } from "../request.ts";
+import { seeOther, sendPage } from "../request.ts";
+import { consoleRefusal } from "../refusal.ts";
+import type { Notice } from "../views/model.ts";
 import { merchantPage, merchantsPage } from "../views/merchants.ts";
 import type { ConsoleKey } from "../i18n.ts";
-import { consoleGet, consolePost, type PageDeps, refusalPage } from "./pages.ts";
+import { consoleGet, consolePost, type PageDeps, type SignedIn } from "./pages.ts";
 
 const MERCHANT = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -28,16 +33,9 @@ export function parseAmountLine(line: string): { currency: string; amountMinor: 
 const NOTICES: Record<string, ConsoleKey> = { saved: "bo.merchant.saved", rotated: "bo.merchant.rotated" };
 
 export function merchantRoutes(router: Router, deps: PageDeps): void {
-  consoleGet(router, "/merchants", deps, async (ctx, s) => {
-    const res = await deps.client.listMerchants({ context: s.context, pageSize: 100, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
-    return s.render("merchants", s.kit.tr.t("bo.nav.merchants"), merchantsPage(s.kit.tr, res.merchants, res.nextPageToken));
-  });
-
-  consoleGet(router, "/merchants/:id", deps, async (ctx, s) => {
-    const merchantId = ctx.params.id ?? "";
-    if (!MERCHANT.test(merchantId)) return undefined;
+  /** One merchant's page as it stands, with a notice above it. */
+  const drawMerchant = async (s: SignedIn, merchantId: string, notice?: Notice) => {
     const res = await deps.client.getMerchant({ context: s.context, merchantId });
-    const key = NOTICES[String(ctx.query.notice ?? "")];
     return s.render(
       "merchants",
       s.kit.tr.t("bo.merchant.title", { merchant: merchantId }),
@@ -48,9 +46,36 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
         canUpdate: s.operator.actions.has("merchant.update"),
         canRotate: s.operator.actions.has("merchant.rotate_secret"),
         csrf: s.csrf,
-        notice: key ? { kind: "success", text: s.kit.tr.t(key) } : undefined,
+        notice,
       }),
     );
+  };
+  const refused = async (ctx: Context, s: SignedIn, merchantId: string, status: number, text: string) =>
+    sendPage(ctx, s.kit, status, await drawMerchant(s, merchantId, { kind: "error", text }));
+  /** A form's change; refused for its fields or the merchant's state, the merchant's page with why. */
+  const change = async (ctx: Context, s: SignedIn, merchantId: string, notice: string, apply: () => Promise<unknown>) => {
+    try {
+      await apply();
+    } catch (err) {
+      const r = consoleRefusal(err);
+      if (r.kind === "invalid")
+        return refused(ctx, s, merchantId, 400, r.violations.length ? r.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : r.message);
+      if (r.kind === "refused") return refused(ctx, s, merchantId, 409, r.message);
+      throw err;
+    }
+    seeOther(ctx, back(merchantId, notice));
+  };
+
+  consoleGet(router, "/merchants", deps, async (ctx, s) => {
+    const res = await deps.client.listMerchants({ context: s.context, pageSize: 100, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    return s.render("merchants", s.kit.tr.t("bo.nav.merchants"), merchantsPage(s.kit.tr, res.merchants, res.nextPageToken));
+  });
+
+  consoleGet(router, "/merchants/:id", deps, async (ctx, s) => {
+    const merchantId = ctx.params.id ?? "";
+    if (!MERCHANT.test(merchantId)) return undefined;
+    const key = NOTICES[String(ctx.query.notice ?? "")];
+    return drawMerchant(s, merchantId, key ? { kind: "success", text: s.kit.tr.t(key) } : undefined);
   });
 
   /** The merchant settings form's fields, by the names UpdateMerchantRequest's mask takes. */
@@ -68,21 +93,22 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     // read as auto when absent would have switched a merchant's manual review off). A value the form does not
     // offer goes to the engine as unspecified, which names it.
     const paths = MERCHANT_FORM_FIELDS.filter((f) => form.has(f));
-    await deps.client.updateMerchant({
-      context: s.context,
-      update: {
-        merchant: {
-          merchantId,
-          platformUrl: (form.get("platform_url") ?? "").trim(),
-          validationUrl: (form.get("validation_url") ?? "").trim(),
-          updatePayoutUrl: (form.get("update_payout_url") ?? "").trim(),
-          payoutApproval: approval === "manual" ? PayoutApproval.MANUAL : approval === "auto" ? PayoutApproval.AUTO : PayoutApproval.UNSPECIFIED,
-          processors,
+    await change(ctx, s, merchantId, "saved", () =>
+      deps.client.updateMerchant({
+        context: s.context,
+        update: {
+          merchant: {
+            merchantId,
+            platformUrl: (form.get("platform_url") ?? "").trim(),
+            validationUrl: (form.get("validation_url") ?? "").trim(),
+            updatePayoutUrl: (form.get("update_payout_url") ?? "").trim(),
+            payoutApproval: approval === "manual" ? PayoutApproval.MANUAL : approval === "auto" ? PayoutApproval.AUTO : PayoutApproval.UNSPECIFIED,
+            processors,
+          },
+          updateMask: { paths },
         },
-        updateMask: { paths },
-      },
-    });
-    seeOther(ctx, back(merchantId, "saved"));
+      }),
+    );
   });
 
   consolePost(router, "/merchants/:id/frontends/:name", deps, async (ctx, s, form) => {
@@ -91,45 +117,35 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       .split(/\r?\n/)
       .map((o) => o.trim())
       .filter(Boolean);
-    await deps.client.updateFrontend({
-      context: s.context,
-      update: {
-        merchantId,
-        frontend: {
-          name: ctx.params.name ?? "",
-          allowedOrigins: origins,
-          defaultLocale: (form.get("default_locale") ?? "").trim() || "en",
-          saveCards: form.get("save_cards") === "1",
-          closedLoopWithdrawals: form.get("closed_loop_withdrawals") === "1",
-          playerCancelWithdrawal: form.get("player_cancel_withdrawal") === "1",
+    await change(ctx, s, merchantId, "saved", () =>
+      deps.client.updateFrontend({
+        context: s.context,
+        update: {
+          merchantId,
+          frontend: {
+            name: ctx.params.name ?? "",
+            allowedOrigins: origins,
+            defaultLocale: (form.get("default_locale") ?? "").trim() || "en",
+            saveCards: form.get("save_cards") === "1",
+            closedLoopWithdrawals: form.get("closed_loop_withdrawals") === "1",
+            playerCancelWithdrawal: form.get("player_cancel_withdrawal") === "1",
+          },
+          updateMask: { paths: ["allowed_origins", "default_locale", "save_cards", "closed_loop_withdrawals", "player_cancel_withdrawal"] },
         },
-        updateMask: { paths: ["allowed_origins", "default_locale", "save_cards", "closed_loop_withdrawals", "player_cancel_withdrawal"] },
-      },
-    });
-    seeOther(ctx, back(merchantId, "saved"));
+      }),
+    );
   });
 
   consolePost(router, "/merchants/:id/four-eyes", deps, async (ctx, s, form) => {
     const merchantId = ctx.params.id ?? "";
     const lines = (form.get("thresholds") ?? "").split(/\r?\n/).filter((l) => l.trim());
-    const thresholds = [];
+    const thresholds: { currency: string; amountMinor: bigint }[] = [];
     for (const [i, line] of lines.entries()) {
       const parsed = parseAmountLine(line);
-      if (!parsed) {
-        return refusalPage(
-          ctx,
-          s.kit,
-          { kind: "invalid", violations: [], message: s.kit.tr.t("bo.merchant.badThreshold", { line: i + 1 }) },
-          deps.log,
-          undefined,
-          s.operator,
-          s.csrf,
-        );
-      }
+      if (!parsed) return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badThreshold", { line: i + 1 }));
       thresholds.push(parsed);
     }
-    await deps.client.setFourEyesThresholds({ context: s.context, merchantId, thresholds });
-    seeOther(ctx, back(merchantId, "saved"));
+    await change(ctx, s, merchantId, "saved", () => deps.client.setFourEyesThresholds({ context: s.context, merchantId, thresholds }));
   });
 
   consolePost(router, "/merchants/:id/rotate-secret", deps, async (ctx, s, form) => {
@@ -137,20 +153,12 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     // The form offers these; anything else is named, not quietly made a day.
     const given = form.get("overlap_hours") ?? "";
     const hours = given === "" ? 24 : Number(given);
-    if (![1, 24, 72, 168].includes(hours))
-      return refusalPage(
-        ctx,
-        s.kit,
-        { kind: "invalid", violations: [], message: s.kit.tr.t("bo.merchant.badOverlap") },
-        deps.log,
-        undefined,
-        s.operator,
-        s.csrf,
-      );
-    await deps.client.rotateMerchantSecret({
-      context: s.context,
-      rotation: { merchantId, newSecret: form.get("new_secret") ?? "", overlapSeconds: hours * 3600 },
-    });
-    seeOther(ctx, back(merchantId, "rotated"));
+    if (![1, 24, 72, 168].includes(hours)) return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badOverlap"));
+    await change(ctx, s, merchantId, "rotated", () =>
+      deps.client.rotateMerchantSecret({
+        context: s.context,
+        rotation: { merchantId, newSecret: form.get("new_secret") ?? "", overlapSeconds: hours * 3600 },
+      }),
+    );
   });
 }

@@ -201,6 +201,16 @@ t.test("a secret rotation's overlap is one of those offered, or it is refused na
   t.equal(odd.status, 400);
   t.match(odd.body, /overlap_hours: choose one of the offered overlaps/);
   t.equal(await secret(), before, "and the secret is as it was");
+  t.match(odd.body, /<h1[^>]*>[^<]*m-manual/, "shown on the merchant's page, its forms still at hand");
+  t.match(odd.body, /name="new_secret"/);
+  // The engine's refusals of a form show there too, naming the field.
+  const url = await kim.client.post("/merchants/m-manual/settings", { platform_url: "ftp://nowhere" }, "/merchants/m-manual");
+  t.equal(url.status, 400);
+  t.match(url.body, /platform_url: must be an http\(s\) URL/);
+  t.match(url.body, /<h1[^>]*>[^<]*m-manual/);
+  const amount = await kim.client.post("/merchants/m-manual/four-eyes", { thresholds: "USD -5.00" }, "/merchants/m-manual");
+  t.equal(amount.status, 400);
+  t.match(amount.body, /<h1[^>]*>[^<]*m-manual/);
 });
 
 t.test("a merchant settings post changes only the fields it sends", async (t) => {
