@@ -37,8 +37,13 @@ export interface AuditFilter {
 
 /** Free text in the log is cut to this many characters. */
 const MAX_TEXT = 4000;
-/** Cut, and a NUL (which Postgres text cannot hold: a refusal quoting one would otherwise go unaudited) written as U+FFFD. */
-const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).replaceAll("\u0000", "\uFFFD");
+/**
+ * Cut, then written as Postgres will store it, so that the hash is over what is stored: a NUL (which Postgres text
+ * cannot hold: a refusal quoting one would otherwise go unaudited) and half of a surrogate pair (a cut through an
+ * emoji, or a caller's lone escape; the driver stores it as U+FFFD, and the row would no longer match its hash) both
+ * as U+FFFD.
+ */
+const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).toWellFormed().replaceAll("\u0000", "\uFFFD");
 
 export class PgAuditStore {
   readonly #orm: MikroORM;
@@ -68,7 +73,7 @@ export class PgAuditStore {
       id: (last?.id ?? 0) + 1,
       at,
       actor: cut(r.actor),
-      action: r.action,
+      action: cut(r.action),
       outcome: r.outcome,
       merchantId: cut(r.merchantId),
       target: cut(r.target),

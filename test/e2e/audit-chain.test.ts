@@ -67,6 +67,22 @@ t.test("actions are audited with who, when, where and before/after; admins list 
   t.equal(p2.entries[0].id, p1.entries[2].id - 1n);
 });
 
+t.test("text cut through an emoji, or a lone half of one, is hashed as it is stored: the chain stays intact", async (t) => {
+  const viewer = await enrolOperator(svc(), bo(), clock, "emoji-viewer", "viewer");
+  const admin = await enrolOperator(svc(), bo(), clock, "emoji-admin", "admin");
+  // Refused by role: the row's target is the merchant id cut at 64, through the emoji's two halves.
+  await bo()
+    .setFourEyesThresholds({ context: ctx(viewer.sessionToken), merchantId: `${"m".repeat(63)}\u{1F600}`, thresholds: [] })
+    .catch(() => {});
+  await bo()
+    .resetOperator({ context: ctx(admin.sessionToken), login: `x\ud800y` })
+    .catch(() => {});
+  const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
+  t.equal(v.intact, true, `intact (${v.problem})`);
+  const [row] = await svc().sql<{ target: string }>("select target from audit_log where actor = 'emoji-viewer' order by id desc limit 1");
+  t.equal(row.target, `merchant:${"m".repeat(63)}\uFFFD`, "the half written as U+FFFD, as Postgres keeps it");
+});
+
 t.test("the database refuses UPDATE, DELETE and TRUNCATE of the audit log", async (t) => {
   t.match(await sqlError(svc().sql("update audit_log set detail = 'x' where id = 1")), /append-only: UPDATE refused/);
   t.match(await sqlError(svc().sql("delete from audit_log where id = 1")), /append-only: DELETE refused/);
