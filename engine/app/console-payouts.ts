@@ -64,18 +64,45 @@ export async function scopedPayout(deps: Deps, who: SignedIn, traceId: number): 
   return a?.type === "payout" && inScope(who.scope, a.merchantId) ? a : undefined;
 }
 
+/** Hops followed up a chain of who set up whose access: more than any console's hierarchy of admins. */
+const ISSUER_HOPS = 16;
+
 /**
- * Whether two operators' approvals could be one person's: the same login, or
- * one of them set up the other's current access (created it or reset it, and
- * so saw its enrolment link). The refusal to give, or none.
+ * The console operators who set up `login`'s access, nearest first: the one who created it or last reset it, then
+ * who did so for that one, and on. It stops at an issuer that is not a console login (`cli:<user>`,
+ * `operator:<name>`: the command line and AdminService, trusted as a database superuser is).
+ */
+async function issuersOf(deps: Deps, login: string, tx?: EntityManager): Promise<string[]> {
+  const chain: string[] = [];
+  for (let at = login; chain.length < ISSUER_HOPS; ) {
+    const by = (await deps.operators.get(at, tx))?.accessIssuedBy ?? "";
+    if (by === "" || by.includes(":") || by === login || chain.includes(by)) break;
+    chain.push(by);
+    at = by;
+  }
+  return chain;
+}
+
+/**
+ * Whether two operators' approvals could be one person's: the same login, or one of them set up the other's
+ * current access, directly or through accounts it set up (creating or resetting an account shows its enrolment
+ * link, and whoever holds an admin account holds what it set up). The refusal to give, or none.
  */
 async function sameHands(deps: Deps, first: string, second: string, tx?: EntityManager): Promise<ConsoleRefusal | undefined> {
   if (first === second) return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
-  const [a, b] = await Promise.all([deps.operators.get(first, tx), deps.operators.get(second, tx)]);
-  if (a?.accessIssuedBy === second || b?.accessIssuedBy === first)
-    return new ConsoleRefusal("FOUR_EYES_ISSUED_ACCESS", {
-      message: `${a?.accessIssuedBy === second ? `${second} set up the access of ${first}` : `${first} set up the access of ${second}`}: ${CONSOLE_MESSAGES.FOUR_EYES_ISSUED_ACCESS}`,
-    });
+  for (const [holder, other] of [
+    [first, second],
+    [second, first],
+  ]) {
+    const chain = await issuersOf(deps, holder, tx);
+    const at = chain.indexOf(other);
+    if (at >= 0) {
+      const through = chain.slice(0, at);
+      return new ConsoleRefusal("FOUR_EYES_ISSUED_ACCESS", {
+        message: `${other} set up the access of ${holder}${through.length ? ` (through ${through.join(", ")})` : ""}: ${CONSOLE_MESSAGES.FOUR_EYES_ISSUED_ACCESS}`,
+      });
+    }
+  }
   return undefined;
 }
 

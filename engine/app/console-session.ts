@@ -81,28 +81,32 @@ export async function authorize(deps: BackofficeDeps, caller: ConsoleCaller, act
  * Runs a console change whose role check passed and whose own refusals are
  * not audited where they happen: one past the check (out of the operator's
  * reach, a scope it may not grant, fields at fault, a login taken) is then
- * audited as a failure of `action` on `target`, as a role refusal is. The
- * change's success row is its own.
+ * audited as a failure of `action` on `target`, as a role refusal is, with no
+ * merchant: a merchant out of the caller's scope must not have a row filed
+ * under it that its own operators would read. The change's success row is
+ * its own. The caller gets the refusal itself even when its row cannot be
+ * written (then the database is most likely what failed, and nothing changed).
  */
 export async function auditingRefusals<T>(
   deps: BackofficeDeps,
   who: SignedIn,
   caller: ConsoleCaller,
-  at: { action: string; target: string; merchantId?: string },
+  at: { action: string; target: string },
   change: () => Promise<T>,
 ): Promise<T> {
   try {
     return await change();
   } catch (err) {
-    await deps.audit.append({
-      actor: who.scope.login,
-      action: at.action,
-      outcome: "failure",
-      merchantId: at.merchantId ?? "",
-      target: at.target,
-      clientAddress: caller.clientAddress,
-      detail: err instanceof Error ? err.message.slice(0, 500) : "refused",
-    });
+    await deps.audit
+      .append({
+        actor: who.scope.login,
+        action: at.action,
+        outcome: "failure",
+        target: at.target,
+        clientAddress: caller.clientAddress,
+        detail: err instanceof Error ? err.message.slice(0, 500) : "refused",
+      })
+      .catch(() => {});
     throw err;
   }
 }

@@ -8,7 +8,7 @@
  * so simultaneous attempts cannot outrun the count. Every attempt is audited.
  */
 import { CONSOLE_RULES, ConsoleRefusal, type ConsoleReason } from "../domain/console-rules.ts";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
 import { decoyHash, newToken, normaliseRecoveryCode, tokenHash, totpStep, verifyPassword } from "../security/operator-credentials.ts";
 import { open } from "../security/sealed-box.ts";
 import type { BackofficeDeps, ConsoleCaller } from "./backoffice-deps.ts";
@@ -17,7 +17,7 @@ import { totpAad } from "./enrolment.ts";
 import { authenticationOptions, verifyPasskey } from "./passkeys.ts";
 
 /** A login as typed, fit for the audit log: short, no control characters. */
-const typed = (login: string) => login.replace(CONTROL_CHARACTERS, "?").slice(0, 64);
+const typed = (login: string) => login.replace(EVERY_CONTROL_CHARACTER, "?").slice(0, 64);
 
 export interface PendingSignIn {
   token: string;

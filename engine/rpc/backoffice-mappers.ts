@@ -19,7 +19,7 @@ import { type ConsoleReason, ConsoleRefusal } from "../domain/console-rules.ts";
 import { actionsOf, type Role } from "../domain/operator-roles.ts";
 import type { OperatorRecord, OperatorState as State, PasskeyRecord } from "../store/operator-store.ts";
 import { RpcError } from "./grpc-adapter.ts";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
 
 const ROLE_TO: Record<Role, OperatorRole> = {
   viewer: OperatorRole.VIEWER,
@@ -88,7 +88,7 @@ export const auditToProto = (r: AuditRow) =>
 
 /** The caller as the use cases see it: no control characters, bounded lengths. */
 export function callerOf(ctx: ConsoleContext | undefined): ConsoleCaller {
-  const clean = (s: string | undefined, max: number) => (s ?? "").replace(CONTROL_CHARACTERS, "").slice(0, max);
+  const clean = (s: string | undefined, max: number) => (s ?? "").replace(EVERY_CONTROL_CHARACTER, "").slice(0, max);
   return {
     sessionToken: clean(ctx?.sessionToken, 256),
     clientAddress: clean(ctx?.clientAddress, 64),

@@ -205,7 +205,7 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
         const caller = callerOf(req.context);
         const target = `merchant:${req.merchantId.slice(0, 64)}`;
         const who = await authorize(deps, caller, "merchant.update", target);
-        return auditingRefusals(deps, who, caller, { action: "merchant.four_eyes", target, merchantId: req.merchantId.slice(0, 64) }, async () => {
+        return auditingRefusals(deps, who, caller, { action: "merchant.four_eyes", target }, async () => {
           if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
           merchantsFor(who, req.merchantId);
           const merchant = await deps.merchants.get(req.merchantId, { fresh: true });

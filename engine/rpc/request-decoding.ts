@@ -7,18 +7,16 @@
  * cause, after authentication and through the interceptors like any refusal.
  */
 import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
 
 /** The decoder's own words are short; anything longer is cut, so a reply never carries the caller's bulk. */
 export const MAX_CAUSE_CHARS = 120;
-
-const CONTROL = new RegExp(CONTROL_CHARACTERS.source, `${CONTROL_CHARACTERS.flags}g`);
 
 /** Bytes that are not a message of the expected type, and why, fit to show the caller. */
 export class MalformedRequest {
   readonly description: string;
   constructor(typeName: string, cause: unknown) {
-    const text = (cause instanceof Error ? cause.message : String(cause)).replace(CONTROL, " ").trim() || "not decodable";
+    const text = (cause instanceof Error ? cause.message : String(cause)).replace(EVERY_CONTROL_CHARACTER, " ").trim() || "not decodable";
     const chars = [...text];
     const short = chars.length <= MAX_CAUSE_CHARS ? text : `${chars.slice(0, MAX_CAUSE_CHARS - 3).join("")}...`;
     this.description = `malformed ${typeName}: ${short}`;

@@ -148,7 +148,17 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   const reset = await bo().resetOperator({ context: ctx(admin.sessionToken), login: "pat" });
   const patAgain = await enrolWithLink(bo(), clock, "pat", reset.enrolment?.token ?? "");
   t.equal((await refusal(approve(patAgain, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
-  t.ok(pat.sessionToken, "pat had signed in before the reset");
+  t.equal((await approve(pat, a.traceId).catch((e) => ConnectError.from(e).code)) as Code, Code.Unauthenticated, "pat's old session ended with the reset");
+
+  // Through an admin the first approver made: who holds that admin's account holds what it set up.
+  const viaMid = await bo().createOperator({ context: ctx(admin.sessionToken), create: { login: "mid", role: OperatorRole.ADMIN, merchantIds: [] } });
+  const mid = await enrolWithLink(bo(), clock, "mid", viaMid.enrolment?.token ?? "");
+  const viaLeaf = await bo().createOperator({
+    context: ctx(mid.sessionToken),
+    create: { login: "leaf", role: OperatorRole.PAYOUTS, merchantIds: ["m-plat-manual"] },
+  });
+  const leaf = await enrolWithLink(bo(), clock, "leaf", viaLeaf.enrolment?.token ?? "");
+  t.equal((await refusal(approve(leaf, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "two steps down the chain");
 
   // An operator whose access neither of them set up gives the second approval.
   t.equal((await approve(ben, a.traceId)).transaction?.status, TransactionStatus.APPROVED);
@@ -158,7 +168,7 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   );
   t.same(
     audit.map((r) => r.detail.split(":")[0]),
-    ["lead set up the access of sock", "lead set up the access of pat"],
+    ["lead set up the access of sock", "lead set up the access of pat", "lead set up the access of leaf (through mid)"],
     "each refusal is audited, naming who set up whose access",
   );
 });

@@ -148,6 +148,13 @@ t.test("refusals of the first step are one answer, whether the login exists or n
     "the audit log tells them apart, for admins",
   );
   t.ok(audit.some((a) => a.actor === "olga" && a.detail === "wrong password"));
+  // A typed login is kept without its control characters, every one of them (C1's terminal escape U+009B too).
+  await refusal(bo().signIn({ context: ctx("", "198.51.100.7\u0000\u0085"), login: "x\u0007y\u009bz\u0001", password: PASSWORD }));
+  const [typed] = await svc().sql<{ actor: string; client_address: string }>(
+    "select actor, client_address from audit_log where action = 'sign_in' and actor like 'x%' order by id desc limit 1",
+  );
+  t.equal(typed.actor, "x?y?z?");
+  t.equal(typed.client_address, "198.51.100.7");
 });
 
 t.test("an enrolment link is used once, also by requests sent together", async (t) => {
