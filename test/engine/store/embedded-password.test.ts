@@ -40,7 +40,8 @@ t.test("a new data dir: a password of its own, the shared one refused", async (t
   t.ok(own && own.length >= 32 && own !== SHARED, "a random password, kept in the data dir");
   t.equal(statSync(join(dir, "embedded-postgres.password")).mode & 0o777, 0o600, "readable by this user alone");
   t.equal(new URL(db.url).password, own, "the engine's URL carries it");
-  t.equal(passwordOf(dir), own, "as a command beside a running engine reads it");
+  const port = Number(new URL(db.url).port);
+  t.equal(await passwordOf(dir, port), own, "as a command beside a running engine finds it");
   t.equal(await signIn(db.url, own!), "ok");
   t.equal(await signIn(db.url, SHARED), "28P01", "the shared password is refused (invalid_password)");
   // Make it look like a data dir of an older Cashier: the shared password and no file.
@@ -49,11 +50,11 @@ t.test("a new data dir: a password of its own, the shared one refused", async (t
   await admin.query(`alter role postgres password '${SHARED}'`);
   await admin.query("create table kept (v text); insert into kept values ('before the move')");
   await admin.end();
+  t.equal(await passwordOf(dir, port), SHARED, "a command uses the password the cluster takes, while it is not moved yet");
 });
 
 t.test("an older data dir is moved to a password of its own at its next start, its data kept", async (t) => {
   unlinkSync(join(dir, "embedded-postgres.password"));
-  t.equal(passwordOf(dir), SHARED, "before the move, a command would use the shared one");
   const said: string[] = [];
   const db = await startEmbeddedPostgres(join(dir, "pg"), (m) => said.push(m));
   t.teardown(() => db.stop());
