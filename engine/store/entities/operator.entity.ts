@@ -26,7 +26,7 @@ export const OperatorEntity = defineEntity({
     lastSignInAt: p.datetime().nullable(),
     createdBy: p.text(),
     /** Who created the operator or last reset it (and so saw its enrolment link), 015: four eyes counts them as one. */
-    accessIssuedBy: p.text(),
+    accessIssuedBy: p.text().default(""),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },
