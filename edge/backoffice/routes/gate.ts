@@ -67,14 +67,23 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
 
   /**
    * One guess of the address (a password, a second factor, an enrolment
-   * form): its attempt is taken before `judge` runs (none left: the sign-in
-   * page says how long to wait) and given back unless `judge` calls `failed`.
+   * form): its attempt is taken before `judge` runs (none left: the page the
+   * guess came from, the sign-in page unless `limited` draws another, says
+   * how long to wait) and given back unless `judge` calls `failed`.
    */
-  const guess = async (ctx: Context, kit: PageKit, login: string, judge: (failed: () => void) => Promise<void>): Promise<void> => {
+  const guess = async (
+    ctx: Context,
+    kit: PageKit,
+    login: string,
+    judge: (failed: () => void) => Promise<void>,
+    limited?: (text: string) => Promise<void>,
+  ): Promise<void> => {
     const wait = await limiter.take(ctx.ip);
     if (wait > 0) {
       ctx.set("Retry-After", String(wait));
-      signIn(ctx, kit, 429, login, { kind: "error", text: kit.tr.t("bo.signin.limited", { seconds: wait }) });
+      const text = kit.tr.t("bo.signin.limited", { seconds: wait });
+      if (limited) await limited(text);
+      else signIn(ctx, kit, 429, login, { kind: "error", text });
       return;
     }
     let wrong = false;
@@ -250,26 +259,32 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     const password = form.get("password") ?? "";
     const again = form.get("password_again") ?? "";
     const t = kit.tr.t;
-    await guess(ctx, kit, "", async (failed) => {
-      try {
-        if (!password || !again)
-          return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
-        if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
+    await guess(
+      ctx,
+      kit,
+      "",
+      async (failed) => {
         try {
-          await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+          if (!password || !again)
+            return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
+          if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
+          try {
+            await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+          } catch (err) {
+            const refusal = consoleRefusal(err);
+            // Set already (a second form, or another tab): the link's page now asks for the code.
+            if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
+            if (refusal.kind !== "invalid") throw err;
+            failed();
+            return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+          }
+          seeOther(ctx, `/enrol/${token}`);
         } catch (err) {
-          const refusal = consoleRefusal(err);
-          // Set already (a second form, or another tab): the link's page now asks for the code.
-          if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
-          if (refusal.kind !== "invalid") throw err;
-          failed();
-          return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+          enrolFailed(ctx, kit, err);
         }
-        seeOther(ctx, `/enrol/${token}`);
-      } catch (err) {
-        enrolFailed(ctx, kit, err);
-      }
-    });
+      },
+      (text) => showEnrolment(ctx, kit, token, [{ field: "password", message: text }], 429).catch((err) => enrolFailed(ctx, kit, err)),
+    );
   });
 
   router.post("/enrol/:token/totp", async (ctx) => {
@@ -280,30 +295,36 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     if (!form) return;
     const code = (form.get("code") ?? "").replace(/\s+/g, "").slice(0, 16);
     const t = kit.tr.t;
-    await guess(ctx, kit, "", async (failed) => {
-      try {
-        if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
-        let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+    await guess(
+      ctx,
+      kit,
+      "",
+      async (failed) => {
         try {
-          done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+          if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
+          let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+          try {
+            done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+          } catch (err) {
+            const refusal = consoleRefusal(err);
+            if (refusal.kind !== "invalid") throw err;
+            failed();
+            return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
+          }
+          sessionStarted(ctx, done.session);
+          const session = done.session?.sessionToken ?? "";
+          // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
+          const options = await client
+            .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
+            .then((r) => r.optionsJson || undefined)
+            .catch(() => undefined);
+          const csrf = deps.csrf.token(session);
+          sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
         } catch (err) {
-          const refusal = consoleRefusal(err);
-          if (refusal.kind !== "invalid") throw err;
-          failed();
-          return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
+          enrolFailed(ctx, kit, err);
         }
-        sessionStarted(ctx, done.session);
-        const session = done.session?.sessionToken ?? "";
-        // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
-        const options = await client
-          .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
-          .then((r) => r.optionsJson || undefined)
-          .catch(() => undefined);
-        const csrf = deps.csrf.token(session);
-        sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
-      } catch (err) {
-        enrolFailed(ctx, kit, err);
-      }
-    });
+      },
+      (text) => showEnrolment(ctx, kit, token, [{ field: "code", message: text }], 429).catch((err) => enrolFailed(ctx, kit, err)),
+    );
   });
 }

@@ -146,6 +146,12 @@ t.test("the console's own limit: an address that keeps failing waits before the 
   const stopped = await signIn(c, "frank", "one more guess");
   t.equal(stopped.status, 429);
   t.match(stopped.body, /Too many sign-in attempts from here/);
+  // An enrolment form sent from that address waits too, and says so on the enrolment page, its link still good.
+  const token = await createOperator(service(), "hal", "viewer");
+  const enrol = await c.post(`/enrol/${token}`, { password: "a long enough password 1", password_again: "a long enough password 1" }, `/enrol/${token}`);
+  t.equal(enrol.status, 429);
+  t.match(enrol.body, /Set up your operator/, "the enrolment page, not the sign-in page");
+  t.match(enrol.body, /Too many sign-in attempts from here/);
 });
 
 t.test("guesses sent at the same moment are counted before any is judged", async (t) => {
