@@ -12,6 +12,7 @@ import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/bac
 import { consoleRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
 import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
+import type { Notice } from "../views/model.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 import { dayRange } from "./date-filter.ts";
 import { consoleGet, consolePost, type PageDeps, refuseFilters, refusalPage, type SignedIn, signedIn } from "./pages.ts";
@@ -75,46 +76,63 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     );
   });
 
-  /** The operators page with a new enrolment link, shown once. */
-  const withLink = async (ctx: Context, s: SignedIn, login: string, token: string) => {
+  /** The operators page with a new enrolment link (shown once), or with why a form was refused. */
+  const operatorsAgain = async (ctx: Context, s: SignedIn, status: number, shown: { link?: { login: string; token: string }; notice?: Notice }) => {
     const res = await deps.client.listOperators({ context: s.context });
+    const link = shown.link && { login: shown.link.login, url: `${originOf(ctx, deps)}/enrol/${shown.link.token}` };
     sendPage(
       ctx,
       s.kit,
-      200,
+      status,
       s.render(
         "operators",
         s.kit.tr.t("bo.nav.operators"),
-        operatorsPage(s.kit.tr, {
-          operators: res.operators,
-          canManage: true,
-          self: s.operator.login,
-          csrf: s.csrf,
-          link: { login, url: `${originOf(ctx, deps)}/enrol/${token}` },
-        }),
+        operatorsPage(s.kit.tr, { operators: res.operators, canManage: true, self: s.operator.login, csrf: s.csrf, link, notice: shown.notice }),
       ),
     );
+  };
+  const withLink = (ctx: Context, s: SignedIn, login: string, token: string) => operatorsAgain(ctx, s, 200, { link: { login, token } });
+
+  /**
+   * An operator form's change; refused for its fields, or its state (a login taken, one's own role), the
+   * operators page again with why above it (400, 409), rather than a page without the forms.
+   */
+  const operatorChange = async (ctx: Context, s: SignedIn, apply: () => Promise<void>) => {
+    try {
+      await apply();
+    } catch (err) {
+      const r = consoleRefusal(err);
+      if (r.kind !== "invalid" && r.kind !== "refused") throw err;
+      const text = r.kind === "invalid" && r.violations.length ? r.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : r.message;
+      await operatorsAgain(ctx, s, r.kind === "invalid" ? 400 : 409, { notice: { kind: "error", text } });
+    }
   };
 
   consolePost(router, "/operators", deps, async (ctx, s, form) => {
     const login = (form.get("login") ?? "").trim().toLowerCase();
-    const res = await deps.client.createOperator({
-      context: s.context,
-      create: { login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) },
+    await operatorChange(ctx, s, async () => {
+      const res = await deps.client.createOperator({
+        context: s.context,
+        create: { login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) },
+      });
+      await withLink(ctx, s, res.operator?.login ?? login, res.enrolment?.token ?? "");
     });
-    await withLink(ctx, s, res.operator?.login ?? login, res.enrolment?.token ?? "");
   });
 
   consolePost(router, "/operators/:login/role", deps, async (ctx, s, form) => {
     const login = ctx.params.login ?? "";
-    await deps.client.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
-    seeOther(ctx, `/operators?notice=saved&login=${encodeURIComponent(login)}`);
+    await operatorChange(ctx, s, async () => {
+      await deps.client.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
+      seeOther(ctx, `/operators?notice=saved&login=${encodeURIComponent(login)}`);
+    });
   });
 
   consolePost(router, "/operators/:login/disable", deps, async (ctx, s) => {
     const login = ctx.params.login ?? "";
-    await deps.client.disableOperator({ context: s.context, login });
-    seeOther(ctx, `/operators?notice=disabled&login=${encodeURIComponent(login)}`);
+    await operatorChange(ctx, s, async () => {
+      await deps.client.disableOperator({ context: s.context, login });
+      seeOther(ctx, `/operators?notice=disabled&login=${encodeURIComponent(login)}`);
+    });
   });
 
   consolePost(router, "/operators/:login/reset", deps, async (ctx, s) => {

@@ -219,6 +219,21 @@ t.test("a secret rotation's overlap is one of those offered, or it is refused na
   t.match(amount.body, /<h1[^>]*>[^<]*m-manual/);
 });
 
+t.test("an operator form the engine refuses shows the operators page again with why", async (t) => {
+  const token = await createOperator(service(), "max", "admin");
+  const max = await enrolOverHttp(bo.url, token, "max", undefined, clock.now);
+  const bad = await max.client.post("/operators", { login: "No Spaces!", role: "viewer", merchants: "" }, "/operators");
+  t.equal(bad.status, 400);
+  t.match(bad.body, /login: must be 3 to 64 of a-z/);
+  t.match(bad.body, /name="login"/, "the form to try again is on the page");
+  const taken = await max.client.post("/operators", { login: "max", role: "viewer", merchants: "" }, "/operators");
+  t.equal(taken.status, 409);
+  t.match(taken.body, /an operator with login max already exists/);
+  const self = await max.client.post("/operators/max/role", { role: "viewer", merchants: "" }, "/operators");
+  t.equal(self.status, 400);
+  t.match(self.body, /an operator cannot change its own role or scope/);
+});
+
 t.test("a merchant settings post changes only the fields it sends", async (t) => {
   const token = await createOperator(service(), "lou", "admin");
   const lou = await enrolOverHttp(bo.url, token, "lou", undefined, clock.now);
