@@ -45,7 +45,11 @@ const shopPage = (src: string, link?: string | null) =>
   link
     ? `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1><a id="pay" href="${link.replace(/"/g, "&quot;")}" target="_blank">Pay</a></body></html>`
     : `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
-<script>window.events = []; addEventListener("message", (e) => events.push({ origin: e.origin, data: e.data }));</script>
+<script>window.events = []; addEventListener("message", (e) => {
+  events.push({ origin: e.origin, data: e.data });
+  // As a shop does: the frame takes the height the Cashier reports.
+  if (e.data && e.data.type === "cashier:resize") document.querySelector("iframe").height = String(e.data.height);
+});</script>
 <iframe title="Cashier" src="${src.replace(/"/g, "&quot;")}" width="480" height="900"></iframe></body></html>`;
 
 t.before(async () => {
@@ -315,6 +319,9 @@ t.test("Arabic, right to left, chosen by the session's locale; and with scripts 
   const pay = (await page.locator("#pay").boundingBox())!;
   const label = (await page.locator("label[for=card_number]").boundingBox())!;
   t.ok(label.x + label.width > pay.x + pay.width - 4, "labels start at the right");
+  // Digits a customer checks as typed read left to right inside the right-to-left page.
+  for (const id of ["card_number", "card_exp", "cvv"]) t.equal(await page.getAttribute(`#${id}`, "dir"), "ltr", `${id} is left to right`);
+  await page.fill("#card_number", "4111 1111 1111 1111");
   t.comment(`screenshot: ${await screenshot(page, "cashier-deposit-ar")}`);
   await page.check("#preset-5000");
   await fillNewCard(page, CARDS.approved);
@@ -407,6 +414,16 @@ t.test("framed by the allowed origin: the Cashier works in the frame and posts i
   t.equal(result.transaction_status, "approved");
   t.ok(Number(result.trace_id) > 0);
   t.match(String(result.order_id), /.+/);
+  // The result is shorter than the form: the frame the shop sized up for the form comes back down.
+  await page.waitForFunction(
+    "(() => { const i = events.findIndex((e) => e.data.type === 'cashier:result'); return events.slice(i).some((e) => e.data.type === 'cashier:resize'); })()",
+  );
+  const all = (await page.evaluate("window.events")) as { data: Record<string, unknown> }[];
+  const at = all.findIndex((e) => e.data.type === "cashier:result");
+  const heights = (list: typeof all) => list.filter((e) => e.data.type === "cashier:resize").map((e) => Number(e.data.height));
+  const formHeight = Math.max(...heights(all.slice(0, at)));
+  const resultHeight = heights(all.slice(at)).at(-1)!;
+  t.ok(resultHeight < formHeight, `the result reports its own height (${resultHeight}), below the form's (${formHeight})`);
   t.comment(`screenshot: ${await screenshot(page, "cashier-framed-en")}`);
   // Continue leaves the frame for the whole window; held here so that the shop page (and its events) stay.
   await page.route(`${stub.url}/return**`, (route) => route.fulfill({ status: 204 }));

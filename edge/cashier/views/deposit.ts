@@ -101,7 +101,7 @@ ${field({ name: "amount", label: t("cashier.amount.other", { currency }), error:
             { value: NEW_CARD, id: "card-new", label: t("cashier.source.new"), checked: source === NEW_CARD },
           ],
         })}
-<div id="saved-group">${field({ name: "saved_card_cvv", label: t("cashier.savedCvv.label"), hint: t("cashier.savedCvv.hint"), error: errorOf(errors, "saved_card_cvv"), type: "password", autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4 })}</div>`
+<div id="saved-group">${field({ name: "saved_card_cvv", label: t("cashier.savedCvv.label"), hint: t("cashier.savedCvv.hint"), error: errorOf(errors, "saved_card_cvv"), type: "password", autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4, dir: "ltr" })}</div>`
       : "";
 
   const body = html`<h1>${t("cashier.deposit.title")}</h1>

@@ -52,11 +52,11 @@ export function formTokens(sessionToken: string, csrfToken: string): Html {
 /** The new-card fields; the CVV only for deposits, "save" only when the frontend keeps cards. */
 export function newCardFields(tr: Translator, o: { errors: readonly FieldError[]; holder?: string; cvv: boolean; save?: { checked: boolean } }): Html {
   const t = tr.t;
-  return html`${field({ name: "card_number", label: t("cashier.card.number"), hint: t("cashier.card.numberHint"), error: errorOf(o.errors, "card_number"), autocomplete: "cc-number", inputmode: "numeric", maxlength: 23 })}
+  return html`${field({ name: "card_number", label: t("cashier.card.number"), hint: t("cashier.card.numberHint"), error: errorOf(o.errors, "card_number"), autocomplete: "cc-number", inputmode: "numeric", maxlength: 23, dir: "ltr" })}
 <p class="brand" id="card_number-brand" aria-live="polite" data-template="${t("cashier.card.brand", { brand: "%BRAND%" })}"></p>
 <p class="hint luhn" id="card_number-luhn" hidden>${t("cashier.card.luhn")}</p>
-${field({ name: "card_exp", label: t("cashier.card.expiry"), error: errorOf(o.errors, "card_exp"), autocomplete: "cc-exp", inputmode: "numeric", maxlength: 7 })}
-${o.cvv ? field({ name: "cvv", label: t("cashier.card.cvv"), hint: t("cashier.card.cvvHint"), error: errorOf(o.errors, "cvv"), type: "password", autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4 }) : ""}
+${field({ name: "card_exp", label: t("cashier.card.expiry"), error: errorOf(o.errors, "card_exp"), autocomplete: "cc-exp", inputmode: "numeric", maxlength: 7, dir: "ltr" })}
+${o.cvv ? field({ name: "cvv", label: t("cashier.card.cvv"), hint: t("cashier.card.cvvHint"), error: errorOf(o.errors, "cvv"), type: "password", autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4, dir: "ltr" }) : ""}
 ${field({ name: "holder", label: t("cashier.card.holder"), error: errorOf(o.errors, "holder"), autocomplete: "cc-name", value: o.holder, maxlength: 64 })}
 ${o.save ? checkbox({ name: "save_card", label: t("cashier.card.save"), checked: o.save.checked }) : ""}`;
 }

@@ -25,6 +25,8 @@ export interface FieldSpec {
   maxlength?: number;
   /** A pattern the browser checks before sending (the server checks again). */
   pattern?: string;
+  /** `ltr` for digits a customer checks as typed (a card number, an expiry) on a right-to-left page. */
+  dir?: "ltr";
 }
 
 /** A labelled input with its hint and error. */
@@ -41,7 +43,7 @@ ${f.error ? html`<p class="error" id="${errorId}">${f.error}</p>` : ""}
     f.autocomplete ? html` autocomplete="${f.autocomplete}"` : ""
   }${f.inputmode ? html` inputmode="${f.inputmode}"` : ""}${f.required ? html` required aria-required="true"` : ""}${
     f.maxlength ? html` maxlength="${f.maxlength}"` : ""
-  }${f.pattern ? html` pattern="${f.pattern}"` : ""}${describedBy ? html` aria-describedby="${describedBy}"` : ""}${f.error ? html` aria-invalid="true"` : ""}>
+  }${f.pattern ? html` pattern="${f.pattern}"` : ""}${f.dir ? html` dir="${f.dir}"` : ""}${describedBy ? html` aria-describedby="${describedBy}"` : ""}${f.error ? html` aria-invalid="true"` : ""}>
 </div>`;
 }
 

@@ -16,8 +16,10 @@
   }
 
   let lastHeight = 0;
+  // The content's own height: the body's box, which has no minimum and so shrinks as well as grows. The document's
+  // scrollHeight never reads below the frame's own height: a frame once sized up would never come back down.
   function reportHeight() {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
     if (height === lastHeight) return;
     lastHeight = height;
     tell("cashier:resize", { height });
@@ -31,6 +33,6 @@
     if (result) tell("cashier:result", JSON.parse(result.getAttribute("data-cashier-result")));
     for (const link of document.querySelectorAll("[data-cashier-close]")) link.addEventListener("click", () => tell("cashier:close", {}));
     reportHeight();
-    if ("ResizeObserver" in window) new ResizeObserver(reportHeight).observe(document.documentElement);
+    if ("ResizeObserver" in window) new ResizeObserver(reportHeight).observe(document.body);
   });
 })();
