@@ -23,7 +23,7 @@
  *   cashier  one customer's deposit through the hosted Cashier's pages: session
  *         start, autologin, deposit page, submit, result page (cashier-phase.ts)
  *
- * Other knobs: BENCH_PHASES (default "edge,grpc,raw,cashier"), BENCH_HTTP_CLIENT
+ * Other knobs: BENCH_PHASES (default every phase: "edge,grpc,raw,floor,cashier"), BENCH_HTTP_CLIENT
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
  * measured the same), BENCH_GRPC_CLIENT ("grpc-js", default, measured at about
  * 0.3 ms less CPU per call; "connect": the Connect client the edge uses),
@@ -110,7 +110,7 @@ const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 2, 0);
 const CONCURRENCY = Math.floor(envNumber("BENCH_CONCURRENCY", 64, 1));
 const HTTP_CLIENT = envChoice("BENCH_HTTP_CLIENT", ["http", "fetch"] as const, "http");
 const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["grpc-js", "connect"] as const, "grpc-js");
-const PHASES: PhaseName[] = (process.env.BENCH_PHASES || "edge,grpc,raw,cashier")
+const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
   .split(",")
   .map((s) => s.trim())
   .filter((s) => s !== "")
