@@ -243,6 +243,16 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     refusalPage(ctx, kit, refusal, deps.log, err);
   };
 
+  /** A guess on an enrolment link's form: refused, failed or told to wait, the answer is the link's page again. */
+  const enrolGuess = (ctx: Context, kit: PageKit, token: string, field: string, judge: (failed: () => void) => Promise<void>) =>
+    guess(
+      ctx,
+      kit,
+      "",
+      (failed) => judge(failed).catch((err) => enrolFailed(ctx, kit, err)),
+      (text) => showEnrolment(ctx, kit, token, [{ field, message: text }], 429).catch((err) => enrolFailed(ctx, kit, err)),
+    );
+
   router.get("/enrol/:token", async (ctx) => {
     const kit = pageKit(ctx);
     const token = enrolToken(ctx);
@@ -259,32 +269,22 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     const password = form.get("password") ?? "";
     const again = form.get("password_again") ?? "";
     const t = kit.tr.t;
-    await guess(
-      ctx,
-      kit,
-      "",
-      async (failed) => {
-        try {
-          if (!password || !again)
-            return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
-          if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
-          try {
-            await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
-          } catch (err) {
-            const refusal = consoleRefusal(err);
-            // Set already (a second form, or another tab): the link's page now asks for the code.
-            if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
-            if (refusal.kind !== "invalid") throw err;
-            failed();
-            return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
-          }
-          seeOther(ctx, `/enrol/${token}`);
-        } catch (err) {
-          enrolFailed(ctx, kit, err);
-        }
-      },
-      (text) => showEnrolment(ctx, kit, token, [{ field: "password", message: text }], 429).catch((err) => enrolFailed(ctx, kit, err)),
-    );
+    await enrolGuess(ctx, kit, token, "password", async (failed) => {
+      if (!password || !again)
+        return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
+      if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
+      try {
+        await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+      } catch (err) {
+        const refusal = consoleRefusal(err);
+        // Set already (a second form, or another tab): the link's page now asks for the code.
+        if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
+        if (refusal.kind !== "invalid") throw err;
+        failed();
+        return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+      }
+      seeOther(ctx, `/enrol/${token}`);
+    });
   });
 
   router.post("/enrol/:token/totp", async (ctx) => {
@@ -295,36 +295,26 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     if (!form) return;
     const code = (form.get("code") ?? "").replace(/\s+/g, "").slice(0, 16);
     const t = kit.tr.t;
-    await guess(
-      ctx,
-      kit,
-      "",
-      async (failed) => {
-        try {
-          if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
-          let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
-          try {
-            done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
-          } catch (err) {
-            const refusal = consoleRefusal(err);
-            if (refusal.kind !== "invalid") throw err;
-            failed();
-            return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
-          }
-          sessionStarted(ctx, done.session);
-          const session = done.session?.sessionToken ?? "";
-          // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
-          const options = await client
-            .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
-            .then((r) => r.optionsJson || undefined)
-            .catch(() => undefined);
-          const csrf = deps.csrf.token(session);
-          sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
-        } catch (err) {
-          enrolFailed(ctx, kit, err);
-        }
-      },
-      (text) => showEnrolment(ctx, kit, token, [{ field: "code", message: text }], 429).catch((err) => enrolFailed(ctx, kit, err)),
-    );
+    await enrolGuess(ctx, kit, token, "code", async (failed) => {
+      if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
+      let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+      try {
+        done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+      } catch (err) {
+        const refusal = consoleRefusal(err);
+        if (refusal.kind !== "invalid") throw err;
+        failed();
+        return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
+      }
+      sessionStarted(ctx, done.session);
+      const session = done.session?.sessionToken ?? "";
+      // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
+      const options = await client
+        .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
+        .then((r) => r.optionsJson || undefined)
+        .catch(() => undefined);
+      const csrf = deps.csrf.token(session);
+      sendPage(ctx, kit, 200, recoveryCodesPage({ ...kit, csrf }, { codes: done.recoveryCodes, passkeyOptions: options }));
+    });
   });
 }
