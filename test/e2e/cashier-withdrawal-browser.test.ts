@@ -133,6 +133,8 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-pending-en")}`);
   await Promise.all([page.waitForURL(/\/withdrawal/), page.click(`#cancel-${traceId}`)]);
   t.match(await page.textContent("#pending-count"), "You have no pending withdrawals.");
+  t.equal(await page.textContent("#cancelled"), "Your withdrawal is cancelled.", "the page says what happened");
+  t.same(await axeViolations(page), [], "axe: the page after a cancel");
   const [update] = await stub.waitFor("update_payout", (c) => (c.body as any)?.Status === "C" && (c.body as any)?.ExtPayoutID === s.order);
   t.equal((update.body as any).UpdatedBy, "customer");
 

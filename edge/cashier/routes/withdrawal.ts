@@ -66,14 +66,14 @@ function valuesOf(form: URLSearchParams): WithdrawalValues {
 }
 
 export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
-  const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[]) =>
-    send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors }));
+  const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[], cancelled = false) =>
+    send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors, cancelled }));
 
   router.get("/cashier/s/:session/withdrawal", async (ctx) => {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
-    show(ctx, l);
+    show(ctx, l, undefined, undefined, ctx.query.cancelled === "1");
   });
 
   router.post("/cashier/s/:session/withdrawal", async (ctx) => {
@@ -103,7 +103,9 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (traceId === undefined) return send(ctx, noticePage(l.c, "notFound"));
     try {
       await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
-      seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
+      // Back to the page, which says so: a list that is simply one shorter leaves the customer unsure.
+      const page = sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent);
+      seeOther(ctx, `${page}${page.includes("?") ? "&" : "?"}cancelled=1`);
     } catch (err) {
       refuse(ctx, deps, err, l.frame.session);
     }

@@ -26,6 +26,8 @@ export interface WithdrawalForm {
   csrfToken: string;
   values?: WithdrawalValues;
   errors?: readonly FieldError[];
+  /** The customer has just cancelled one of their pending withdrawals. */
+  cancelled?: boolean;
 }
 
 /** A date as the customer's language writes it (the server's time zone is UTC). */
@@ -49,13 +51,14 @@ export function statusText(tr: Translator, status: TransactionStatus): string {
   }
 }
 
-function pendingList(c: PageContext, f: SessionFrame, csrfToken: string): Html {
+function pendingList(c: PageContext, f: SessionFrame, csrfToken: string, cancelled: boolean): Html {
   const { tr } = c;
   const t = tr.t;
   const pending = f.session.pendingWithdrawals;
   const cancel = f.session.frontendSettings?.playerCancelWithdrawal ?? false;
   return html`<section aria-labelledby="pending-heading" class="pending">
 <h2 id="pending-heading">${t("cashier.withdrawal.pending.heading")}</h2>
+${cancelled ? html`<p id="cancelled" role="status">${t("cashier.withdrawal.cancelled")}</p>` : ""}
 <p id="pending-count">${t("cashier.withdrawal.pending.count", { count: pending.length })}</p>
 ${
   pending.length > 0
@@ -136,6 +139,6 @@ ${button({ label: t("cashier.withdrawal.submit"), id: "withdraw" })}
 ${s.customerName ? html`<p class="customer">${t("cashier.customer", { name: s.customerName })}</p>` : ""}
 ${balance !== undefined ? html`<dl><dt>${t("cashier.balance")}</dt><dd id="balance">${amountDisplay(tr, balance, currency)}</dd></dl>` : ""}
 ${formHtml}
-${pendingList(c, f, form.csrfToken)}`;
+${pendingList(c, f, form.csrfToken, form.cancelled ?? false)}`;
   return sessionPage(c, f, { http: errors.length > 0 ? 400 : 200, title: t("cashier.withdrawal.title"), body });
 }
