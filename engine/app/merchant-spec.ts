@@ -5,6 +5,7 @@
  * bad field (`merchants[0].frontends[1].base_currency must be an ISO 4217 code`).
  */
 import { isCurrency } from "../domain/money.ts";
+import { MERCHANT_ID } from "../domain/transaction.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "./ports.ts";
@@ -76,9 +77,7 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where}`, `must be an object`);
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
-  // It stands in signed canonical strings: no & or =, nothing a platform could mistype.
-  if (!/^[A-Za-z0-9._:-]{1,50}$/.test(merchantId))
-    throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
+  if (!MERCHANT_ID.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
   const statuses = str(m, "update_payout_statuses", where, false) ?? "CAPYJ";
   if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";

@@ -50,6 +50,12 @@ export interface ProcessInput {
   errorDetails: string;
 }
 
+/**
+ * What a merchant id may be: 1 to 50 letters, digits, '.', '_', ':' or '-'. It stands in signed canonical strings
+ * (no & or =) and nothing a platform could mistype; every merchant is created through this rule.
+ */
+export const MERCHANT_ID = /^[A-Za-z0-9._:-]{1,50}$/;
+
 /** What the domain needs to know about the merchant's frontend. */
 export interface FrontendView {
   name: string;

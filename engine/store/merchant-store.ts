@@ -9,6 +9,7 @@
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { DEFAULT_FRONTEND_SETTINGS } from "../domain/frontend-settings.ts";
+import { MERCHANT_ID } from "../domain/transaction.ts";
 import type {
   FrontendSpec,
   Merchant,
@@ -98,6 +99,8 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
 
   /** The merchant, from the cache when it is fresh (or `fresh` asks for the database, at most once a second). */
   async get(merchantId: string, opts: { fresh?: boolean } = {}): Promise<Merchant | undefined> {
+    // An id no merchant can have is none, without a query: a caller's NUL would otherwise be the driver's error (500).
+    if (!MERCHANT_ID.test(merchantId)) return undefined;
     return this.#cache.get(merchantId, opts);
   }
 

@@ -68,3 +68,14 @@ for (const [name, bytesOf] of [
     if (signedIn) t.ok(reached > RUNS / 2, `most calls got past the session check (${reached} of ${RUNS})`);
   });
 }
+
+t.test("a merchant id with a NUL names no merchant: INVALID_ARGUMENT naming the field, not the driver's error", async (t) => {
+  // The lookup sent the id to Postgres: a NUL came back as a vague "value is not acceptable", and once, in the
+  // property test above, as a protocol error (08P01) and an INTERNAL. An id no merchant can have is now none.
+  const refused = await svc()
+    .admin.createOperator({ login: "nul-scope", role: 1, merchantIds: ["m\u0000x"], operator: "tests" })
+    .then(() => undefined)
+    .catch((err: { code?: number; rawMessage?: string }) => err);
+  t.equal(refused?.code, 3, "INVALID_ARGUMENT");
+  t.match(refused?.rawMessage ?? "", /merchant_ids: names no merchant/);
+});
