@@ -28,6 +28,21 @@ export type ConsoleRefusal =
   | { kind: "unavailable" }
   | { kind: "internal" };
 
+/** What an operator reads of a refusal for its fields: each field with the engine's description, or its message. */
+export const invalidText = (r: Extract<ConsoleRefusal, { kind: "invalid" }>): string =>
+  r.violations.length ? r.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : r.message;
+
+/**
+ * A refusal a form's own page can show above it: for the form's fields (400) or for the state of what it changes
+ * (409), with the text; undefined for any other (a session, a role, an outage: the shared refusal page's).
+ */
+export function formRefusal(err: unknown): { status: 400 | 409; text: string } | undefined {
+  const r = consoleRefusal(err);
+  if (r.kind === "invalid") return { status: 400, text: invalidText(r) };
+  if (r.kind === "refused") return { status: 409, text: r.message };
+  return undefined;
+}
+
 export function consoleRefusal(err: unknown): ConsoleRefusal {
   if (!(err instanceof ConnectError)) return { kind: "internal" };
   const [console_] = err.findDetails(ConsoleErrorSchema);

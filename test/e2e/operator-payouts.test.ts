@@ -54,6 +54,15 @@ async function payout(amount: number, pin = "cust-7") {
   return { oid, traceId: r.body.trace_id as number };
 }
 
+/** The audit log's failure rows of `action` on a payout, oldest first: each detail up to its first colon. */
+async function failuresOf(action: string, traceId: number): Promise<string[]> {
+  const rows = await svc().sql<{ detail: string }>("select detail from audit_log where action = $1 and target = $2 and outcome = 'failure' order by id", [
+    action,
+    `trace_id:${traceId}`,
+  ]);
+  return rows.map((r) => r.detail.split(":")[0]);
+}
+
 async function refusal(p: Promise<unknown>) {
   try {
     await p;
@@ -162,12 +171,8 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
 
   // An operator whose access neither of them set up gives the second approval.
   t.equal((await approve(ben, a.traceId)).transaction?.status, TransactionStatus.APPROVED);
-  const audit = await svc().sql<{ detail: string }>(
-    "select detail from audit_log where target = $1 and outcome = 'failure' and action = 'payout.approve' order by id",
-    [`trace_id:${a.traceId}`],
-  );
   t.same(
-    audit.map((r) => r.detail.split(":")[0]),
+    await failuresOf("payout.approve", a.traceId),
     ["lead set up the access of sock", "lead set up the access of pat", "lead set up the access of leaf (through mid)"],
     "each refusal is audited, naming who set up whose access",
   );
@@ -241,12 +246,8 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
     "select after_json, actor from audit_log where action = 'payout.reject' and target = $1 and outcome = 'success'",
     [`trace_id:${p.traceId}`],
   );
-  const refused = await svc().sql<{ detail: string }>(
-    "select detail from audit_log where action = 'payout.reject' and target = $1 and outcome = 'failure' order by id",
-    [`trace_id:${p.traceId}`],
-  );
   t.same(
-    refused.map((r) => r.detail.split(":")[0]),
+    await failuresOf("payout.reject", p.traceId),
     ["reason", "note", "note"],
     "the refused tries (no reason, OTHER without a note, a note too long) are audited too",
   );

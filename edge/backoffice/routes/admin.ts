@@ -9,7 +9,7 @@ import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { consoleRefusal } from "../refusal.ts";
+import { consoleRefusal, formRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
 import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
 import type { Notice } from "../views/model.ts";
@@ -101,10 +101,9 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     try {
       await apply();
     } catch (err) {
-      const r = consoleRefusal(err);
-      if (r.kind !== "invalid" && r.kind !== "refused") throw err;
-      const text = r.kind === "invalid" && r.violations.length ? r.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : r.message;
-      await operatorsAgain(ctx, s, r.kind === "invalid" ? 400 : 409, { notice: { kind: "error", text } });
+      const r = formRefusal(err);
+      if (!r) throw err;
+      await operatorsAgain(ctx, s, r.status, { notice: { kind: "error", text: r.text } });
     }
   };
 

@@ -11,7 +11,7 @@ import type { Context } from "koa";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { currencyExponent } from "../../../engine/domain/money.ts";
 import { seeOther, sendPage } from "../request.ts";
-import { consoleRefusal } from "../refusal.ts";
+import { formRefusal } from "../refusal.ts";
 import type { Notice } from "../views/model.ts";
 import { merchantPage, merchantsPage } from "../views/merchants.ts";
 import type { ConsoleKey } from "../i18n.ts";
@@ -57,11 +57,9 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     try {
       await apply();
     } catch (err) {
-      const r = consoleRefusal(err);
-      if (r.kind === "invalid")
-        return refused(ctx, s, merchantId, 400, r.violations.length ? r.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : r.message);
-      if (r.kind === "refused") return refused(ctx, s, merchantId, 409, r.message);
-      throw err;
+      const r = formRefusal(err);
+      if (!r) throw err;
+      return refused(ctx, s, merchantId, r.status, r.text);
     }
     seeOther(ctx, back(merchantId, notice));
   };

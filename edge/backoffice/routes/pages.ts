@@ -14,7 +14,7 @@ import type { Html } from "../../pages/kit/html.ts";
 import { clearSession, sessionToken } from "../cookies.ts";
 import type { BackofficeClient } from "../engine-client.ts";
 import type { ConsoleRefusal } from "../refusal.ts";
-import { consoleRefusal } from "../refusal.ts";
+import { consoleRefusal, invalidText } from "../refusal.ts";
 import { type ConsoleDeps, consoleContext, formIsOurs, pageKit, type PageKit, seeOther, sendPage } from "../request.ts";
 import { messagePage } from "../views/gate.ts";
 import { consoleLayout } from "../views/layout.ts";
@@ -72,11 +72,7 @@ export function refusalPage(ctx: Context, kit: PageKit, refusal: ConsoleRefusal,
     case "enrolment-invalid":
       return page(404, t("bo.error.notFound.title"), t("bo.error.notFound.body"));
     case "invalid":
-      return page(
-        400,
-        t("kit.refused.heading"),
-        refusal.violations.length ? refusal.violations.map((v) => `${v.field}: ${v.description}`).join("; ") : refusal.message,
-      );
+      return page(400, t("kit.refused.heading"), invalidText(refusal));
     case "refused":
     case "four-eyes-same-operator":
     case "four-eyes-issued-access":
