@@ -29,8 +29,10 @@ function stat(pid: number): { state: string; started: string } | undefined {
 const ownedBy = (pid: number) => writeFileSync(join(dir, "cashier.pid"), `${JSON.stringify({ pid, started: stat(pid)?.started ?? "" })}\n`);
 
 t.test("a zombie owner holds nothing; a live one keeps the data dir", async (t) => {
-  // sh starts a child that exits at once, then becomes `sleep`, which never reaps it: a zombie for 30 s.
-  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+  // sh starts a child, then becomes `sleep`, which never reaps it: a zombie for 30 s. The child exits only once its
+  // parent is `sleep` (a child that ended before the exec could be reaped by sh, and was, once, on a loaded machine).
+  const script = 'p=$$; (until [ "$(cat /proc/$p/comm)" = sleep ]; do sleep 0.01; done) & echo $!; exec sleep 30';
+  const parent = spawn("sh", ["-c", script], { stdio: ["ignore", "pipe", "ignore"] });
   t.teardown(() => parent.kill("SIGKILL"));
   const zombie = await new Promise<number>((resolve) => parent.stdout.once("data", (d) => resolve(Number(String(d).trim()))));
   t.ok(await until(async () => stat(zombie)?.state === "Z", 10_000), `PID ${zombie} is a zombie`);
