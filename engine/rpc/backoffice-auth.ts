@@ -1,11 +1,13 @@
 /**
  * BackofficeService, the calls before and around a session: enrolment,
- * sign-in, sign-out, the session itself and the operator's passkeys.
+ * sign-in, sign-out, the session itself, the operator's own password and
+ * passkeys.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type BackofficeService,
+  ChangePasswordResponseSchema,
   CompleteSignInResponseSchema,
   ConfirmEnrolmentTotpResponseSchema,
   DeletePasskeyResponseSchema,
@@ -21,6 +23,7 @@ import {
   TotpSetupSchema,
 } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
+import { changePassword } from "../app/change-password.ts";
 import { completeSignIn, signIn, type SecondFactor } from "../app/console-sign-in.ts";
 import { authenticate, signOut } from "../app/console-session.ts";
 import { confirmEnrolmentTotp, getEnrolment, setEnrolmentPassword, type TotpSetup } from "../app/enrolment.ts";
@@ -39,6 +42,7 @@ type AuthCalls = Pick<
   | "completeSignIn"
   | "signOut"
   | "getConsoleSession"
+  | "changePassword"
   | "startPasskeyRegistration"
   | "finishPasskeyRegistration"
   | "listPasskeys"
@@ -104,6 +108,13 @@ export function backofficeAuth(deps: BackofficeDeps): AuthCalls {
       consoleCall(async () => {
         const who = await authenticate(deps, callerOf(req.context));
         return create(GetConsoleSessionResponseSchema, { session: sessionToProto({ idleEnd: who.idleEnd, operator: who.operator }, deps.now()) });
+      }),
+
+    changePassword: (req) =>
+      consoleCall(async () => {
+        const r = await changePassword(deps, callerOf(req.context), req.currentPassword, req.newPassword);
+        if (!r.ok) throw toRpcError(r.error);
+        return create(ChangePasswordResponseSchema, { endedSessions: r.endedSessions });
       }),
 
     startPasskeyRegistration: (req) =>

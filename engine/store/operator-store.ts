@@ -165,6 +165,22 @@ export class PgOperatorStore {
     await this.#db(tx).updateTable("console_session").set({ ended_at: now }).where("login", "=", login).where("ended_at", "is", null).execute();
   }
 
+  /** The operator's own new password; its other sessions (and pending sign-ins) end, the one it came from goes on. */
+  async changePassword(login: string, passwordHash: string, keepSession: string, now: Date, tx: EntityManager): Promise<number> {
+    const db = this.#db(tx);
+    await db.updateTable("operator").set({ password_hash: passwordHash, updated_at: now }).where("login", "=", login).execute();
+    const ended = await db
+      .updateTable("console_session")
+      .set({ ended_at: now })
+      .where("login", "=", login)
+      .where("ended_at", "is", null)
+      .where("token_hash", "<>", keepSession)
+      .where("expires_at", ">", now)
+      .returning("token_hash")
+      .execute();
+    return ended.length;
+  }
+
   /** The enrolling operator whose link's token hashes to `hash`, if still valid at `now`. */
   async byEnrolment(hash: string, now: Date, tx?: EntityManager): Promise<OperatorRecord | undefined> {
     const row = await this.#db(tx)

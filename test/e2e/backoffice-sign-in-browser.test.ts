@@ -5,7 +5,9 @@
  * the recovery codes once), a passkey added and then used to sign in through
  * a virtual WebAuthn authenticator (CDP), sign-in with password and TOTP by
  * keyboard alone, the lockout's and the idle sign-out's messages (the
- * engine's clock moved), sign-out; axe finds no serious or critical
+ * engine's clock moved), sign-out, a change of the operator's own password
+ * (refused beside its fields, then made, signing out the other session);
+ * axe finds no serious or critical
  * violation on any of these pages, and each is kept as a screenshot.
  */
 import t, { type Test } from "tap";
@@ -184,4 +186,46 @@ t.test("15 idle minutes: the next click lands on sign-in, which says why", async
     cookies.some((c) => c.name === session.name),
     "the session cookie is gone",
   );
+});
+
+t.test("My account: a password change is refused beside its fields, then made; the operator's other session is signed out", async (t) => {
+  const uma = await enrolOverHttp(bo.url, await createOperator(service(), "uma", "viewer"), "uma", undefined, clock.now);
+  const NEW = "seven lanterns over the quiet harbour";
+  const { page } = await fresh(t);
+  await page.goto(`${url}/signin`);
+  await page.fill("#login", "uma");
+  await page.fill("#password", uma.password);
+  await page.click("#signin");
+  await page.fill("#totp", nextCode(uma.secret));
+  await page.click("#totp-submit");
+  await page.waitForURL(`${url}/`);
+  await page.goto(`${url}/account`);
+  t.equal(await page.getAttribute("#current_password", "autocomplete"), "current-password");
+  t.equal(await page.getAttribute("#new_password", "autocomplete"), "new-password");
+
+  const submit = async (current: string, next: string, again = next) => {
+    await page.fill("#current_password", current);
+    await page.fill("#new_password", next);
+    await page.fill("#new_password_again", again);
+    await page.click("#change-password");
+    await page.waitForLoadState();
+  };
+  await submit("not my password at all", NEW);
+  await page.waitForSelector("#error-summary");
+  t.match(await page.textContent("#current_password-error"), /This is not your current password/);
+  t.equal(await page.getAttribute("#current_password", "aria-invalid"), "true");
+  await axeClean(t, page, "account-password-refused");
+  await submit(uma.password, NEW, `${NEW}!`);
+  t.match(await page.textContent("#new_password_again-error"), /The two passwords are not the same/);
+  await submit(uma.password, "passwordpassword");
+  t.match(await page.textContent("#new_password-error"), /New password: is on the list of breached or common passwords/);
+  await submit(uma.password, NEW);
+  await page.waitForURL(/\/account\?notice=password$/);
+  t.match(await page.textContent("#notice"), /Your password was changed\. Your sessions on other devices were signed out/);
+  await axeClean(t, page, "account-password-changed");
+
+  const other = await uma.client.get("/");
+  t.equal(other.status, 303, "the enrolment's session, elsewhere, is over");
+  t.match(other.location, /\/signin/);
+  t.equal(await page.textContent("h1"), "My account", "this one goes on");
 });

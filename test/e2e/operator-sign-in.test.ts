@@ -241,6 +241,76 @@ t.test("wrong second factors count toward the lock", async (t) => {
   t.equal((await refusal(bo().signIn({ context: ctx(), login: "tom", password: PASSWORD }))).reason, ConsoleErrorReason.SIGN_IN_REFUSED);
 });
 
+t.test("an operator changes their own password: the current one is judged like a sign-in's, other sessions end", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "paula", "viewer");
+  const other = await signInTotp(bo(), clock, op);
+  const here = op.sessionToken;
+  const NEW = "a quite different phrase 77";
+  const change = (currentPassword: string, newPassword: string, token = here) =>
+    refusal(bo().changePassword({ context: ctx(token), currentPassword, newPassword }));
+
+  t.same((await change("not my password at all", NEW)).fields, ["current_password"], "a wrong current password names its field");
+  for (const bad of ["short-pass", "passwordpassword", "paula-has-a-long-password", PASSWORD]) {
+    const r = await change(PASSWORD, bad);
+    t.equal(r.code, Code.InvalidArgument, bad);
+    t.same(r.fields, ["new_password"], `${bad}: refused by enrolment's rules, or as the current one`);
+  }
+  t.equal(
+    (await refusal(bo().changePassword({ context: ctx("not-a-session"), currentPassword: PASSWORD, newPassword: NEW }))).reason,
+    ConsoleErrorReason.SESSION_REQUIRED,
+  );
+
+  const done = await bo().changePassword({ context: ctx(here), currentPassword: PASSWORD, newPassword: NEW });
+  t.equal(done.endedSessions, 1, "the other session ended");
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(other) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal((await bo().getConsoleSession({ context: ctx(here) })).session?.operator?.login, "paula", "this session goes on");
+  t.equal(
+    (await refusal(bo().signIn({ context: ctx(), login: "paula", password: PASSWORD }))).reason,
+    ConsoleErrorReason.SIGN_IN_REFUSED,
+    "the old password is refused",
+  );
+  t.ok(await signInTotp(bo(), clock, { ...op, password: NEW }), "the new one signs in");
+
+  const rows = await svc().sql<{ outcome: string; detail: string }>(
+    "select outcome, detail from audit_log where actor = 'paula' and action = 'operator.password' order by id",
+  );
+  t.same(
+    rows.map((r) => r.outcome),
+    ["failure", "failure", "failure", "failure", "failure", "success"],
+    "every attempt is audited",
+  );
+  t.notOk(
+    rows.some((r) => r.detail.includes("password at all") || r.detail.includes(NEW) || r.detail.includes(PASSWORD)),
+    "by its reason, never a password",
+  );
+  const [stored] = await svc().sql<{ password_hash: string }>("select password_hash from operator where login = 'paula'");
+  t.match(stored.password_hash, /^\$argon2id\$/, "stored only as its Argon2id hash");
+});
+
+t.test("wrong current passwords lock the account like failed sign-ins, and the 10th ends every session", async (t) => {
+  const op = await enrolOperator(svc(), bo(), clock, "quinn", "viewer");
+  const other = await signInTotp(bo(), clock, op);
+  // Nine wrong together: a stolen session cannot try passwords faster than the lock allows.
+  const burst = await Promise.all(
+    Array.from({ length: 9 }, (_, i) =>
+      refusal(bo().changePassword({ context: ctx(op.sessionToken), currentPassword: `guess ${i} of many`, newPassword: "x" })),
+    ),
+  );
+  t.ok(
+    burst.every((r) => r.fields.join() === "current_password"),
+    "each refused, naming the current password",
+  );
+  t.ok((await bo().getConsoleSession({ context: ctx(op.sessionToken) })).session, "nine leave the session");
+  const tenth = await refusal(bo().changePassword({ context: ctx(op.sessionToken), currentPassword: "guess ten of many", newPassword: "x" }));
+  t.same(tenth.fields, ["current_password"]);
+  t.match(tenth.message, /locked for 30 minutes/);
+  for (const token of [op.sessionToken, other])
+    t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal((await refusal(bo().signIn({ context: ctx(), login: "quinn", password: PASSWORD }))).reason, ConsoleErrorReason.SIGN_IN_REFUSED, "locked");
+  clock.advance(31 * 60_000);
+  t.ok(await signInTotp(bo(), clock, op), "open again after 30 minutes, the password unchanged");
+});
+
 t.test("a session ends after 15 idle minutes; every call keeps it alive", async (t) => {
   const op = await enrolOperator(svc(), bo(), clock, "ida", "viewer");
   const token = await signInTotp(bo(), clock, op);

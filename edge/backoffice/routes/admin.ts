@@ -1,7 +1,7 @@
 /**
- * /operators (list, create, role and scope, disable, reset), /audit (the log,
- * its CSV export and the chain's check) and /account (the operator's own
- * passkeys). The engine checks each call's action against the role.
+ * /operators (list, create, role and scope, disable, reset) and /audit (the
+ * log, its CSV export and the chain's check). The engine checks each call's
+ * action against the role.
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
@@ -11,7 +11,7 @@ import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js"
 import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal, formRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
-import { accountPage, AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
+import { AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
 import type { Notice } from "../views/model.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 import { dayRange } from "./date-filter.ts";
@@ -185,54 +185,5 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
     }
-  });
-
-  consoleGet(router, "/account", deps, async (ctx, s) => {
-    const [list, options] = await Promise.all([
-      deps.client.listPasskeys({ context: s.context }),
-      deps.client
-        .startPasskeyRegistration({ context: s.context })
-        .then((r) => r.optionsJson || undefined)
-        .catch(() => undefined),
-    ]);
-    const t = s.kit.tr.t;
-    const notice =
-      ctx.query.notice === "added"
-        ? ({ kind: "success", text: t("bo.passkey.added") } as const)
-        : ctx.query.notice === "failed"
-          ? ({ kind: "error", text: t("bo.passkey.failed") } as const)
-          : undefined;
-    return s.render(
-      "account",
-      t("bo.account.title"),
-      accountPage(s.kit.tr, {
-        login: s.operator.login,
-        role: t(`bo.role.${s.operator.role}`),
-        passkeys: list.passkeys,
-        passkeyOptions: options,
-        csrf: s.csrf,
-        nonce: s.kit.nonce,
-        notice,
-      }),
-      options ? ["webauthn"] : [],
-    );
-  });
-
-  consolePost(router, "/account/passkeys", deps, async (ctx, s, form) => {
-    const response = form.get("response") ?? "";
-    try {
-      JSON.parse(response);
-      await deps.client.finishPasskeyRegistration({ context: s.context, responseJson: response, name: (form.get("name") ?? "").slice(0, 64) });
-    } catch (err) {
-      const refusal = consoleRefusal(err);
-      if (refusal.kind === "session-ended" || refusal.kind === "session-required" || refusal.kind === "unavailable") throw err;
-      return seeOther(ctx, "/account?notice=failed");
-    }
-    seeOther(ctx, "/account?notice=added");
-  });
-
-  consolePost(router, "/account/passkeys/delete", deps, async (ctx, s, form) => {
-    await deps.client.deletePasskey({ context: s.context, id: (form.get("id") ?? "").slice(0, 512) });
-    seeOther(ctx, "/account");
   });
 }

@@ -1,6 +1,7 @@
 /** Every signed-in page of the console, each in its own file. */
 import type Router from "@koa/router";
 import type { PageDeps } from "./pages.ts";
+import { accountRoutes } from "./account.ts";
 import { adminRoutes } from "./admin.ts";
 import { checkRoutes } from "./check.ts";
 import { homeRoutes } from "./home.ts";
@@ -17,4 +18,5 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   checkRoutes(router, deps);
   merchantRoutes(router, deps);
   adminRoutes(router, deps);
+  accountRoutes(router, deps);
 }

@@ -2,13 +2,13 @@
  * The admin's pages: operators (list, create with a one-time enrolment link
  * shown once, role and scope changes, disable, reset) and the audit log
  * (filters, pages, CSV export, the hash chain's check); and every operator's
- * own account page (passkeys, recovery codes left).
+ * own account page (password, passkeys).
  */
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import type { Passkey, VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { type Operator, OperatorRole, OperatorState } from "../../../gen/cashier/admin/v1/operator_pb.js";
-import { button, hiddenFields } from "../../pages/kit/components.ts";
+import { button, errorSummary, type FieldError, field, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
@@ -204,13 +204,29 @@ export interface AccountView {
   csrf: string;
   nonce: string;
   notice?: Notice;
+  /** The password form's faults, when it came back refused. */
+  passwordErrors?: readonly FieldError[];
+  minPasswordLength: number;
 }
 
 export function accountPage(tr: ConsoleTranslator, v: AccountView): Html {
   const t = tr.t;
+  const errors = v.passwordErrors ?? [];
+  const errorOf = (f: string) => errors.find((e) => e.field === f)?.message;
   return html`<h1>${t("bo.account.title")}</h1>
+${errorSummary(tr, errors)}
 ${noticeBox(v.notice)}
 <dl class="summary"><dt>${t("bo.signin.login")}</dt><dd>${v.login}</dd><dt>${t("bo.op.role")}</dt><dd>${v.role}</dd></dl>
+<h2 id="password-heading">${t("bo.password.heading")}</h2>
+<form method="post" action="/account/password" novalidate aria-labelledby="password-heading">
+${hiddenFields({ [CSRF_FIELD]: v.csrf })}
+<input type="text" name="username" value="${v.login}" autocomplete="username" hidden>
+<p class="rules">${t("bo.password.intro", { min: v.minPasswordLength })}</p>
+${field({ name: "current_password", label: t("bo.password.current"), type: "password", autocomplete: "current-password", required: true, error: errorOf("current_password"), maxlength: 256 })}
+${field({ name: "new_password", label: t("bo.password.new"), hint: t("bo.enrol.rulesShort", { min: v.minPasswordLength }), type: "password", autocomplete: "new-password", required: true, error: errorOf("new_password"), maxlength: 256 })}
+${field({ name: "new_password_again", label: t("bo.enrol.passwordAgain"), type: "password", autocomplete: "new-password", required: true, error: errorOf("new_password_again"), maxlength: 256 })}
+<div class="actions">${button({ label: t("bo.password.submit"), id: "change-password" })}</div>
+</form>
 <h2>${t("bo.account.passkeys", { count: v.passkeys.length })}</h2>
 ${dataTable({
   id: "passkeys",

@@ -592,6 +592,60 @@ export declare type Passkey = Message<"cashier.admin.v1.Passkey"> & {
 export declare const PasskeySchema: GenMessage<Passkey>;
 
 /**
+ * ChangePasswordRequest carries the current password and the new one.
+ *
+ * @generated from message cashier.admin.v1.ChangePasswordRequest
+ */
+export declare type ChangePasswordRequest = Message<"cashier.admin.v1.ChangePasswordRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The operator's password now.
+   *
+   * @generated from field: string current_password = 2;
+   */
+  currentPassword: string;
+
+  /**
+   * The password to use from now on.
+   *
+   * @generated from field: string new_password = 3;
+   */
+  newPassword: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ChangePasswordRequest.
+ * Use `create(ChangePasswordRequestSchema)` to create a new message.
+ */
+export declare const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest>;
+
+/**
+ * ChangePasswordResponse tells how many other sessions were ended.
+ *
+ * @generated from message cashier.admin.v1.ChangePasswordResponse
+ */
+export declare type ChangePasswordResponse = Message<"cashier.admin.v1.ChangePasswordResponse"> & {
+  /**
+   * The operator's other console sessions that the change ended.
+   *
+   * @generated from field: int32 ended_sessions = 1;
+   */
+  endedSessions: number;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ChangePasswordResponse.
+ * Use `create(ChangePasswordResponseSchema)` to create a new message.
+ */
+export declare const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse>;
+
+/**
  * StartPasskeyRegistrationRequest asks for creation options.
  *
  * @generated from message cashier.admin.v1.StartPasskeyRegistrationRequest
@@ -2972,6 +3026,20 @@ export declare const BackofficeService: GenService<{
     methodKind: "unary";
     input: typeof GetConsoleSessionRequestSchema;
     output: typeof GetConsoleSessionResponseSchema;
+  },
+  /**
+   * ChangePassword replaces the signed-in operator's password, given the
+   * current one. A wrong current password counts toward the lock like a failed
+   * sign-in, and the 10th ends every session of the operator. The new password
+   * follows enrolment's rules and differs from the current one. The operator's
+   * other sessions end; this one goes on.
+   *
+   * @generated from rpc cashier.admin.v1.BackofficeService.ChangePassword
+   */
+  changePassword: {
+    methodKind: "unary";
+    input: typeof ChangePasswordRequestSchema;
+    output: typeof ChangePasswordResponseSchema;
   },
   /**
    * StartPasskeyRegistration makes WebAuthn creation options for the signed-in operator.
