@@ -25,12 +25,6 @@ export function sessionPath(sessionToken: string, page: SessionPage, parent?: st
   return parent ? `${base}?parent=${encodeURIComponent(parent)}` : base;
 }
 
-/** The parent origin a request declares, when it is exactly one of `allowed` (else none: no events are posted). */
-export function declaredParent(query: unknown, allowed: readonly string[]): string | undefined {
-  const parent = typeof query === "string" ? query : undefined;
-  return parent && allowed.includes(parent) ? parent : undefined;
-}
-
 /**
  * The access log's form of a Cashier path: tokens replaced by their kind. The
  * router matches paths without regard to case (and a 404 is logged too), so

@@ -27,6 +27,8 @@ export interface ChallengeView {
 export interface PageKit {
   tr: Translator;
   nonce: string;
+  /** The framing parent's origin the page's script posts its events to (a challenge of a framed Cashier). */
+  parentOrigin?: string;
 }
 
 /** A language's kit with a fresh nonce. */
@@ -54,7 +56,7 @@ export function pageHeaders(returnUrl = "", nonce = "", tls = false, frameAncest
 }
 
 function page(kit: PageKit, http: number, title: string, body: Html): Page {
-  return { http, nonce: kit.nonce, html: layout({ tr: kit.tr, nonce: kit.nonce, title, body }).value };
+  return { http, nonce: kit.nonce, html: layout({ tr: kit.tr, nonce: kit.nonce, title, body, parentOrigin: kit.parentOrigin }).value };
 }
 
 /** A link back to the merchant, only for an http(s) return_url (never javascript: or the like). */

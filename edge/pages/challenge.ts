@@ -15,6 +15,7 @@ import { readForm } from "../middleware/form-body.ts";
 import { MAX_FORM_BYTES } from "../middleware/form-body.ts";
 import { expiredPage, finishedPage, kitFor, notFoundPage, openPage, pageHeaders, refusalPage, refusedPage, type Page, type PageKit } from "./challenge-html.ts";
 import { chooseLocale } from "./kit/locale.ts";
+import { declaredParent } from "./kit/security.ts";
 import { traceIdOf } from "../wire/ids.ts";
 
 interface Target {
@@ -78,7 +79,9 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
   const show = async (ctx: Context, target: Target) => {
     try {
       const challenge = await engine.getChallenge(target);
-      send(ctx, pageOf(challenge, kitOf(ctx)), challenge.returnUrl, challenge.allowedOrigins);
+      // Framed by the Cashier's parent (its address carries `?parent=`, and the forms post back to it): events as the Cashier's pages.
+      const kit = { ...kitOf(ctx), parentOrigin: declaredParent(ctx.query.parent, challenge.allowedOrigins) };
+      send(ctx, pageOf(challenge, kit), challenge.returnUrl, challenge.allowedOrigins);
     } catch (err) {
       refuse(ctx, err);
     }

@@ -441,9 +441,14 @@ t.test("framed, with 3-D Secure: the challenge shows inside the same frame and t
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   await frame.check("#preset-2500");
   await fillNewCard(frame as unknown as Page, CARDS.threeDs);
+  const loadedBefore = ((await page.evaluate("window.events")) as { data: Record<string, unknown> }[]).filter((e) => e.data.type === "cashier:loaded").length;
   await frame.click("#pay");
   await frame.waitForURL(/\/3ds\//);
   t.equal(await frame.textContent("h1"), "3-D Secure check", "the challenge is shown in the frame (its frame-ancestors are the Cashier's)");
+  // The challenge is one of the Cashier's pages for the parent too: it announces itself, to exactly that origin.
+  t.equal(new URL(frame.url()).searchParams.get("parent"), parent, "the challenge's address carries the declared parent");
+  await page.waitForFunction(`window.events.filter((e) => e.data.type === 'cashier:loaded').length > ${loadedBefore}`);
+  t.pass("the challenge page posts cashier:loaded to the parent");
   t.comment(`screenshot: ${await screenshot(page, "cashier-framed-challenge-en")}`);
   await frame.click("#approve");
   await page.waitForFunction("window.events && window.events.some((e) => e.data.type === 'cashier:result')");

@@ -8,7 +8,8 @@
  */
 import type Router from "@koa/router";
 import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
-import { declaredParent, isToken, sessionPath } from "../paths.ts";
+import { declaredParent } from "../../pages/kit/security.ts";
+import { isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
 import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
 

@@ -15,6 +15,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitDepositRequest, SubmitDepositRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
+import { withParent } from "../../pages/kit/security.ts";
 import { parseAmountInput } from "../amount-input.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
@@ -124,7 +125,8 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     try {
       const { transaction } = await deps.cashier.submitDeposit(decoded.request);
       const x = transaction!;
-      if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl) return seeOther(ctx, x.redirectUrl);
+      // The challenge is one of the service's pages too: in a frame it tells the parent its size like the others.
+      if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl) return seeOther(ctx, withParent(x.redirectUrl, l.frame.parent));
       seeOther(ctx, sessionPath(l.frame.sessionToken, `result/${x.traceId}`, l.frame.parent));
     } catch (err) {
       if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "deposit"));

@@ -11,6 +11,7 @@ import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/
 import { amountDisplay, linkButton, pathButton } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
+import { withParent } from "../../pages/kit/security.ts";
 import { sessionPath } from "../paths.ts";
 import { statusWord } from "../../wire/status-words.ts";
 import { type CashierPage, type PageContext, type SessionFrame, isFinal, sessionPage } from "./page.ts";
@@ -82,7 +83,7 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   const following = !final && x.status !== TransactionStatus.REQUESTED;
   // A 3-D Secure check still open: the way to it, for a customer who reached this page without passing it (a form sent twice).
   const open = x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl !== "";
-  const challenge = open ? linkButton(t("cashier.result.challenge"), x.redirectUrl, "challenge") : "";
+  const challenge = open ? linkButton(t("cashier.result.challenge"), withParent(x.redirectUrl, f.parent), "challenge") : "";
   const cont = linkButton(t("kit.continue"), f.session.returnUrl, "continue", {
     target: "_top",
     closes: true,

@@ -22,6 +22,20 @@ export function httpOrigin(url: string): string | undefined {
   }
 }
 
+/** The parent origin a request declares (`?parent=`), when it is exactly one of `allowed` (else none: no events are posted). */
+export function declaredParent(query: unknown, allowed: readonly string[]): string | undefined {
+  const parent = typeof query === "string" ? query : undefined;
+  return parent && allowed.includes(parent) ? parent : undefined;
+}
+
+/** One of the service's own page addresses with the declared parent origin added, so that the next page posts its events too. */
+export function withParent(url: string, parent: string | undefined): string {
+  if (!parent) return url;
+  const u = new URL(url);
+  u.searchParams.set("parent", parent);
+  return u.href;
+}
+
 export interface PageSecurity {
   /** This response's nonce, on every script and stylesheet tag. */
   nonce: string;

@@ -2,7 +2,8 @@
 import t from "tap";
 import { amountInputValue, parseAmountInput } from "../../../edge/cashier/amount-input.ts";
 import { brandOf, cardNumberInput, cvvInput, expiryInput, holderInput } from "../../../edge/cashier/card-input.ts";
-import { declaredParent, isToken, redactPath, sessionPath } from "../../../edge/cashier/paths.ts";
+import { isToken, redactPath, sessionPath } from "../../../edge/cashier/paths.ts";
+import { declaredParent } from "../../../edge/pages/kit/security.ts";
 import { createLimiter } from "../../../edge/cashier/rate-limits.ts";
 
 t.test("amounts are read exactly, with a point or a comma, never more decimals than the currency has", async (t) => {
