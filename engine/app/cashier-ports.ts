@@ -82,6 +82,8 @@ export interface SessionStore {
    * hash, in one statement; undefined when unknown, used or expired.
    */
   redeem(autologinHash: string, sessionHash: string, now: Date): Promise<SessionRecord | undefined>;
+  /** The session an autologin token would open, without using it. */
+  byUnusedAutologin(autologinHash: string, now: Date): Promise<SessionRecord | undefined>;
   /** The live session of a browser session hash; undefined when unknown or ended. */
   bySessionHash(sessionHash: string, now: Date): Promise<SessionRecord | undefined>;
   /** The customer's saved cards that may be offered, newest first; erases those kept for a deposit that ended unapproved. */

@@ -48,18 +48,45 @@ export async function openSession(deps: CashierDeps, sessionToken: string): Prom
   return withMerchant(deps, session, SESSION_ENDED);
 }
 
+export const FRAMED_ELSEWHERE = domainError(
+  "NOT_ALLOWED_BY_FRONTEND",
+  "This Cashier cannot be shown in a frame of this site (the frontend's allowed_origins); the link was not used and still opens in its own window.",
+);
+
+/**
+ * How the browser loads the autologin address: in a frame or not (its Sec-Fetch-Dest), and the framing page's
+ * origin when the browser told it (its Referer), "" when it did not.
+ */
+export interface AutologinFrame {
+  framed: boolean;
+  ancestor: string;
+}
+
+/**
+ * A frame the frontend does not allow would never show the Cashier (its pages' frame-ancestors), yet opening the
+ * link there would use it up: such a request is refused and leaves the link unused. Without a told origin only an
+ * empty allowed_origins can be judged.
+ */
+async function refusedFrame(deps: CashierDeps, autologinHash: string, frame: AutologinFrame | undefined): Promise<boolean> {
+  if (!frame?.framed) return false;
+  const pending = await deps.sessions.byUnusedAutologin(autologinHash, deps.now());
+  const opened = await withMerchant(deps, pending, AUTOLOGIN_UNUSABLE);
+  if (!opened.ok) return false;
+  const allowed = opened.open.frontend.settings.allowedOrigins;
+  return allowed.length === 0 || (frame.ancestor !== "" && !allowed.includes(frame.ancestor));
+}
+
 /** Uses an autologin token once: a new browser session token, valid until the session's end. */
 export async function redeemAutologin(
   deps: CashierDeps,
   autologin: string,
+  frame?: AutologinFrame,
 ): Promise<{ ok: true; sessionToken: string; open: OpenSession } | { ok: false; error: DomainError }> {
   if (!TOKEN_SHAPE.test(autologin)) return { ok: false, error: AUTOLOGIN_UNUSABLE };
+  const autologinHash = tokenHash(deps.keys.tokenHash, "autologin", autologin);
+  if (await refusedFrame(deps, autologinHash, frame)) return { ok: false, error: FRAMED_ELSEWHERE };
   const sessionToken = newSessionToken();
-  const session = await deps.sessions.redeem(
-    tokenHash(deps.keys.tokenHash, "autologin", autologin),
-    tokenHash(deps.keys.tokenHash, "session", sessionToken),
-    deps.now(),
-  );
+  const session = await deps.sessions.redeem(autologinHash, tokenHash(deps.keys.tokenHash, "session", sessionToken), deps.now());
   const opened = await withMerchant(deps, session, AUTOLOGIN_UNUSABLE);
   return opened.ok ? { ok: true, sessionToken, open: opened.open } : opened;
 }

@@ -84,7 +84,7 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
     },
 
     async redeemAutologin(req) {
-      const redeemed = await redeemAutologin(deps, req.autologinToken);
+      const redeemed = await redeemAutologin(deps, req.autologinToken, { framed: req.framed, ancestor: req.framingOrigin });
       if (!redeemed.ok) throw toRpcError(redeemed.error);
       return create(RedeemAutologinResponseSchema, { sessionToken: redeemed.sessionToken, session: sessionToProto(await sessionView(deps, redeemed.open)) });
     },

@@ -176,6 +176,18 @@ export class PgSessionStore implements SessionStore {
     return r ? sessionOf(r) : undefined;
   }
 
+  /** The session an autologin token would open, without using it: unused and not expired. */
+  async byUnusedAutologin(autologinHash: string, now: Date): Promise<SessionRecord | undefined> {
+    const r = (await this.#db()
+      .selectFrom("hosted_session")
+      .select(SESSION_COLUMNS)
+      .where("autologin_hash", "=", autologinHash)
+      .where("autologin_used_at", "is", null)
+      .where("expires_at", ">", now)
+      .executeTakeFirst()) as Row | undefined;
+    return r ? sessionOf(r) : undefined;
+  }
+
   async bySessionHash(sessionHash: string, now: Date): Promise<SessionRecord | undefined> {
     const r = (await this.#db()
       .selectFrom("hosted_session")

@@ -457,7 +457,7 @@ t.test("framed, with 3-D Secure: the challenge shows inside the same frame and t
   t.equal(await frame.textContent("h1"), "Payment approved");
 });
 
-t.test("framed by an origin not allowed: the browser refuses to show it", async (t) => {
+t.test("framed by an origin not allowed: the browser refuses to show it, and the link stays usable", async (t) => {
   const { reply } = await openSession(t);
   const page = await freshPage(t);
   const refused: string[] = [];
@@ -467,6 +467,10 @@ t.test("framed by an origin not allowed: the browser refuses to show it", async 
   const frame = page.frames().find((f) => f !== page.mainFrame());
   const heading = await frame?.evaluate("document.querySelector('h1') && document.querySelector('h1').textContent").catch(() => null);
   t.not(heading, "Deposit", "no Cashier in a stranger's frame");
+  // The browser said it was a frame and whose: the link was not used up where it could not be shown.
+  const own = await freshPage(t);
+  await own.goto(reply.redirect_url);
+  t.equal(await own.textContent("h1"), "Deposit", "the same link then opens in its own window");
 });
 
 t.test("no page and no log line carries a full test card number", async (t) => {

@@ -50,6 +50,7 @@ function merchants(stubUrl: string) {
         frontends: [
           { name: "cash-usd", base_currency: "USD", limits: { USD: { deposit_min: 500, deposit_max: 100_000, withdrawal_max: 50_000 } } },
           { name: "open-usd", base_currency: "USD", closed_loop_withdrawals: false, save_cards: false },
+          { name: "framed-usd", base_currency: "USD", allowed_origins: ["https://shop.example"] },
         ],
       },
       {
@@ -145,6 +146,36 @@ t.test("the autologin opens the session once; a replay, a second concurrent use 
   t.equal(unknown.message, again.message, "an unknown token gets the very same words");
   const view = await cashier.getCashierSession({ sessionToken: won.value.sessionToken });
   t.equal(view.session!.merchantId, "m-cash");
+});
+
+t.test("a frame the frontend does not allow is refused and leaves the autologin unused", async (t) => {
+  let n = 0;
+  const start = async (frontend: string) => {
+    n += 1;
+    const reply = await postSession(service().edgeUrl, sessionBody({ merchant_id: "m-cash", frontend, pin: `framed-${n}`, timestamp: nowSeconds() }));
+    const token = autologinOf(reply.body.redirect_url);
+    tokens.push(token);
+    return token;
+  };
+  const framed = (autologinToken: string, framingOrigin = "") => refusal(cashier.redeemAutologin({ autologinToken, framed: true, framingOrigin }));
+
+  const unlisted = await start("cash-usd");
+  const none = await framed(unlisted);
+  t.same([none.code, none.reason], [Code.FailedPrecondition, ErrorReason.NOT_ALLOWED_BY_FRONTEND], "no allowed_origins: no frame at all");
+  t.match(none.message, /was not used/);
+  t.ok((await cashier.redeemAutologin({ autologinToken: unlisted })).sessionToken, "the link still opens in its own window");
+
+  const listed = await start("framed-usd");
+  const stranger = await framed(listed, "https://evil.example");
+  t.equal(stranger.reason, ErrorReason.NOT_ALLOWED_BY_FRONTEND, "a framing origin not listed");
+  t.ok((await cashier.redeemAutologin({ autologinToken: listed, framed: true, framingOrigin: "https://shop.example" })).sessionToken, "a listed one opens");
+  const untold = await start("framed-usd");
+  t.ok(
+    (await cashier.redeemAutologin({ autologinToken: untold, framed: true })).sessionToken,
+    "an origin the browser did not tell is the pages' frame-ancestors' to judge",
+  );
+  const used = await framed(listed, "https://evil.example");
+  t.equal(used.reason, ErrorReason.AUTOLOGIN_UNUSABLE, "a used link stays unusable, framed or not, and says nothing of its frontend");
 });
 
 t.test("an approved deposit: Validation with the session's auth_token and created_by customer, a notification, a service-made order id", async (t) => {

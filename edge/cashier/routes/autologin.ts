@@ -4,11 +4,12 @@
  * browser on with a 303 to the session's page, whose path carries the
  * browser session; opened again, late or guessed, it says only that the link
  * cannot be used. Unusable links count against the client address
- * (rate-limits.ts). A HEAD (a link preview) redeems nothing.
+ * (rate-limits.ts). A HEAD (a link preview) redeems nothing, nor does a
+ * frame the frontend does not allow: the browser would not show the page.
  */
 import type Router from "@koa/router";
 import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
-import { declaredParent } from "../../pages/kit/security.ts";
+import { declaredParent, httpOrigin } from "../../pages/kit/security.ts";
 import { isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
 import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
@@ -28,7 +29,14 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
       return send(ctx, noticePage(pageContext(ctx), "autologin"));
     }
     try {
-      const redeemed = await deps.cashier.redeemAutologin({ autologinToken: token, requesterIp: clientIp(ctx) });
+      // A frame is told apart by the browser's own header; the framing page by its Referer (the engine judges both).
+      const dest = ctx.get("sec-fetch-dest");
+      const redeemed = await deps.cashier.redeemAutologin({
+        autologinToken: token,
+        requesterIp: clientIp(ctx),
+        framed: dest === "iframe" || dest === "frame",
+        framingOrigin: httpOrigin(ctx.get("referer")) ?? "",
+      });
       const session = redeemed.session!;
       const parent = declaredParent(ctx.query.parent, session.frontendSettings?.allowedOrigins ?? []);
       const page = session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";

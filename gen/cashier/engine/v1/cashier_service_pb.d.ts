@@ -225,6 +225,24 @@ export declare type RedeemAutologinRequest = Message<"cashier.engine.v1.RedeemAu
    * @generated from field: string requester_ip = 2;
    */
   requesterIp: string;
+
+  /**
+   * Set when the browser loads the address in a frame (Sec-Fetch-Dest iframe
+   * or frame). A frame the frontend's allowed_origins do not allow (none are
+   * listed, or framing_origin is not one of them) is FAILED_PRECONDITION
+   * (NOT_ALLOWED_BY_FRONTEND) and leaves the address unused.
+   *
+   * @generated from field: bool framed = 3;
+   */
+  framed: boolean;
+
+  /**
+   * The framing page's origin as the browser told it (the Referer's origin);
+   * empty when it did not.
+   *
+   * @generated from field: string framing_origin = 4;
+   */
+  framingOrigin: string;
 };
 
 /**

@@ -218,7 +218,7 @@ export enum ErrorReason {
   SESSION_ENDED = 19,
 
   /**
-   * [20] HTTP 403: the frontend's settings do not let the customer do this (cancel a withdrawal, keep a card).
+   * [20] HTTP 403: the frontend's settings do not let the customer do this (cancel a withdrawal, keep a card, open the Cashier in a frame not listed).
    *
    * @generated from enum value: ERROR_REASON_NOT_ALLOWED_BY_FRONTEND = 20;
    */
