@@ -16,31 +16,13 @@ import { canonicalJson } from "../domain/audit-chain.ts";
 import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
+import { NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
-import { MAX_DESCRIPTION } from "../security/canonical.ts";
 import type { BackofficeDeps } from "./backoffice-deps.ts";
 import type { SignedIn } from "./console-session.ts";
 import { decidePayout, type PayoutDecision } from "./decide-payout.ts";
 import type { ProcessDeps } from "./ports.ts";
-
-export const PAYOUT_REASONS = [
-  "checks_passed",
-  "customer_request",
-  "kyc_incomplete",
-  "suspected_fraud",
-  "duplicate",
-  "wrong_details",
-  "abuse",
-  "other",
-] as const;
-export type PayoutReason = (typeof PAYOUT_REASONS)[number];
-
-/**
- * A rejection's or cancellation's reason and note travel as one text, `reason: note`, into the status history and
- * UpdatePayout, which hold at most 256 characters: the note may take what the longest reason leaves (238).
- */
-export const NOTE_MAX = MAX_DESCRIPTION - 2 - Math.max(...PAYOUT_REASONS.map((r) => r.length));
 
 export type ConsoleDecision = { ok: true; attempt: Attempt; awaitingSecond: boolean } | { ok: false; error: DomainError };
 

@@ -28,7 +28,8 @@ import {
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
-import { decideConsolePayout, needsFourEyes, PAYOUT_REASONS, type PayoutReason, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
+import { decideConsolePayout, needsFourEyes, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
+import { BULK_APPROVE_MAX, PAYOUT_REASONS, type PayoutReason } from "../domain/payout-reasons.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { auditExport } from "../app/console-export.ts";
 import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
@@ -285,7 +286,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
     bulkApprovePayouts: (req) =>
       consoleCall(async () => {
         const who = await authorize(deps, callerOf(req.context), "payout.decide");
-        if (req.traceIds.length < 1 || req.traceIds.length > 100) throw invalidArgument("trace_ids", "must list 1 to 100 payouts");
+        if (req.traceIds.length < 1 || req.traceIds.length > BULK_APPROVE_MAX) throw invalidArgument("trace_ids", `must list 1 to ${BULK_APPROVE_MAX} payouts`);
         if (new Set(req.traceIds).size !== req.traceIds.length) throw invalidArgument("trace_ids", "must not repeat a payout");
         const reason = reasonFromProto(req.reason);
         const faults = reasonFaults(reason, req.note);

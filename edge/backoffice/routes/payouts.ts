@@ -8,7 +8,8 @@ import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { seeOther, sendPage } from "../request.ts";
-import { bulkResultPage, DECISION_NAMES, NOTE_MAX, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
+import { BULK_APPROVE_MAX, NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
+import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
 import { traceIdOf } from "../../wire/ids.ts";
@@ -102,13 +103,13 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
     const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
     const t = s.kit.tr.t;
-    // The engine approves at most 100 at once: more are refused whole, not cut to the first hundred.
-    if (traceIds.length === 0 || traceIds.length > 100 || !reason || (reason === PayoutReason.OTHER && !note)) {
+    // The engine approves at most BULK_APPROVE_MAX at once: more are refused whole, not cut to the first ones.
+    if (traceIds.length === 0 || traceIds.length > BULK_APPROVE_MAX || !reason || (reason === PayoutReason.OTHER && !note)) {
       const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
       const message =
         traceIds.length === 0
           ? t("bo.payout.selectSome")
-          : traceIds.length > 100
+          : traceIds.length > BULK_APPROVE_MAX
             ? t("bo.payout.tooMany", { count: traceIds.length })
             : !reason
               ? t("bo.payout.chooseReason")

@@ -19,11 +19,9 @@ import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
 import { dataTable, type Option, selectField, textArea } from "./controls.ts";
 import { age, money, statusBadge, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
+import { NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
-
-/** The longest note of a decision: what 256 characters leave beside the longest reason (the engine's NOTE_MAX). */
-export const NOTE_MAX = 238;
 
 export const REASON_NAMES: Readonly<Record<number, string>> = {
   [PayoutReason.CHECKS_PASSED]: "checks_passed",

@@ -22,8 +22,6 @@ import { consoleLayout } from "../../../edge/backoffice/views/layout.ts";
 import { detailPage, EXTRA_FILTERS, type Search, searchPage } from "../../../edge/backoffice/views/transactions.ts";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { html } from "../../../edge/pages/kit/html.ts";
-import { NOTE_MAX } from "../../../edge/backoffice/views/payouts.ts";
-import { NOTE_MAX as ENGINE_NOTE_MAX } from "../../../engine/app/console-payouts.ts";
 
 const tr = consoleTranslator("en");
 const EMPTY_SEARCH: Search = {
@@ -181,8 +179,4 @@ t.test("the search offers a further filter exactly when the engine's request has
   for (const f of EXTRA_FILTERS)
     t.equal(page.includes(`name="${f}"`), fields.has(f), `${f}: ${fields.has(f) ? "offered" : "not offered (the engine has no such filter yet)"}`);
   for (const always of ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to"]) t.ok(page.includes(`name="${always}"`), always);
-});
-
-t.test("the decision form's note is as long as the engine takes it", async (t) => {
-  t.equal(NOTE_MAX, ENGINE_NOTE_MAX);
 });
