@@ -118,8 +118,8 @@ t.test(
     ).html;
     t.match(
       challenged,
-      '<a id="challenge" class="button primary" href="http://127.0.0.1:8080/challenge/1234/mac">Confirm with your bank</a>',
-      "an open 3-D Secure check is one link away",
+      '<a id="challenge" class="button primary" href="http://127.0.0.1:8080/challenge/1234/mac?parent=https%3A%2F%2Fshop.example">Confirm with your bank</a>',
+      "an open 3-D Secure check is one link away, carrying the framing parent on",
     );
     t.match(challenged, 'data-follow="/cashier/s/');
 
