@@ -72,7 +72,7 @@ export function addService<S extends DescService & GenService<GenServiceMethods>
   opts: {
     interceptors?: readonly Interceptor[];
     /** The refusal of a request whose bytes do not decode; a bare INVALID_ARGUMENT when not given. */
-    malformed?: (description: string) => RpcError;
+    malformed?: (description: string, field?: string) => RpcError;
   } = {},
 ): void {
   const malformed = opts.malformed ?? ((description: string) => new RpcError(grpc.status.INVALID_ARGUMENT, description));

@@ -105,10 +105,10 @@ export function mappingErrors(opts: { onInternal: (err: unknown, method: string)
  * message are the caller's fault, refused by `malformed` with the decoder's
  * cause (request-decoding.ts), never INTERNAL.
  */
-export function decoding(malformed: (description: string) => RpcError): Interceptor {
+export function decoding(malformed: (description: string, field?: string) => RpcError): Interceptor {
   return (next) => async (call) => {
     const request = decodeRequest(call.input, call.bytes);
-    if (request instanceof MalformedRequest) throw malformed(request.description);
+    if (request instanceof MalformedRequest) throw malformed(request.description, request.field);
     call.request = request;
     return next(call);
   };

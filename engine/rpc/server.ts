@@ -42,7 +42,15 @@ export function buildGrpcServer(
   });
   const onInternal = (err: unknown, method: string) => log.error({ err, method }, "rpc failed");
   // Bytes that are no message are the caller's fault, with the reason a malformed JSON body has at the edge.
-  const malformed = (description: string) => toRpcError(domainError("MALFORMED_BODY", description));
+  // A field whose text is not UTF-8 is named, as every other bad field is.
+  const malformed = (description: string, field?: string) =>
+    toRpcError(
+      domainError(
+        "MALFORMED_BODY",
+        description,
+        field ? [{ field, description: "must be UTF-8 text (it holds half of a surrogate pair alone, or bytes that are no text)" }] : [],
+      ),
+    );
   const chain = (accepted: string[]) => interceptorsFor(accepted, { observe: opts.observe, onInternal });
   addService(server, EngineService, engineService(deps), { interceptors: chain(tokens.engine), malformed });
   // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).

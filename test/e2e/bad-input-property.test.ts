@@ -408,6 +408,18 @@ t.test("malformed messages to the engine are INVALID_ARGUMENT naming the cause",
     t.match(a.details, cause, `${name}: the cause named`);
     t.equal(a.reason, ErrorReason.MALFORMED_BODY, `${name}: reason MALFORMED_BODY`);
   }
+  // Text that is not UTF-8 names its field, as every other bad field is named: half of a surrogate pair (ED A0 80),
+  // at the top and inside customer (field 6) as first_name (field 3).
+  const named: [number[], string][] = [
+    [[0x0a, 0x02, 0xff, 0xfe], "merchant_id"],
+    [[0x32, 0x05, 0x1a, 0x03, 0xed, 0xa0, 0x80], "customer.first_name"],
+  ];
+  for (const [bytes, field] of named) {
+    const a = await grpc.call("/cashier.engine.v1.EngineService/Process", Uint8Array.from(bytes));
+    t.equal(a.code, GrpcStatus.INVALID_ARGUMENT);
+    t.same(a.fields, [field], `${field}: named in the ErrorDetail`);
+    t.match(a.details, `(field ${field})`);
+  }
 });
 
 t.test("a malformed message from a caller without a token is UNAUTHENTICATED, not judged", async (t) => {

@@ -1,7 +1,8 @@
 /**
  * A gRPC client that sends bytes as they are: no schema on our side, so a
  * test can hand the engine what no generated client would ever encode. The
- * answer's ErrorDetail reason is read off grpc-status-details-bin by hand.
+ * answer's ErrorDetail reason and fields are read off grpc-status-details-bin
+ * by hand.
  */
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary } from "@bufbuild/protobuf";
@@ -14,6 +15,8 @@ export interface RawAnswer {
   details: string;
   /** The ErrorDetail's reason, when the status carries one. */
   reason: ErrorReason | undefined;
+  /** The ErrorDetail's violated fields. */
+  fields: string[];
 }
 
 export interface RawGrpc {
@@ -24,10 +27,11 @@ export interface RawGrpc {
 
 const identity = (b: Buffer) => b;
 
-/** google.rpc.Status (field 3: repeated Any) -> the reason of its cashier ErrorDetail. */
-function reasonOf(metadata: grpc.Metadata | undefined): ErrorReason | undefined {
+/** google.rpc.Status (field 3: repeated Any) -> its cashier ErrorDetail's reason and fields. */
+function detailOf(metadata: grpc.Metadata | undefined): { reason: ErrorReason | undefined; fields: string[] } {
+  const none = { reason: undefined, fields: [] };
   const [bin] = metadata?.get("grpc-status-details-bin") ?? [];
-  if (!(bin instanceof Buffer)) return undefined;
+  if (!(bin instanceof Buffer)) return none;
   const reader = new BinaryReader(bin);
   while (reader.pos < reader.len) {
     const [no, wireType] = reader.tag();
@@ -36,9 +40,12 @@ function reasonOf(metadata: grpc.Metadata | undefined): ErrorReason | undefined 
       continue;
     }
     const any = fromBinary(AnySchema, reader.bytes());
-    if (any.typeUrl.endsWith("/cashier.engine.v1.ErrorDetail")) return fromBinary(ErrorDetailSchema, any.value).reason;
+    if (any.typeUrl.endsWith("/cashier.engine.v1.ErrorDetail")) {
+      const detail = fromBinary(ErrorDetailSchema, any.value);
+      return { reason: detail.reason, fields: detail.violations.map((v) => v.field) };
+    }
   }
-  return undefined;
+  return none;
 }
 
 export function rawGrpc(engineUrl: string, token: string): RawGrpc {
@@ -49,7 +56,9 @@ export function rawGrpc(engineUrl: string, token: string): RawGrpc {
       metadata.set("authorization", `Bearer ${token}`);
       return new Promise((resolve) => {
         client.makeUnaryRequest(path, identity, identity, Buffer.from(bytes), metadata, { deadline: Date.now() + 15_000 }, (err) => {
-          resolve(err ? { code: err.code, details: err.details, reason: reasonOf(err.metadata) } : { code: grpc.status.OK, details: "", reason: undefined });
+          resolve(
+            err ? { code: err.code, details: err.details, ...detailOf(err.metadata) } : { code: grpc.status.OK, details: "", reason: undefined, fields: [] },
+          );
         });
       });
     },
