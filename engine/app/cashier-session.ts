@@ -3,7 +3,10 @@
  * (atomic: of two redemptions one wins), the session token that names it on
  * every later call, and the session as the pages show it. An unknown, used or
  * expired autologin is AUTOLOGIN_UNUSABLE and says nothing more; an unknown or
- * ended session is SESSION_ENDED.
+ * ended session is SESSION_ENDED. An unused one opened in a frame its
+ * frontend does not allow is NOT_ALLOWED_BY_FRONTEND and stays unused (which
+ * tells whoever holds the link that it is unused: the edge rations that
+ * answer like a guess).
  */
 import { domainError, type DomainError } from "../domain/errors.ts";
 import type { CashierFrontendView } from "../domain/hosted-session.ts";

@@ -165,17 +165,39 @@ export class PgOperatorStore {
     await this.#db(tx).updateTable("console_session").set({ ended_at: now }).where("login", "=", login).where("ended_at", "is", null).execute();
   }
 
-  /** The operator's own new password; its other sessions (and pending sign-ins) end, the one it came from goes on. */
-  async changePassword(login: string, passwordHash: string, keepSession: string, now: Date, tx: EntityManager): Promise<number> {
+  /**
+   * The operator's own new password, written only over the one that was checked (`from`), for an active account,
+   * from a session (`session`) still live: undefined when any of that no longer holds. The account's failure count
+   * starts again, as after a sign-in; its other sessions and pending sign-ins end (their count is returned).
+   */
+  async changePassword(c: { login: string; from: string; to: string; session: string; now: Date }, tx: EntityManager): Promise<number | undefined> {
     const db = this.#db(tx);
-    await db.updateTable("operator").set({ password_hash: passwordHash, updated_at: now }).where("login", "=", login).execute();
+    const changed = await db
+      .updateTable("operator")
+      .set({ password_hash: c.to, failed_attempts: 0, updated_at: c.now })
+      .where("login", "=", c.login)
+      .where("state", "=", "active")
+      .where("password_hash", "=", c.from)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("console_session")
+            .select("token_hash")
+            .where("token_hash", "=", c.session)
+            .where("login", "=", c.login)
+            .where("kind", "=", "session")
+            .where("ended_at", "is", null),
+        ),
+      )
+      .returning("login")
+      .execute();
+    if (changed.length !== 1) return undefined;
     const ended = await db
       .updateTable("console_session")
-      .set({ ended_at: now })
-      .where("login", "=", login)
+      .set({ ended_at: c.now })
+      .where("login", "=", c.login)
       .where("ended_at", "is", null)
-      .where("token_hash", "<>", keepSession)
-      .where("expires_at", ">", now)
+      .where("token_hash", "<>", c.session)
+      .where("expires_at", ">", c.now)
       .returning("token_hash")
       .execute();
     return ended.length;

@@ -2,7 +2,8 @@
  * /account: the signed-in operator's own password and passkeys, whatever the
  * role. The engine judges the current password (it counts toward the lock),
  * the new one's rules, and ends the operator's other sessions; the console
- * only checks that the new password was typed the same twice.
+ * only checks that the new password was typed the same twice, and tells a
+ * wrong password from a locked account.
  */
 import type Router from "@koa/router";
 import type { FieldError } from "../../pages/kit/components.ts";
@@ -63,6 +64,8 @@ export function accountRoutes(router: Router, deps: PageDeps): void {
       await deps.client.changePassword({ context: s.context, currentPassword: current, newPassword: next });
     } catch (err) {
       const refusal = consoleRefusal(err);
+      // Locked (by this attempt or before): no password is judged now, the right one neither.
+      if (refusal.kind === "refused") return again([{ field: "current_password", message: t("bo.password.locked") }]);
       if (refusal.kind !== "invalid") throw err;
       const errors = refusal.violations.map((v) =>
         v.field === "current_password"

@@ -14,6 +14,9 @@ import { isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
 import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
 
+/** Sec-Fetch-Dest values of a page loaded inside another: the frontend's allowed_origins must allow it. */
+const FRAMED = new Set(["iframe", "frame", "embed", "object"]);
+
 export function autologinRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/autologin/:token", async (ctx) => {
     const wait = await deps.limiters.autologinGuesses.check(clientIp(ctx));
@@ -34,7 +37,7 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
       const redeemed = await deps.cashier.redeemAutologin({
         autologinToken: token,
         requesterIp: clientIp(ctx),
-        framed: dest === "iframe" || dest === "frame",
+        framed: FRAMED.has(dest),
         framingOrigin: httpOrigin(ctx.get("referer")) ?? "",
       });
       const session = redeemed.session!;
@@ -42,7 +45,9 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
       const page = session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
       seeOther(ctx, sessionPath(redeemed.sessionToken, page, parent));
     } catch (err) {
-      if (noticeOf(err) === "autologin") await deps.limiters.autologinGuesses.hit(clientIp(ctx));
+      // A refused frame counts too: it tells a link is unused without using it, so it is rationed like a guess.
+      const notice = noticeOf(err);
+      if (notice === "autologin" || notice === "notAllowed") await deps.limiters.autologinGuesses.hit(clientIp(ctx));
       refuse(ctx, deps, err);
     }
   });

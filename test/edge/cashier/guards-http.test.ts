@@ -112,14 +112,21 @@ t.test("late: an autologin address past expires_at, and a session past its end, 
   t.match(await ended.text(), "Your session has ended");
 });
 
-t.test("autologin guesses from one address are refused after ten unusable links (the late one above counts), with Retry-After", async (t) => {
+t.test("autologin guesses from one address are refused after ten unusable links (the late one and the refused frame count), with Retry-After", async (t) => {
+  // A frame the frontend does not list: refused, the link unused, and counted like a guess (it tells the link is unused).
+  const link = await open();
+  const framed = await fetch(link, { redirect: "manual", headers: { "sec-fetch-dest": "iframe", referer: "https://evil.example/shop" } });
+  t.equal(framed.status, 403, "a frame of an unlisted site");
+  t.match(framed.headers.get("content-security-policy"), "frame-ancestors 'none'");
+  await framed.text();
+  t.equal((await fetch(link, { redirect: "manual" })).status, 303, "the link still opens in its own window");
   const statuses: number[] = [];
   for (let i = 0; i < 12 && statuses.at(-1) !== 429; i++) {
     const res = await fetch(`${service().edgeUrl}/cashier/autologin/${"g".repeat(42)}${i % 10}`);
     statuses.push(res.status);
     await res.text();
   }
-  t.same(statuses, [...Array(9).fill(410), 429], "nine more unusable links say so, then the address is refused");
+  t.same(statuses, [...Array(8).fill(410), 429], "eight more unusable links say so, then the address is refused");
   const refused = await fetch(`${service().edgeUrl}/cashier/autologin/${"h".repeat(43)}`);
   t.equal(refused.status, 429);
   t.ok(Number(refused.headers.get("retry-after")) > 0);

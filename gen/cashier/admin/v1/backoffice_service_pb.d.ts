@@ -632,7 +632,7 @@ export declare const ChangePasswordRequestSchema: GenMessage<ChangePasswordReque
  */
 export declare type ChangePasswordResponse = Message<"cashier.admin.v1.ChangePasswordResponse"> & {
   /**
-   * The operator's other console sessions that the change ended.
+   * The operator's other console sessions and pending sign-ins that the change ended.
    *
    * @generated from field: int32 ended_sessions = 1;
    */
@@ -3029,10 +3029,12 @@ export declare const BackofficeService: GenService<{
   },
   /**
    * ChangePassword replaces the signed-in operator's password, given the
-   * current one. A wrong current password counts toward the lock like a failed
-   * sign-in, and the 10th ends every session of the operator. The new password
-   * follows enrolment's rules and differs from the current one. The operator's
-   * other sessions end; this one goes on.
+   * current one. A wrong current password (INVALID_ARGUMENT naming
+   * current_password) counts toward the lock like a failed sign-in; a locked
+   * account judges none (FAILED_PRECONDITION). The new password follows
+   * enrolment's rules and differs from the current one. The operator's other
+   * sessions and pending sign-ins end; this one goes on. A reset, a disable or
+   * another change while it ran wins: SESSION_ENDED.
    *
    * @generated from rpc cashier.admin.v1.BackofficeService.ChangePassword
    */

@@ -227,8 +227,8 @@ export declare type RedeemAutologinRequest = Message<"cashier.engine.v1.RedeemAu
   requesterIp: string;
 
   /**
-   * Set when the browser loads the address in a frame (Sec-Fetch-Dest iframe
-   * or frame). A frame the frontend's allowed_origins do not allow (none are
+   * Set when the browser loads the address inside another page
+   * (Sec-Fetch-Dest iframe, frame, embed or object). A frame the frontend's allowed_origins do not allow (none are
    * listed, or framing_origin is not one of them) is FAILED_PRECONDITION
    * (NOT_ALLOWED_BY_FRONTEND) and leaves the address unused.
    *
@@ -254,7 +254,8 @@ export declare const RedeemAutologinRequestSchema: GenMessage<RedeemAutologinReq
 /**
  * RedeemAutologinResponse carries the browser session's token. An unknown,
  * used or expired autologin token is FAILED_PRECONDITION (AUTOLOGIN_UNUSABLE)
- * and says nothing more.
+ * and says nothing more. An unused one in a frame its frontend does not allow
+ * is FAILED_PRECONDITION (NOT_ALLOWED_BY_FRONTEND) and stays unused.
  *
  * @generated from message cashier.engine.v1.RedeemAutologinResponse
  */
