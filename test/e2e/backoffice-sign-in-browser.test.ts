@@ -14,6 +14,7 @@ import t, { type Test } from "tap";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { createOperator, enrolOverHttp, startConsole, totpCode } from "../support/backoffice.ts";
+import { backofficeClient, ctx } from "../support/operators.ts";
 import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
@@ -228,4 +229,14 @@ t.test("My account: a password change is refused beside its fields, then made; t
   t.equal(other.status, 303, "the enrolment's session, elsewhere, is over");
   t.match(other.location, /\/signin/);
   t.equal(await page.textContent("h1"), "My account", "this one goes on");
+
+  // Someone else locks the account at the sign-in page: the right password is then not judged here either, and the
+  // page says why instead of calling it wrong.
+  // (Through the engine from another address: this file's own address has used up the console's per-address limit.)
+  const engine = backofficeClient(service().engineUrl);
+  for (let i = 0; i < 10; i++) await engine.signIn({ context: ctx("", "198.51.100.77"), login: "uma", password: `not the password ${i}` }).catch(() => {});
+  await submit(NEW, "an entirely new phrase for later");
+  await page.waitForSelector("#current_password-error");
+  t.match(await page.textContent("#current_password-error"), /cannot be checked now: after too many wrong passwords/);
+  t.equal(await page.textContent("h1"), "My account", "still signed in");
 });
