@@ -2,6 +2,8 @@
  * `npm run edge`: the HTTP edge alone, calling the engine at ENGINE_URL with
  * CASHIER_EDGE_TOKEN (which the engine must accept).
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "../engine/env-file.ts";
 import { createLogger } from "../engine/log.ts";
 import { ConfigError, loadConfig } from "../engine/config.ts";
 import { readFileSync } from "node:fs";
@@ -22,7 +24,8 @@ function readCa(file: string | undefined): string | undefined {
 const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "edge" });
 try {
   const config = loadConfig();
-  if (!config.edgeToken) throw new ConfigError("CASHIER_EDGE_TOKEN is required when the edge runs on its own (one of the engine's CASHIER_SERVICE_TOKENS)");
+  if (!config.edgeToken)
+    throw new ConfigError("CASHIER_EDGE_TOKEN is required when the edge runs on its own (the same CASHIER_EDGE_TOKEN the engine is started with)");
   const engineTrust = { ca: readCa(config.engineTlsCaFile) };
   const edge = await startEdge({ port: config.edgePort, engineUrl: config.engineUrl, token: config.edgeToken, engineTrust, log });
   log.info({ port: edge.port, engineUrl: config.engineUrl }, "edge listening (HTTP)");

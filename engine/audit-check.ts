@@ -3,6 +3,8 @@
  * database (store/command-database.ts). Exit 0 and the number of rows when
  * every row matches; exit 1 naming the first row that does not.
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "./env-file.ts";
 import { loadConfig } from "./config.ts";
 import { PgAuditStore } from "./store/audit-store.ts";
 import { openCommandDatabase } from "./store/command-database.ts";

@@ -159,6 +159,22 @@ function list(raw: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** CASHIER_PUBLIC_URL: the http(s) base of every address handed to customers, without a trailing slash. */
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.CASHIER_PUBLIC_URL;
+  if (!raw) return undefined;
+  const refuse = () =>
+    new ConfigError(`CASHIER_PUBLIC_URL must be an http(s) URL without a query or fragment (https://cashier.example), got ${JSON.stringify(raw)}`);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw refuse();
+  }
+  if ((u.protocol !== "http:" && u.protocol !== "https:") || u.search || u.hash || u.username || u.password) throw refuse();
+  return raw.replace(/\/+$/, "");
+}
+
 function acquirerSimUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.ACQUIRER_SIM_URL;
   if (!raw) return undefined;
@@ -198,7 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     edgeToken: env.CASHIER_EDGE_TOKEN || undefined,
     backofficeToken: env.CASHIER_BACKOFFICE_TOKEN || undefined,
     masterKey: env.CASHIER_MASTER_KEY || undefined,
-    publicUrl: env.CASHIER_PUBLIC_URL ? env.CASHIER_PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    publicUrl: publicUrl(env),
     callbackAllowPrivate: flag(env, "CASHIER_CALLBACK_ALLOW_PRIVATE"),
     // The timing settings' defaults are the schedule's (engine/app/schedule.ts, docs/schedule.md).
     rfdResendSeconds: positiveInt(env, "CASHIER_RFD_RESEND_SECONDS", D.callbacks.rfdResendSeconds),

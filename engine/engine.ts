@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { bootstrapMerchants, demoFrontendSettings } from "./app/bootstrap-merchants.ts";
+import { bootstrapMerchants, demoFrontendSettings, readMerchantsFile } from "./app/bootstrap-merchants.ts";
+import { MIN_SECRET_LENGTH } from "./app/merchant-spec.ts";
 import { type Clock, systemClock } from "./app/clock.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { simConnector } from "./processors/sim/integration.ts";
@@ -21,6 +22,7 @@ import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
 import { PgSessionStore } from "./store/session-store.ts";
 import type { CashierDeps } from "./app/cashier-ports.ts";
+import type { MerchantSpec } from "./app/ports.ts";
 import { PgFollowUpStore } from "./store/follow-up-store.ts";
 import { PgRetentionStore } from "./store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
@@ -59,8 +61,9 @@ export interface EngineHandle {
 
 /** `now`: the clock the use cases read (app/clock.ts); the system's unless a test passes one it moves. */
 export async function startEngine(config: Config, log: Logger, opts: { host?: string; now?: Clock } = {}): Promise<EngineHandle> {
-  // Read before anything starts: a wrong TLS file stops the start at once.
+  // Read before anything starts: a wrong TLS file or merchants file stops the start at once.
   const tls = loadServerTls(config);
+  const merchantsFile = config.merchantsFile ? await readMerchantsFile(config.merchantsFile) : undefined;
   let embedded: EmbeddedDb | undefined;
   let orm: MikroORM | undefined;
   let sim: SpawnedSim | undefined;
@@ -85,7 +88,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       });
       log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
     }
-    return await startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim });
+    return await startServing({ config, log, opts, tls, merchantsFile, databaseUrl, embedded, orm, sim });
   } catch (err) {
     await sim?.stop().catch(() => {});
     // A start that fails (a bad merchants file, a taken port) leaves no pool and no Postgres behind.
@@ -100,6 +103,8 @@ interface StartContext {
   log: Logger;
   opts: { host?: string; now?: Clock };
   tls: ReturnType<typeof loadServerTls>;
+  /** The merchants file's entries, read and checked before the start began. */
+  merchantsFile: MerchantSpec[] | undefined;
   databaseUrl: string;
   embedded: EmbeddedDb | undefined;
   orm: MikroORM;
@@ -131,7 +136,7 @@ function simulatedProcessors(config: Config, sim: SpawnedSim | undefined, timeou
   );
 }
 
-async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
+async function startServing({ config, log, opts, tls, merchantsFile, databaseUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
   const master = await loadMasterKey(config.masterKey, config.dataDir);
   const keys = deriveKeys(master.key);
   if (!config.masterKey)
@@ -147,11 +152,16 @@ async function startServing({ config, log, opts, tls, databaseUrl, embedded, orm
       await migrate(startup, (m) => log.info({ component: "orm" }, m));
       await bootstrapMerchants(
         merchants,
-        config.merchantsFile,
+        merchantsFile,
         config.dataDir,
         (msg, extra) => log.info(extra ?? {}, msg),
         demoFrontendSettings(config.edgePort, config.publicUrl),
         (spec) => {
+          if ([...spec.secret].length < MIN_SECRET_LENGTH)
+            log.warn(
+              { merchant_id: spec.merchantId },
+              `merchant ${spec.merchantId}: its secret is shorter than ${MIN_SECRET_LENGTH} characters, which AdminService would refuse; it keys every signature: rotate it to a long random one`,
+            );
           if (config.callbackAllowPrivate) return;
           for (const [field, url] of [
             ["platform_url", spec.platformUrl],

@@ -4,6 +4,8 @@
  * one process, the edge reaching the engine over its gRPC socket like any
  * other client.
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "./env-file.ts";
 import { loadConfig } from "./config.ts";
 import { reportStartFailure } from "./start-error.ts";
 import { createLogger } from "./log.ts";

@@ -6,6 +6,8 @@
  * create and reset print the one-time enrolment link under
  * BACKOFFICE_PUBLIC_URL (default http://127.0.0.1:$BACKOFFICE_PORT).
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "./env-file.ts";
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { loadConfig } from "./config.ts";

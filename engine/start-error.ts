@@ -91,13 +91,16 @@ export function startFailureLine(what: string, err: unknown): string {
 }
 
 /**
- * Logs the fatal line (with the error itself only when it is not one we
- * explain, for whoever must debug it) and writes it plainly to stderr too,
- * where a person starting Cashier by hand reads it.
+ * Logs the fatal line (with the error itself, its stack included, only when
+ * it is not one we explain: a fault of Cashier's own, for whoever must debug
+ * it; a setting, a file or a port the operator can fix gets the line alone)
+ * and writes it plainly to stderr too, where a person starting Cashier by
+ * hand reads it.
  */
 export function reportStartFailure(log: Logger, what: string, err: unknown): void {
   const line = startFailureLine(what, err);
-  const explained = err instanceof StartError || err instanceof ConfigError;
+  const code = (err as Errno | undefined)?.code;
+  const explained = err instanceof StartError || err instanceof ConfigError || (typeof code === "string" && BY_CODE.has(code));
   log.fatal(explained ? {} : { err }, line);
   process.stderr.write(`${line}\n`);
 }

@@ -3,6 +3,8 @@
  * (127.0.0.1:8081 by default), calling the engine at ENGINE_URL with
  * CASHIER_BACKOFFICE_TOKEN (which the engine must accept for BackofficeService).
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "../../engine/env-file.ts";
 import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../../engine/config.ts";
 import { createLogger } from "../../engine/log.ts";

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { StartError } from "../start-error.ts";
 import { parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "./ports.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings } from "../domain/frontend-settings.ts";
@@ -36,9 +37,31 @@ export function demoFrontendSettings(edgePort: number, publicUrl: string | undef
   };
 }
 
+/**
+ * The merchants file, read and checked before anything starts: a file that is missing, unreadable, not JSON or
+ * with a bad entry stops the start with one line naming the setting, the file and the entry.
+ */
+export async function readMerchantsFile(path: string): Promise<MerchantSpec[]> {
+  const fix = "correct the file (docs/operations.md, Merchants file), or unset CASHIER_MERCHANTS_FILE, and start again";
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" ? "does not exist" : code === "EACCES" ? "cannot be read (permission denied)" : code === "EISDIR" ? "is a directory" : "cannot be read";
+    throw new StartError(`CASHIER_MERCHANTS_FILE ${path} ${why}`, fix);
+  }
+  try {
+    return parseMerchantsFile(text);
+  } catch (err) {
+    throw new StartError(`CASHIER_MERCHANTS_FILE ${path}: ${(err as Error).message}`, fix);
+  }
+}
+
 export async function bootstrapMerchants(
   sink: MerchantSink,
-  merchantsFile: string | undefined,
+  merchantsFile: MerchantSpec[] | undefined,
   dataDir: string,
   log: (msg: string, extra?: Record<string, unknown>) => void,
   demoSettings: FrontendSettings = DEFAULT_FRONTEND_SETTINGS,
@@ -46,7 +69,7 @@ export async function bootstrapMerchants(
   onApplied: (spec: MerchantSpec) => void = () => {},
 ): Promise<void> {
   if (merchantsFile) {
-    const specs = parseMerchantsFile(await readFile(merchantsFile, "utf8"));
+    const specs = merchantsFile;
     for (const spec of specs) {
       await sink.upsert(spec);
       onApplied(spec);

@@ -16,6 +16,12 @@ export { MerchantsFileError };
 
 const KNOWN_PROCESSORS = new Set<string>(SIMULATED_PROCESSORS);
 
+/**
+ * A merchant secret's least length for a new one from an operator (it keys every signature). The merchants file,
+ * whose format the contract sets without a length, is warned about at start instead.
+ */
+export const MIN_SECRET_LENGTH = 16;
+
 function str(obj: Record<string, unknown>, key: string, where: string, required: boolean): string | undefined {
   const v = obj[key];
   if (v === undefined || v === null) {
@@ -53,7 +59,14 @@ export function parseMerchantsFile(text: string): MerchantSpec[] {
   }
   const list = (doc as { merchants?: unknown })?.merchants;
   if (!Array.isArray(list)) throw new MerchantsFileError("", 'must be {"merchants": [...]}');
-  return list.map((raw, i) => parseMerchantEntry(raw, `merchants[${i}]`));
+  const specs = list.map((raw, i) => parseMerchantEntry(raw, `merchants[${i}]`));
+  // Two entries of one merchant would be merged silently, the later one's settings winning field by field.
+  const twice = specs.findIndex((m, i) => specs.findIndex((n) => n.merchantId === m.merchantId) !== i);
+  if (twice >= 0) {
+    const first = specs.findIndex((n) => n.merchantId === specs[twice].merchantId);
+    throw new MerchantsFileError(`merchants[${twice}].merchant_id`, `repeats merchants[${first}]'s ${specs[twice].merchantId}: list each merchant once`);
+  }
+  return specs;
 }
 
 /** A frontend entry: name, ISO 4217 base currency, accepted currencies (default [base]), the hosted Cashier's settings. */
@@ -94,9 +107,10 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);
   if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name`, `repeats the name ${frontends[twice].name}`);
   const accounts = m.processor_accounts === undefined ? undefined : parseProcessorAccounts(m.processor_accounts, `${where}.processor_accounts`);
+  const secret = str(m, "secret", where, true)!;
   return {
     merchantId,
-    secret: str(m, "secret", where, true)!,
+    secret,
     siteId: (siteId as number | undefined) ?? null,
     platformUrl: url(m, "platform_url", where),
     validationUrl: url(m, "validation_url", where),

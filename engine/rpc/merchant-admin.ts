@@ -19,7 +19,7 @@ import {
 } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { FRONTEND_FIELDS, type FrontendField, frontendEntryOf, frontendToProto, mergeFrontend, setInFrontend } from "./frontend-mappers.ts";
-import { MerchantsFileError, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
+import { MerchantsFileError, MIN_SECRET_LENGTH, parseFrontend, parseMerchantEntry } from "../app/merchant-spec.ts";
 import { domainError } from "../domain/errors.ts";
 import type { MerchantAdminStore, MerchantSettings, MerchantView } from "../app/ports.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
@@ -30,7 +30,6 @@ export interface MerchantAdminDeps {
   merchantStore: MerchantAdminStore;
 }
 
-export const MIN_SECRET_LENGTH = 16;
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
 export const MAX_OVERLAP_SECONDS = 604_800;
 

@@ -130,6 +130,8 @@ t.test("a merchants file is upserted at every start", async (t) => {
   write("first-secret");
   const one = await startCashier({ CASHIER_DATA_DIR: dir, CASHIER_MERCHANTS_FILE: file });
   t.notMatch(one.output(), /Demo merchant created/);
+  t.match(one.output(), "merchant m-file: its secret is shorter than 16 characters", "a short secret is taken, with a warning");
+  t.notOk(one.output().includes('"first-secret'), "the secret itself is not in the log");
   const base = `http://127.0.0.1:${one.edgePort}`;
   const body = () => saleBody({ merchant_id: "m-file", frontend: "file-usd" });
   t.equal((await post(base, sign(body(), "first-secret"))).http, 200);

@@ -101,3 +101,24 @@ t.test("a callback address is at most 2048 characters", async (t) => {
     "2048 is fine",
   );
 });
+
+t.test("a merchant listed twice is refused, naming the second entry", async (t) => {
+  const file = (...entries: string[]) => `{"merchants":[${entries.join(",")}]}`;
+  t.equal(
+    refusedField(() =>
+      parseMerchantsFile(file(entry(), '{"merchant_id":"m-2","secret":"secret-0123456789abcdef","frontends":[{"name":"f","base_currency":"USD"}]}')),
+    ),
+    "accepted",
+  );
+  t.equal(
+    refusedField(() => parseMerchantsFile(file(entry(), entry()))),
+    "merchants[1].merchant_id",
+    "the second entry of m-1",
+  );
+  t.throws(() => parseMerchantsFile(file(entry(), entry())), /repeats merchants\[0\]'s m-1: list each merchant once/);
+  // The contract's file sets no length for a secret: a short one is taken (and warned about at start).
+  t.equal(
+    refusedField(() => parseMerchantsFile(file('{"merchant_id":"m-3","secret":"short","frontends":[{"name":"f","base_currency":"USD"}]}'))),
+    "accepted",
+  );
+});
