@@ -171,8 +171,9 @@ function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   } catch {
     throw refuse();
   }
-  if ((u.protocol !== "http:" && u.protocol !== "https:") || u.search || u.hash || u.username || u.password) throw refuse();
-  return raw.replace(/\/+$/, "");
+  if ((u.protocol !== "http:" && u.protocol !== "https:") || /[?#]/.test(raw) || u.username || u.password) throw refuse();
+  // As the URL parser reads it (spaces trimmed, the host in lower case), without a trailing slash.
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
 }
 
 function acquirerSimUrl(env: NodeJS.ProcessEnv): string | undefined {

@@ -3,13 +3,15 @@
  * CASHIER_ENV_FILE names, read into the environment before anything reads it
  * (every entry point imports this first). A variable already set in the
  * environment wins over the file, so a supervisor's settings stay in charge.
+ * A `.env` that is not a file (a Python virtualenv's directory) is not ours
+ * and is passed over; a file named by CASHIER_ENV_FILE must be readable.
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 
 const named = process.env.CASHIER_ENV_FILE;
 const file = resolve(named || ".env");
-if (named || existsSync(file)) {
+if (named || statSync(file, { throwIfNoEntry: false })?.isFile()) {
   try {
     process.loadEnvFile(file);
   } catch (err) {

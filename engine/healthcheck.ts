@@ -6,6 +6,8 @@
  * database healthy. TLS when ENGINE_TLS_CERT is set (the engine's own
  * certificate is trusted, the name is not checked: it dials itself).
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "./env-file.ts";
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 

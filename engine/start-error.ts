@@ -100,7 +100,10 @@ export function startFailureLine(what: string, err: unknown): string {
 export function reportStartFailure(log: Logger, what: string, err: unknown): void {
   const line = startFailureLine(what, err);
   const code = (err as Errno | undefined)?.code;
-  const explained = err instanceof StartError || err instanceof ConfigError || (typeof code === "string" && BY_CODE.has(code));
+  const known = typeof code === "string" && BY_CODE.has(code);
+  const explained = err instanceof StartError || err instanceof ConfigError || known;
+  // A system error we explain by its code keeps its stack at debug level: where it came from may still matter.
+  if (known) log.debug({ err }, "the system error behind the start's failure");
   log.fatal(explained ? {} : { err }, line);
   process.stderr.write(`${line}\n`);
 }

@@ -3,6 +3,8 @@
  * service of their own. Started by an engine (spawn.ts) it tells its parent
  * the port over IPC and exits when the parent is gone, even after a kill -9.
  */
+// First: the .env file's settings must be in the environment before any module reads it.
+import "../../env-file.ts";
 import { createLogger } from "../../log.ts";
 import { startAcquirerSim } from "./server.ts";
 import { loadAcquirerSimSettings } from "./settings.ts";
