@@ -377,6 +377,10 @@ t.test("a saved card pays again with a fresh security code", async (t) => {
   t.match(await page.textContent("label[for=card-0]"), /Mastercard ending in 4444/, "the saved card is offered first");
   t.ok(await page.isChecked("#card-0"));
   t.ok(await page.isHidden("#card_number"), "the new-card fields step aside while a saved card is chosen");
+  // A number typed for a new card, then the saved card chosen after all: the hidden fields are not sent with it.
+  await page.check("#card-new");
+  await page.fill("#card_number", "4111111111111111");
+  await page.check("#card-0");
   await page.check("#preset-1000");
   await page.fill("#saved_card_cvv", "321");
   await axeClean(t, page, "deposit with a saved card");
@@ -384,6 +388,21 @@ t.test("a saved card pays again with a fresh security code", async (t) => {
   await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
   t.equal(await page.textContent("h1"), "Payment approved");
   t.equal((await page.textContent("#receipt-card"))?.trim(), "Mastercard 555555******4444");
+
+  // Without scripts both the saved card and the new card's fields are on the page: a number typed while the saved
+  // card stays chosen is not guessed at, the customer is asked which card.
+  const plain = await freshPage(t, { javaScriptEnabled: false });
+  const noScript = await openSession(t, { pin, sc_order_id: "sc-78b" });
+  await plain.goto(noScript.reply.redirect_url);
+  t.ok(await plain.isChecked("#card-0"));
+  await plain.check("#preset-1000");
+  await plain.fill("#card_number", "4111111111111111");
+  await plain.fill("#saved_card_cvv", "321");
+  await Promise.all([plain.waitForLoadState(), plain.click("#pay")]);
+  await plain.waitForSelector("#error-summary");
+  t.match(await plain.textContent("#error-summary"), /You chose a saved card and also typed a new card number/);
+  t.equal(await plain.locator("#card_number").inputValue(), "", "the number typed is not sent back");
+  t.match(plain.url(), /\/deposit/, "no order: still the deposit form");
 
   // The customer removes it: the next session offers no saved card.
   const third = await openSession(t, { pin, sc_order_id: "sc-79" });

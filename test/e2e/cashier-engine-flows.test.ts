@@ -282,6 +282,29 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
   const cards = later.redeemed.session!.savedCards;
   t.equal(cards.length, 1, "only the approved deposit's card is kept");
   t.same([cards[0].card!.maskedNumber, cards[0].holder, cards[0].withdrawable], ["555555******4444", "Jane Doe", true]);
+  // The withdrawal form without scripts shows the saved card and a new card's fields at once: a number typed while
+  // the saved card stays chosen is not guessed at; the customer is asked which card is meant.
+  const payout = await opened({ pin }, true);
+  const formPath = `/cashier/s/${payout.token}/withdrawal`;
+  const formPage = await (await fetch(service().edgeUrl + formPath)).text();
+  const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(formPage)?.[1] ?? "";
+  const both = await fetch(service().edgeUrl + formPath, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      session_token: hidden("session_token"),
+      csrf_token: hidden("csrf_token"),
+      amount: "20.00",
+      destination: cards[0].cardId,
+      card_number: "4111111111111111",
+      card_exp: "12/2031",
+      holder: "Jane Doe",
+    }).toString(),
+  });
+  t.equal(both.status, 400, "refused, nothing made");
+  t.match(await both.text(), "You chose a saved card and also typed a new card number");
+  t.same(await service().sql("select id from payment_order where merchant_id = 'm-cash' and pin = $1 and type = 'payout'", [pin]), [], "no payout");
   const [row] = await service().sql<{ card_sealed: string }>("select card_sealed from saved_card where id = $1", [cards[0].cardId]);
   t.match(row.card_sealed, /^v1\./, "its number is sealed");
   const noCvv = await refusal(

@@ -56,6 +56,8 @@
       const chosen = radios.find((r) => r.checked);
       const isNew = !chosen || chosen.value === group.dataset.sourceNew;
       group.hidden = !isNew;
+      // Fields out of sight are not sent either: a number typed before choosing a saved card is not a second card.
+      group.disabled = !isNew;
       if (saved) saved.hidden = isNew;
     };
     for (const r of radios) r.addEventListener("change", update);

@@ -52,6 +52,9 @@ export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Dec
   let savedCardCvv = "";
   if (source !== NEW_CARD) {
     if (!session.savedCards.some((c) => c.cardId === source)) errors.push({ field: "source", message: t("cashier.error.source") });
+    // A new card typed beside a chosen saved card (a page without scripts shows both): which card to charge is the
+    // customer's to say, never a guess.
+    if (one(form, "card_number").trim()) errors.push({ field: "card_number", message: t("cashier.error.twoCards") });
     const cvv = cvvInput(one(form, "saved_card_cvv"));
     if (!cvv.ok) errors.push({ field: "saved_card_cvv", message: t("cashier.error.cvv") });
     if (errors.length === 0 && cvv.ok) {

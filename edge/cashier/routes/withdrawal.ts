@@ -37,7 +37,9 @@ export function decodeWithdrawal(form: URLSearchParams, l: Loaded, ip: string): 
   const destination = cards.length > 0 ? one(form, "destination") : NEW_CARD;
   let chosen: MessageInitShape<typeof SubmitWithdrawalRequestSchema>["destination"];
   if (destination !== NEW_CARD) {
-    if (cards.some((c) => c.cardId === destination)) chosen = { case: "savedCardId", value: destination };
+    // A new card typed beside a chosen saved card (a page without scripts shows both): the customer says which.
+    if (one(form, "card_number").trim()) errors.push({ field: "card_number", message: t("cashier.error.twoCardsWithdrawal") });
+    else if (cards.some((c) => c.cardId === destination)) chosen = { case: "savedCardId", value: destination };
     else errors.push({ field: "source", message: t("cashier.error.source") });
   } else {
     const number = cardNumberInput(one(form, "card_number"));
