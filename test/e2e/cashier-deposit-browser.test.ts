@@ -403,6 +403,11 @@ t.test("a saved card pays again with a fresh security code", async (t) => {
   t.match(await plain.textContent("#error-summary"), /You chose a saved card and also typed a new card number/);
   t.equal(await plain.locator("#card_number").inputValue(), "", "the number typed is not sent back");
   t.match(plain.url(), /\/deposit/, "no order: still the deposit form");
+  t.comment(`screenshot: ${await screenshot(plain, "cashier-deposit-two-cards-en")}`);
+  // axe runs as a script: it checks the very page this browser got, in one that runs scripts.
+  const checker = await freshPage(t);
+  await checker.setContent(await plain.content());
+  t.same(await axeViolations(checker), [], "axe: the deposit form asking which card");
 
   // The customer removes it: the next session offers no saved card.
   const third = await openSession(t, { pin, sc_order_id: "sc-79" });
