@@ -49,61 +49,65 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-/** What a length-delimited field holds: text, a message to walk into, or neither (bytes, packed numbers). */
-function contentOf(field: DescField): "text" | DescMessage | undefined {
+/** For each field number of a message (or of a map's entry), its name and what its length-delimited bytes hold. */
+type Layout = (no: number) => { name: string; content: Content } | undefined;
+/** Text, a message (or map entry) to walk into, or neither (bytes, packed numbers). */
+type Content = "text" | Layout | undefined;
+
+const textOr = (scalar: ScalarType | undefined): Content => (scalar === ScalarType.STRING ? "text" : undefined);
+
+function layoutOf(schema: DescMessage): Layout {
+  return (no) => {
+    const field = schema.fields.find((f) => f.number === no);
+    return field && { name: field.name, content: contentOf(field) };
+  };
+}
+
+function contentOf(field: DescField): Content {
   switch (field.fieldKind) {
     case "scalar":
-      return field.scalar === ScalarType.STRING ? "text" : undefined;
+      return textOr(field.scalar);
     case "list":
-      return field.listKind === "message" ? field.message : field.listKind === "scalar" && field.scalar === ScalarType.STRING ? "text" : undefined;
+      return field.listKind === "message" ? layoutOf(field.message) : field.listKind === "scalar" ? textOr(field.scalar) : undefined;
     case "message":
-      return field.message;
-    case "map":
-      // An entry: key 1, value 2. Named as the map's field, whichever of the two is not text.
-      return field.mapKey === ScalarType.STRING || (field.mapKind === "scalar" && field.scalar === ScalarType.STRING) ? "text" : undefined;
+      return layoutOf(field.message);
+    case "map": {
+      // An entry is a message of its own, key 1 and value 2, both named as the map's field.
+      const value: Content = field.mapKind === "message" ? layoutOf(field.message) : field.mapKind === "scalar" ? textOr(field.scalar) : undefined;
+      return (no) => (no === 1 ? { name: "", content: textOr(field.mapKey) } : no === 2 ? { name: "", content: value } : undefined);
+    }
     default:
       return undefined;
   }
 }
 
 /** The path of the first string field (`card.number`) whose bytes are not UTF-8, or undefined (another cause, or bytes that do not walk). */
-export function notUtf8Field(schema: DescMessage, bytes: Uint8Array, path = "", depth = 0): string | undefined {
-  if (depth > 32) return undefined;
+export function notUtf8Field(schema: DescMessage, bytes: Uint8Array): string | undefined {
   try {
-    const reader = new BinaryReader(bytes);
-    while (reader.pos < reader.len) {
-      const [no, wireType] = reader.tag();
-      const field = schema.fields.find((f) => f.number === no);
-      if (!field || wireType !== WireType.LengthDelimited) {
-        reader.skip(wireType, no);
-        continue;
-      }
-      const data = reader.bytes();
-      const name = path ? `${path}.${field.name}` : field.name;
-      const content = contentOf(field);
-      if (content === "text") {
-        if (field.fieldKind === "map" ? !mapEntryIsText(data) : !isUtf8(data)) return name;
-      } else if (content) {
-        const inner = notUtf8Field(content, data, name, depth + 1);
-        if (inner) return inner;
-      }
-    }
+    return walk(layoutOf(schema), bytes, "", 0);
   } catch {
     return undefined;
   }
-  return undefined;
 }
 
-/** A map entry's key and value: false when either is length-delimited and not UTF-8. */
-function mapEntryIsText(entry: Uint8Array): boolean {
-  const reader = new BinaryReader(entry);
+function walk(layout: Layout, bytes: Uint8Array, path: string, depth: number): string | undefined {
+  if (depth > 32) return undefined;
+  const reader = new BinaryReader(bytes);
   while (reader.pos < reader.len) {
     const [no, wireType] = reader.tag();
-    if (wireType !== WireType.LengthDelimited) {
+    const field = wireType === WireType.LengthDelimited ? layout(no) : undefined;
+    if (!field) {
       reader.skip(wireType, no);
       continue;
     }
-    if (!isUtf8(reader.bytes())) return false;
+    const data = reader.bytes();
+    const name = field.name ? (path ? `${path}.${field.name}` : field.name) : path;
+    if (field.content === "text") {
+      if (!isUtf8(data)) return name;
+    } else if (field.content) {
+      const inner = walk(field.content, data, name, depth + 1);
+      if (inner) return inner;
+    }
   }
-  return true;
+  return undefined;
 }

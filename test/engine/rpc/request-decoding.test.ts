@@ -50,10 +50,17 @@ function corrupt(bytes: Uint8Array, text: string): Uint8Array {
 t.test("text that is not UTF-8 is named by its field's path, however deep", async (t) => {
   const process = toBinary(
     ProcessRequestSchema,
-    create(ProcessRequestSchema, { merchantId: "m-test", customer: { firstName: "Jane", lastName: "Doe" }, card: { number: "4111111111111111" } }),
+    create(ProcessRequestSchema, {
+      merchantId: "m-test",
+      customer: { firstName: "Jane", lastName: "Doe" },
+      card: { number: "4111111111111111" },
+      wireSignature: { unknownMembers: { colour: "teal" } },
+    }),
   );
   const cases: [Uint8Array, string][] = [
     [corrupt(process, "m-test"), "merchant_id"],
+    [corrupt(process, "colour"), "wire_signature.unknown_members"],
+    [corrupt(process, "teal"), "wire_signature.unknown_members"],
     [corrupt(process, "Jane"), "customer.first_name"],
     [corrupt(process, "4111111111111111"), "card.number"],
   ];
