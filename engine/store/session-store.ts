@@ -6,7 +6,7 @@
  * pin, card_fingerprint).
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { type QueryCreator, sql } from "kysely";
+import { type ExpressionBuilder, type QueryCreator, sql } from "kysely";
 import type { NewSavedCard, SavedCardRecord, SessionDraft, SessionRecord, SessionStore } from "../app/cashier-ports.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { customerFromRecord, customerRecord } from "./customer-record.ts";
@@ -86,6 +86,10 @@ const SESSION_COLUMNS = [
 ] as const;
 
 const NOT_FINAL = ["pending", "pending_async", "requested"] as const;
+
+/** An autologin token's session that can still be opened: the one rule of a redemption and of a look before it. */
+const unusedAutologin = (autologinHash: string, now: Date) => (eb: ExpressionBuilder<CashierDb, "hosted_session">) =>
+  eb.and([eb("autologin_hash", "=", autologinHash), eb("autologin_used_at", "is", null), eb("expires_at", ">", now)]);
 
 export class PgSessionStore implements SessionStore {
   readonly #orm: MikroORM;
@@ -168,9 +172,7 @@ export class PgSessionStore implements SessionStore {
     const r = (await this.#db()
       .updateTable("hosted_session")
       .set({ autologin_used_at: now, session_hash: sessionHash })
-      .where("autologin_hash", "=", autologinHash)
-      .where("autologin_used_at", "is", null)
-      .where("expires_at", ">", now)
+      .where(unusedAutologin(autologinHash, now))
       .returning(SESSION_COLUMNS)
       .executeTakeFirst()) as Row | undefined;
     return r ? sessionOf(r) : undefined;
@@ -178,13 +180,9 @@ export class PgSessionStore implements SessionStore {
 
   /** The session an autologin token would open, without using it: unused and not expired. */
   async byUnusedAutologin(autologinHash: string, now: Date): Promise<SessionRecord | undefined> {
-    const r = (await this.#db()
-      .selectFrom("hosted_session")
-      .select(SESSION_COLUMNS)
-      .where("autologin_hash", "=", autologinHash)
-      .where("autologin_used_at", "is", null)
-      .where("expires_at", ">", now)
-      .executeTakeFirst()) as Row | undefined;
+    const r = (await this.#db().selectFrom("hosted_session").select(SESSION_COLUMNS).where(unusedAutologin(autologinHash, now)).executeTakeFirst()) as
+      | Row
+      | undefined;
     return r ? sessionOf(r) : undefined;
   }
 
