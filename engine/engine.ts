@@ -9,8 +9,7 @@ import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { type Config, embeddedDbDir } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { bootstrapMerchants, demoFrontendSettings, readMerchantsFile } from "./app/bootstrap-merchants.ts";
-import { MIN_SECRET_LENGTH } from "./app/merchant-spec.ts";
+import { bootstrapMerchants, demoFrontendSettings, merchantWarnings, readMerchantsFile } from "./app/bootstrap-merchants.ts";
 import { type Clock, systemClock } from "./app/clock.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.ts";
 import { simConnector } from "./processors/sim/integration.ts";
@@ -40,7 +39,6 @@ import type { MerchantAdminDeps } from "./rpc/merchant-admin.ts";
 import { PgOperatorStore } from "./store/operator-store.ts";
 import { PgAuditStore } from "./store/audit-store.ts";
 import { PgBackofficeStore } from "./store/backoffice-store.ts";
-import { namesPrivateHost } from "./callbacks/private-address.ts";
 
 export interface EngineHandle {
   port: number;
@@ -157,23 +155,7 @@ async function startServing({ config, log, opts, tls, merchantsFile, databaseUrl
         (msg, extra) => log.info(extra ?? {}, msg),
         demoFrontendSettings(config.edgePort, config.publicUrl),
         (spec) => {
-          if ([...spec.secret].length < MIN_SECRET_LENGTH)
-            log.warn(
-              { merchant_id: spec.merchantId },
-              `merchant ${spec.merchantId}: its secret is shorter than ${MIN_SECRET_LENGTH} characters, which AdminService would refuse; it keys every signature: rotate it to a long random one`,
-            );
-          if (config.callbackAllowPrivate) return;
-          for (const [field, url] of [
-            ["platform_url", spec.platformUrl],
-            ["validation_url", spec.validationUrl],
-            ["update_payout_url", spec.updatePayoutUrl],
-          ] as const) {
-            if (url && namesPrivateHost(url))
-              log.warn(
-                { merchant_id: spec.merchantId, field, url },
-                `merchant ${spec.merchantId}: ${field} names a loopback, private or metadata address; every call to it will be refused while CASHIER_CALLBACK_ALLOW_PRIVATE is off`,
-              );
-          }
+          for (const w of merchantWarnings(spec, config.callbackAllowPrivate)) log.warn({ merchant_id: spec.merchantId, ...w.fields }, w.message);
         },
       );
     });

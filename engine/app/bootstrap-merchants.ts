@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StartError } from "../start-error.ts";
-import { parseMerchantsFile } from "./merchant-spec.ts";
+import { namesPrivateHost } from "../callbacks/private-address.ts";
+import { MIN_SECRET_LENGTH, parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "./ports.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings } from "../domain/frontend-settings.ts";
 
@@ -57,6 +58,32 @@ export async function readMerchantsFile(path: string): Promise<MerchantSpec[]> {
   } catch (err) {
     throw new StartError(`CASHIER_MERCHANTS_FILE ${path}: ${(err as Error).message}`, fix);
   }
+}
+
+/**
+ * What a start warns of in a merchants-file entry it takes: a secret shorter than AdminService allows, and, while
+ * CASHIER_CALLBACK_ALLOW_PRIVATE is off, each address that names a host every callback to it would be refused.
+ */
+export function merchantWarnings(spec: MerchantSpec, allowPrivate: boolean): { message: string; fields?: Record<string, string> }[] {
+  const id = spec.merchantId;
+  const warnings: { message: string; fields?: Record<string, string> }[] = [];
+  if ([...spec.secret].length < MIN_SECRET_LENGTH)
+    warnings.push({
+      message: `merchant ${id}: its secret is shorter than ${MIN_SECRET_LENGTH} characters, which AdminService would refuse; it keys every signature: rotate it to a long random one`,
+    });
+  if (allowPrivate) return warnings;
+  for (const [field, url] of [
+    ["platform_url", spec.platformUrl],
+    ["validation_url", spec.validationUrl],
+    ["update_payout_url", spec.updatePayoutUrl],
+  ] as const) {
+    if (url && namesPrivateHost(url))
+      warnings.push({
+        message: `merchant ${id}: ${field} names a loopback, private or metadata address; every call to it will be refused while CASHIER_CALLBACK_ALLOW_PRIVATE is off`,
+        fields: { field, url },
+      });
+  }
+  return warnings;
 }
 
 export async function bootstrapMerchants(
