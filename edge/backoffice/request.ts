@@ -85,3 +85,12 @@ export function seeOther(ctx: Context, path: string): void {
   ctx.set({ Location: path, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
   ctx.body = "";
 }
+
+/**
+ * The entry a query parameter names in a page's own table (of notices, say), or none: own members only, so that
+ * `?notice=constructor` or `__proto__` names nothing rather than Object's own.
+ */
+export function namedIn<T>(table: Readonly<Record<string, T>>, value: unknown): T | undefined {
+  const name = typeof value === "string" ? value : "";
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}

@@ -8,7 +8,7 @@
 import type Router from "@koa/router";
 import type { FieldError } from "../../pages/kit/components.ts";
 import { consoleRefusal } from "../refusal.ts";
-import { seeOther, sendPage } from "../request.ts";
+import { namedIn, seeOther, sendPage } from "../request.ts";
 import { accountPage } from "../views/admin.ts";
 import type { Notice } from "../views/model.ts";
 import { MIN_PASSWORD_LENGTH } from "./gate.ts";
@@ -49,7 +49,7 @@ async function accountBody(deps: PageDeps, s: SignedIn, notice?: Notice, passwor
 
 export function accountRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/account", deps, async (ctx, s) => {
-    const n = NOTICES[String(ctx.query.notice) as keyof typeof NOTICES];
+    const n = namedIn(NOTICES, ctx.query.notice);
     return accountBody(deps, s, n ? { kind: n.kind, text: s.kit.tr.t(n.key) } : undefined);
   });
 

@@ -13,7 +13,7 @@ import type { FieldError } from "../../pages/kit/components.ts";
 import { clearPendingSignIn, clearSession, pendingSignIn, sessionToken, setPendingSignIn, setSession } from "../cookies.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleRefusal } from "../refusal.ts";
-import { type ConsoleDeps, consoleContext, csrfToken, formIsOurs, pageKit, type PageKit, seeOther, sendPage } from "../request.ts";
+import { consoleContext, csrfToken, formIsOurs, namedIn, pageKit, seeOther, sendPage, type ConsoleDeps, type PageKit } from "../request.ts";
 import type { BackofficeClient } from "../engine-client.ts";
 import type { SignInLimiter } from "../rate-limit.ts";
 import { enrolPasswordPage, enrolTotpPage, messagePage, recoveryCodesPage, secondStepPage, signInPage, type SecondStepView } from "../views/gate.ts";
@@ -122,7 +122,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
   router.get("/signin", (ctx) => {
     const kit = pageKit(ctx);
     if (sessionToken(ctx) && !ctx.query.m) return seeOther(ctx, "/");
-    const m = NOTICES[String(ctx.query.m ?? "")];
+    const m = namedIn(NOTICES, ctx.query.m);
     signIn(ctx, kit, 200, "", m ? { kind: m.kind, text: kit.tr.t(m.key) } : undefined);
   });
 

@@ -10,7 +10,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { currencyExponent } from "../../../engine/domain/money.ts";
-import { seeOther, sendPage } from "../request.ts";
+import { namedIn, seeOther, sendPage } from "../request.ts";
 import { formRefusal } from "../refusal.ts";
 import type { Notice } from "../views/model.ts";
 import { merchantPage, merchantsPage } from "../views/merchants.ts";
@@ -72,7 +72,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/merchants/:id", deps, async (ctx, s) => {
     const merchantId = ctx.params.id ?? "";
     if (!MERCHANT.test(merchantId)) return undefined;
-    const key = NOTICES[String(ctx.query.notice ?? "")];
+    const key = namedIn(NOTICES, ctx.query.notice);
     return drawMerchant(s, merchantId, key ? { kind: "success", text: s.kit.tr.t(key) } : undefined);
   });
 

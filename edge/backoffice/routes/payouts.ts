@@ -7,7 +7,7 @@
 import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
-import { seeOther, sendPage } from "../request.ts";
+import { namedIn, seeOther, sendPage } from "../request.ts";
 import { BULK_APPROVE_MAX, NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
@@ -27,7 +27,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts", deps, async (ctx, s) => {
     const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
     const t = s.kit.tr.t;
-    const key = NOTICES[String(ctx.query.notice ?? "")];
+    const key = namedIn(NOTICES, ctx.query.notice);
     const trace = String(ctx.query.trace ?? "");
     return s.render(
       "payouts",

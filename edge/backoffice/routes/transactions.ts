@@ -14,7 +14,7 @@ import { currencyExponent } from "../../../engine/domain/money.ts";
 import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
 import { TYPE_NAMES } from "../views/format.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
-import { seeOther } from "../request.ts";
+import { namedIn, seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
@@ -211,7 +211,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
       // While the engine still offers a check, the follow-up's answer is to come; once it is not, the status shown is that answer.
       checked: (d) => ({ kind: "success", text: t(d.checkOffered ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
     };
-    return detailOf(deps, s, traceId, notices[String(ctx.query.notice ?? "")]);
+    return detailOf(deps, s, traceId, namedIn(notices, ctx.query.notice));
   });
 
   consolePost(router, "/transactions/:traceId/callbacks/:id/redeliver", deps, async (ctx, s) => {
