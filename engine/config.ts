@@ -159,19 +159,25 @@ function list(raw: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** An http(s) URL setting as the URL parser reads it, or a ConfigError naming the variable and `what` it must be. */
+export function httpUrlSetting(name: string, raw: string, what = "an http(s) URL"): URL {
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {
+    u = undefined;
+  }
+  if (u?.protocol !== "http:" && u?.protocol !== "https:") throw new ConfigError(`${name} must be ${what}, got ${JSON.stringify(raw)}`);
+  return u;
+}
+
 /** CASHIER_PUBLIC_URL: the http(s) base of every address handed to customers, without a trailing slash. */
 function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.CASHIER_PUBLIC_URL;
   if (!raw) return undefined;
-  const refuse = () =>
-    new ConfigError(`CASHIER_PUBLIC_URL must be an http(s) URL without a query or fragment (https://cashier.example), got ${JSON.stringify(raw)}`);
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw refuse();
-  }
-  if ((u.protocol !== "http:" && u.protocol !== "https:") || /[?#]/.test(raw) || u.username || u.password) throw refuse();
+  const what = "an http(s) URL without a query or fragment (https://cashier.example)";
+  const u = httpUrlSetting("CASHIER_PUBLIC_URL", raw, what);
+  if (/[?#]/.test(raw) || u.username || u.password) throw new ConfigError(`CASHIER_PUBLIC_URL must be ${what}, got ${JSON.stringify(raw)}`);
   // As the URL parser reads it (spaces trimmed, the host in lower case), without a trailing slash.
   return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
 }
@@ -179,13 +185,7 @@ function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
 function acquirerSimUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.ACQUIRER_SIM_URL;
   if (!raw) return undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigError(`ACQUIRER_SIM_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ConfigError(`ACQUIRER_SIM_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  httpUrlSetting("ACQUIRER_SIM_URL", raw);
   return raw.replace(/\/+$/, "");
 }
 

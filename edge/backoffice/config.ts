@@ -7,7 +7,7 @@
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext } from "node:tls";
-import { ConfigError } from "../../engine/config.ts";
+import { ConfigError, httpUrlSetting } from "../../engine/config.ts";
 
 export interface BackofficeConfig {
   /** BACKOFFICE_PORT (8081; 0 = any free port). */
@@ -36,15 +36,7 @@ export function loadBackofficeConfig(env: NodeJS.ProcessEnv = process.env): Back
   const host = env.BACKOFFICE_HOST || "127.0.0.1";
   if (/[\s/]/.test(host)) throw new ConfigError(`BACKOFFICE_HOST must be an address or a host name, got ${JSON.stringify(host)}`);
   const publicUrl = env.BACKOFFICE_PUBLIC_URL || undefined;
-  if (publicUrl) {
-    let u: URL | undefined;
-    try {
-      u = new URL(publicUrl);
-    } catch {}
-    if (!u || (u.protocol !== "http:" && u.protocol !== "https:")) {
-      throw new ConfigError(`BACKOFFICE_PUBLIC_URL must be an http(s) URL, got ${JSON.stringify(publicUrl)}`);
-    }
-  }
+  if (publicUrl) httpUrlSetting("BACKOFFICE_PUBLIC_URL", publicUrl);
   const cert = env.BACKOFFICE_TLS_CERT || undefined;
   const key = env.BACKOFFICE_TLS_KEY || undefined;
   if ((cert && !key) || (key && !cert)) {

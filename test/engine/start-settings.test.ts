@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import t from "tap";
 import { readMerchantsFile } from "../../engine/app/bootstrap-merchants.ts";
 import { loadConfig } from "../../engine/config.ts";
+import { loadBackofficeConfig } from "../../edge/backoffice/config.ts";
 import type { Logger } from "../../engine/log.ts";
 import { reportStartFailure, StartError } from "../../engine/start-error.ts";
 
@@ -139,6 +140,13 @@ t.test("CASHIER_PUBLIC_URL is an http(s) URL, named when it is not", async (t) =
     t.throws(() => loadConfig({ CASHIER_PUBLIC_URL: bad }), /^CASHIER_PUBLIC_URL must be an http\(s\) URL/, bad);
   }
   t.equal(loadConfig({ CASHIER_PUBLIC_URL: "https://pay.example/cashier/" }).publicUrl, "https://pay.example/cashier");
+  // The other URL settings, read by the same rule.
+  t.throws(
+    () => loadConfig({ ACQUIRER_SIM_URL: "ftp://sim.example", ACQUIRER_SIM_KEYS: "sim-a=k1,sim-b=k2" }),
+    /^ACQUIRER_SIM_URL must be an http\(s\) URL, got "ftp/,
+  );
+  t.throws(() => loadBackofficeConfig({ BACKOFFICE_PUBLIC_URL: "console.example" }), /^BACKOFFICE_PUBLIC_URL must be an http\(s\) URL, got "console\.example"/);
+  t.equal(loadBackofficeConfig({ BACKOFFICE_PUBLIC_URL: "https://console.example" }).publicUrl, "https://console.example");
   t.equal(loadConfig({ CASHIER_PUBLIC_URL: " HTTP://Pay.Example:8080/ " }).publicUrl, "http://pay.example:8080", "as the URL parser reads it");
   t.throws(() => loadConfig({ CASHIER_PUBLIC_URL: "https://pay.example/?" }), /^CASHIER_PUBLIC_URL/, "an empty query is a query");
 });
