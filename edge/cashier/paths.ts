@@ -19,10 +19,11 @@ export function isToken(value: string | undefined): value is string {
 /** The pages of a session. */
 export type SessionPage = "deposit" | "withdrawal" | "return" | `result/${number}` | `result/${number}/status` | "cancel" | "cards/delete";
 
-/** The address of a session's page, with the declared parent origin when there is one. */
-export function sessionPath(sessionToken: string, page: SessionPage, parent?: string): string {
+/** The address of a session's page, with the declared parent origin when there is one, and any other parameters. */
+export function sessionPath(sessionToken: string, page: SessionPage, parent?: string, query: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ ...(parent ? { parent } : {}), ...query }).toString();
   const base = `/cashier/s/${sessionToken}/${page}`;
-  return parent ? `${base}?parent=${encodeURIComponent(parent)}` : base;
+  return params ? `${base}?${params}` : base;
 }
 
 /**

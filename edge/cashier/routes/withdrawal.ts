@@ -106,8 +106,7 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     try {
       await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
       // Back to the page, which says so: a list that is simply one shorter leaves the customer unsure.
-      const page = sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent);
-      seeOther(ctx, `${page}${page.includes("?") ? "&" : "?"}cancelled=1`);
+      seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent, { cancelled: "1" }));
     } catch (err) {
       refuse(ctx, deps, err, l.frame.session);
     }
