@@ -306,7 +306,8 @@ export interface CallbackLog {
   failing(f: FailingFilter): Promise<CallbackView[]>;
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
-  redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<"ok" | "not-found" | "not-queued" | "in-flight">;
+  /** The callback as the redelivery left it (pending), or why it could not be made due. */
+  redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight">;
 }
 
 export interface MerchantSpec {

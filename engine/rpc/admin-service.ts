@@ -47,8 +47,7 @@ export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongs
   if (outcome === "in-flight")
     throw toRpcError(domainError("INVALID_STATE", "an attempt at this callback is in flight; redeliver it once that attempt is recorded"));
   deps.wake();
-  const delivery = await deps.callbacks.get(id);
-  return create(RedeliverCallbackResponseSchema, { delivery: delivery ? callbackToProto(delivery) : undefined });
+  return create(RedeliverCallbackResponseSchema, { delivery: callbackToProto(outcome) });
 }
 
 export function adminService(deps: ProcessDeps & MerchantAdminDeps & BackofficeDeps): ServiceImpl<typeof AdminService> {

@@ -244,7 +244,10 @@ export class PgCallbackStore implements CallbackLog {
    * delivered it again.
    */
   async get(id: number): Promise<CallbackView | undefined> {
-    const db = this.#db();
+    return this.#view(this.#db(), id);
+  }
+
+  async #view(db: ReturnType<typeof typedDb>, id: number): Promise<CallbackView | undefined> {
     const [c, sent] = await Promise.all([db.selectFrom("callback").selectAll().where("id", "=", id).executeTakeFirst(), this.#attempts(db, [id])]);
     return c ? callbackViewOf(c, sent.get(id) ?? []) : undefined;
   }
@@ -264,17 +267,18 @@ export class PgCallbackStore implements CallbackLog {
    * calls are not queued. Made due, it wakes the other engines' delivery
    * workers at commit, in the same statement (notify-work.ts).
    */
-  async redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<"ok" | "not-found" | "not-queued" | "in-flight"> {
-    if (alongside) {
-      // The redelivery and `alongside` (an operator's audit row, written last): one transaction.
-      const done = await this.#orm.em.fork().transactional(async (tx) => {
-        if (!(await this.#makeDue(typedDb(tx), id))) return false;
-        await alongside(tx);
-        return true;
-      });
-      return done ? "ok" : this.#whyNot(id);
-    }
-    return (await this.#makeDue(this.#db(), id)) ? "ok" : this.#whyNot(id);
+  /**
+   * Makes a callback due again, with `alongside` (an operator's audit row, written last) in the same transaction:
+   * the callback as the redelivery left it (read before a worker, woken at the commit, can take it), or why not.
+   */
+  async redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
+    const made = await this.#orm.em.fork().transactional(async (tx) => {
+      const db = typedDb(tx);
+      if (!(await this.#makeDue(db, id))) return undefined;
+      await alongside?.(tx);
+      return this.#view(db, id);
+    });
+    return made ?? this.#whyNot(id);
   }
 
   async #makeDue(db: ReturnType<typeof typedDb>, id: number): Promise<boolean> {
