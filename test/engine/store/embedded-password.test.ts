@@ -5,12 +5,12 @@
  * a data dir made before (its cluster still on the shared password, no file)
  * is moved to one of its own at its next start, its data kept.
  */
-import { chmodSync, mkdtempSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import pg from "pg";
 import t from "tap";
-import { embeddedPassword, passwordOf, startEmbeddedPostgres } from "../../../engine/store/embedded-postgres.ts";
+import { embeddedPassword, passwordOf, socketDirOf, startEmbeddedPostgres } from "../../../engine/store/embedded-postgres.ts";
 
 const SHARED = "cashier-embedded";
 const dir = mkdtempSync(join(tmpdir(), "cashier-pgpw-"));
@@ -21,7 +21,7 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 /** Signs in to the cluster of `url` with `password`: the server's answer, "ok" or its error code. */
 async function signIn(url: string, password: string): Promise<string> {
   const u = new URL(url);
-  const client = new pg.Client({ host: u.hostname, port: Number(u.port), user: "postgres", password, database: "cashier" });
+  const client = new pg.Client({ host: decodeURIComponent(u.hostname), port: Number(u.port), user: "postgres", password, database: "cashier" });
   try {
     await client.connect();
     await client.query("select 1");
@@ -40,6 +40,7 @@ t.test("a new data dir: a password of its own, the shared one refused", async (t
   t.ok(own && own.length >= 32 && own !== SHARED, "a random password, kept in the data dir");
   t.equal(statSync(join(dir, "embedded-postgres.password")).mode & 0o777, 0o600, "readable by this user alone");
   t.equal(new URL(db.url).password, own, "the engine's URL carries it");
+  t.equal(decodeURIComponent(new URL(db.url).hostname), join(dir, "pg"), "the engine reaches it by the Unix socket in its own folder");
   const port = Number(new URL(db.url).port);
   t.equal(await passwordOf(dir, port), own, "as a command beside a running engine finds it");
   t.equal(await signIn(db.url, own!), "ok");
@@ -66,4 +67,17 @@ t.test("an older data dir is moved to a password of its own at its next start, i
   await client.connect();
   t.same((await client.query("select v from kept")).rows, [{ v: "before the move" }], "the data is the cluster's as it was");
   await client.end();
+});
+
+t.test("a data dir too deep for a socket's address is reached over TCP on 127.0.0.1", async (t) => {
+  const deep = join(dir, "d".repeat(60), "e".repeat(40));
+  mkdirSync(deep, { recursive: true, mode: 0o755 });
+  for (let d = deep; d !== dir; d = dirname(d)) chmodSync(d, 0o755);
+  t.equal(socketDirOf(join(deep, "pg"), 54321), undefined, "the socket's path would not fit");
+  t.equal(socketDirOf("/srv/cashier data/pg", 54321), undefined, "a folder that would need quoting in the setting is not used");
+  t.equal(socketDirOf("/srv/cashier/pg", 54321), "/srv/cashier/pg");
+  const db = await startEmbeddedPostgres(join(deep, "pg"), () => {});
+  t.teardown(() => db.stop());
+  t.equal(new URL(db.url).hostname, "127.0.0.1");
+  t.equal(await signIn(db.url, embeddedPassword(deep)!), "ok", "it starts and takes its password");
 });
