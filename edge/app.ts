@@ -8,6 +8,7 @@
 import Koa from "koa";
 import Router from "@koa/router";
 import type { CashierClient, EngineClient } from "./engine-client.ts";
+import type { EdgeLogger } from "./logger.ts";
 import { errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
 import { unmatched } from "./middleware/unmatched.ts";
@@ -20,11 +21,6 @@ import { assetRoutes } from "./pages/kit/assets.ts";
 import { cashierRoutes } from "./cashier/routes/index.ts";
 import { createCashierLimiters, sessionStartLimit } from "./cashier/rate-limits.ts";
 import { randomBytes } from "node:crypto";
-
-export interface EdgeLogger {
-  error(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
 
 export type EdgeApp = Koa & {
   /** The methods routes take on `path` (as in `Allow`); empty when no route serves it. */

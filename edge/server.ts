@@ -1,7 +1,8 @@
 /** Starts the edge: a Koa app on an HTTP server, talking to the engine at engineUrl. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildApp, type EdgeLogger } from "./app.ts";
+import { buildApp } from "./app.ts";
+import type { EdgeLogger } from "./logger.ts";
 import { createEngineClients, type EngineTrust } from "./engine-client.ts";
 import { drainable } from "./drain.ts";
 import { csrfKeyFrom } from "./pages/kit/csrf.ts";

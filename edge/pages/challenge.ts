@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ChallengeState, type GetChallengeResponse } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import type { EdgeLogger } from "../app.ts";
+import type { EdgeLogger } from "../logger.ts";
 import type { EngineClient } from "../engine-client.ts";
 import { refusalOf } from "../middleware/errors.ts";
 import { readForm } from "../middleware/form-body.ts";

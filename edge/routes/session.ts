@@ -13,7 +13,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { SignedReplySchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { REASONS } from "../../engine/domain/errors.ts";
 import { sessionRefusalReply } from "../../engine/wire/session-reply.ts";
-import type { EdgeLogger } from "../app.ts";
+import type { EdgeLogger } from "../logger.ts";
 import type { CashierClient } from "../engine-client.ts";
 import { readJsonObject } from "../middleware/json-body.ts";
 import { refusalOf } from "../middleware/errors.ts";

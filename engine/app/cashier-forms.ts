@@ -13,7 +13,9 @@ import { signableText } from "../security/canonical.ts";
 import type { CashierDeps, SessionRecord } from "./cashier-ports.ts";
 import type { OpenSession } from "./cashier-session.ts";
 import type { OrderOrigin } from "./process-transaction.ts";
-import type { FormResult } from "./submit-deposit.ts";
+
+/** What a submitted form comes to: the attempt it made (or had made before), or a refusal. */
+export type FormResult = { ok: true; attempt: Attempt; replayed: boolean } | { ok: false; error: DomainError };
 
 /** A card as a form gives it: typed in, or one of the customer's saved cards. */
 export type CardSource =

@@ -7,7 +7,6 @@
  * reads it from there. A derived value (a lease = what it covers plus a margin)
  * is computed here, in buildSchedule, never again at a use site.
  */
-import type { Config } from "../config.ts";
 import { DEFAULT_RETRY_SECONDS, DEFAULT_RFD_MAX_ATTEMPTS, type RetryPolicy } from "../domain/callbacks.ts";
 
 /** What can be set; the rest of a Schedule is derived from it. */
@@ -156,8 +155,21 @@ export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = {
 
 export const defaultSchedule: Schedule = buildSchedule(DEFAULT_SCHEDULE_SETTINGS);
 
+/** The CASHIER_* settings that set the schedule, as engine/config.ts reads them (its Config has them all). */
+export interface ScheduleConfig {
+  workerPollMs: number;
+  callbackTimeoutMs: number;
+  callbackRetrySeconds: number[];
+  rfdResendSeconds: number;
+  rfdMaxAttempts: number;
+  validationTimeoutMs: number;
+  processorTimeoutMs: number;
+  challengeTtlSeconds: number;
+  retention: Partial<ScheduleSettings["retention"]>;
+}
+
 /** The schedule of an engine: the CASHIER_* settings the config read, the defaults for the rest. */
-export function scheduleFromConfig(config: Config): Schedule {
+export function scheduleFromConfig(config: ScheduleConfig): Schedule {
   const d = DEFAULT_SCHEDULE_SETTINGS;
   return buildSchedule({
     ...d,

@@ -13,13 +13,22 @@
 import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { cardBrand, maskCard } from "../domain/card.ts";
-import { domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
-import type { Attempt } from "../domain/transaction.ts";
+import { domainError, type FieldViolation } from "../domain/errors.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { open as openSealed, seal } from "../security/sealed-box.ts";
 import { SUBMISSION_KEY_SHAPE, authToken, depositOrderId } from "../security/session-tokens.ts";
 import type { CashierDeps } from "./cashier-ports.ts";
-import { amountViolations, customerOrigin, formInput, inFormNames, invalid, sessionOrderAnswer, textViolations, type CardSource } from "./cashier-forms.ts";
+import {
+  amountViolations,
+  customerOrigin,
+  formInput,
+  inFormNames,
+  invalid,
+  sessionOrderAnswer,
+  textViolations,
+  type CardSource,
+  type FormResult,
+} from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
 
@@ -34,8 +43,6 @@ export interface DepositForm {
   /** The one-time key of this rendering of the form: it names the order within the session. */
   submissionKey: string;
 }
-
-export type FormResult = { ok: true; attempt: Attempt; replayed: boolean } | { ok: false; error: DomainError };
 
 /** A saved card's number is sealed to the customer's card, so a row moved to another customer cannot be opened. */
 export const savedCardBinding = (merchantId: string, pin: string, cardFingerprint: string) => `saved-card:${merchantId}:${pin}:${cardFingerprint}`;

@@ -16,10 +16,20 @@ import { fingerprint } from "../security/hmac.ts";
 import { open as openSealed } from "../security/sealed-box.ts";
 import { authToken } from "../security/session-tokens.ts";
 import type { CashierDeps } from "./cashier-ports.ts";
-import { amountViolations, customerOrigin, formInput, inFormNames, invalid, sessionOrderAnswer, textViolations, type CardSource } from "./cashier-forms.ts";
+import {
+  amountViolations,
+  customerOrigin,
+  formInput,
+  inFormNames,
+  invalid,
+  sessionOrderAnswer,
+  textViolations,
+  type CardSource,
+  type FormResult,
+} from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
-import { savedCardBinding, type FormResult } from "./submit-deposit.ts";
+import { savedCardBinding } from "./submit-deposit.ts";
 
 export interface WithdrawalForm {
   sessionToken: string;

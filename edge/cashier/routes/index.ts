@@ -4,7 +4,7 @@
  * CashierService and renders a view; no rule of the payment lives here.
  */
 import type Router from "@koa/router";
-import type { EdgeLogger } from "../../app.ts";
+import type { EdgeLogger } from "../../logger.ts";
 import type { Client } from "@connectrpc/connect";
 import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { createCsrf } from "../../pages/kit/csrf.ts";

@@ -7,7 +7,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Context } from "koa";
 import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
-import type { EdgeLogger } from "../../app.ts";
+import type { EdgeLogger } from "../../logger.ts";
 import type { Client } from "@connectrpc/connect";
 import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { refusalOf } from "../../middleware/errors.ts";
