@@ -82,6 +82,8 @@ export function parseFrontend(fr: unknown, fw: string): Required<FrontendSpec> {
     throw new MerchantsFileError(`${fw}.currencies`, `must be a list of ISO 4217 codes`);
   }
   const accepted = currencies.length > 0 ? (currencies as string[]) : [base];
+  // A frontend takes its own base currency: one that refused sales in it would be a slip in its settings.
+  if (!accepted.includes(base)) throw new MerchantsFileError(`${fw}.currencies`, `must include the base_currency ${base}`);
   return { name, baseCurrency: base, currencies: accepted, settings: parseFrontendSettings(f, fw, accepted) };
 }
 

@@ -109,6 +109,11 @@ t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
     ],
     [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "z\u0000", baseCurrency: "USD" } }), "frontend.name"],
     [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", platformUrl: "http://a.example/\u0000" } }), "merchant.platform_url"],
+    [
+      () => svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "ops-usd", currencies: ["EUR"] }, updateMask: { paths: ["currencies"] } }),
+      "frontend.currencies",
+    ],
+    [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-gbp", baseCurrency: "GBP", currencies: ["EUR"] } }), "frontend.currencies"],
     [() => svc().admin.approvePayout({ traceId: 1, operator: "" }), "operator"],
   ];
   // Each call is made only when its turn comes: a refusal is never left unobserved.

@@ -122,3 +122,13 @@ t.test("a merchant listed twice is refused, naming the second entry", async (t) 
     "accepted",
   );
 });
+
+t.test("a frontend's currencies include its base currency", async (t) => {
+  const entry = (frontend: Record<string, unknown>) => JSON.stringify({ merchants: [{ merchant_id: "m-1", secret: "s".repeat(32), frontends: [frontend] }] });
+  t.throws(() => parseMerchantsFile(entry({ name: "f", base_currency: "USD", currencies: ["EUR", "JPY"] })), {
+    field: "merchants[0].frontends[0].currencies",
+    message: /must include the base_currency USD/,
+  });
+  t.same(parseMerchantsFile(entry({ name: "f", base_currency: "USD", currencies: ["EUR", "USD"] }))[0]?.frontends[0]?.currencies, ["EUR", "USD"]);
+  t.same(parseMerchantsFile(entry({ name: "f", base_currency: "USD" }))[0]?.frontends[0]?.currencies, ["USD"], "left out: the base currency alone");
+});
