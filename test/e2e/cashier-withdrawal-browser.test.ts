@@ -114,6 +114,7 @@ t.test(
     await Promise.all([page.waitForURL(/\/withdrawal/), page.click("#back")]);
     t.match(await page.textContent("#pending-count"), "1 withdrawal is pending.");
     t.ok(await page.locator("#withdrawal-made").count(), "the session's one payout is made: no second form");
+    t.equal(await page.textContent("#withdrawal-made"), "This session's withdrawal is waiting for approval.", "and its state");
   },
 );
 
@@ -133,6 +134,7 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-pending-en")}`);
   await Promise.all([page.waitForURL(/\/withdrawal/), page.click(`#cancel-${traceId}`)]);
   t.match(await page.textContent("#pending-count"), "You have no pending withdrawals.");
+  t.equal(await page.textContent("#withdrawal-made"), "This session's withdrawal is cancelled.", "the session's payout is told as it is now");
   t.equal(await page.textContent("#cancelled"), "Your withdrawal is cancelled.", "the page says what happened");
   t.same(await axeViolations(page), [], "axe: the page after a cancel");
   const [update] = await stub.waitFor("update_payout", (c) => (c.body as any)?.Status === "C" && (c.body as any)?.ExtPayoutID === s.order);

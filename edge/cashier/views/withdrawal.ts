@@ -94,7 +94,7 @@ export function withdrawalPage(c: PageContext, f: SessionFrame, form: Withdrawal
   const cards = s.savedCards.filter((card) => card.withdrawable);
   const destination = values.destination ?? (cards.length > 0 ? cards[0].cardId : NEW_CARD);
   const formHtml = made
-    ? html`<p id="withdrawal-made">${t("cashier.withdrawal.done")}</p>
+    ? html`<p id="withdrawal-made">${t("cashier.withdrawal.done", { status: statusText(tr, made.status) })}</p>
 <p class="actions">${pathButton(t("cashier.withdrawal.see"), sessionPath(f.sessionToken, `result/${made.traceId}`, f.parent), "see-result")}</p>`
     : html`${errorSummary(tr, errors)}
 <form method="post" action="${sessionPath(f.sessionToken, "withdrawal", f.parent)}" novalidate data-card-form>
