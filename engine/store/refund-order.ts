@@ -8,6 +8,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { OrderDraft } from "../app/ports.ts";
 import { DomainFailure, domainError } from "../domain/errors.ts";
+import { formatMajor } from "../domain/money.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
 import { customerRecord } from "./customer-record.ts";
 import { typedDb } from "./typed-db.ts";
@@ -55,10 +56,12 @@ export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId
       .where("t.status", "in", ["pending", "approved"])
       .executeTakeFirstOrThrow();
     const remaining = sale.amount_minor - Number(used);
+    const money = (minor: number) => `${formatMajor(minor, d.currency)} ${d.currency}`;
     if (d.amountMinor > remaining) {
       throw new DomainFailure(
-        domainError("REFUND_EXCEEDS_REMAINING", `amount: ${d.amountMinor} exceeds what remains refundable of the sale (${remaining})`, [
-          { field: "amount", description: `exceeds the sale's refundable remainder of ${remaining}` },
+        // In the currency's own decimals: the wire's unit differs by currency (BHD in whole dinars, USD in cents) and by caller.
+        domainError("REFUND_EXCEEDS_REMAINING", `amount: ${money(d.amountMinor)} exceeds what remains refundable of the sale (${money(remaining)})`, [
+          { field: "amount", description: `exceeds the sale's refundable remainder of ${money(remaining)}` },
         ]),
       );
     }

@@ -114,5 +114,13 @@ t.test("a refund may not exceed what the sale has left", async (t) => {
   t.equal(part.ok && part.attempt.status, "approved", "a refund within the sale is approved");
   const over = await processTransaction(engine().deps, input({ type: "refund", referenceId: ref, amountMinor: 51 }), undefined);
   t.equal(over.ok, false);
-  if (!over.ok) t.equal(over.error.reason, "REFUND_EXCEEDS_REMAINING", "50 left: 51 is refused");
+  if (!over.ok) {
+    t.equal(over.error.reason, "REFUND_EXCEEDS_REMAINING", "50 left: 51 is refused");
+    t.equal(
+      over.error.message,
+      "amount: 0.51 USD exceeds what remains refundable of the sale (0.50 USD)",
+      "in the currency's decimals, whatever the caller's unit",
+    );
+    t.same(over.error.violations, [{ field: "amount", description: "exceeds the sale's refundable remainder of 0.50 USD" }]);
+  }
 });
