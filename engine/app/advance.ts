@@ -25,6 +25,12 @@ export interface StepContext extends ChangeContext {
   cardNumber?: string;
   /** Written in this step's own database transaction (an operator's audit row); this step only, never the next. */
   alongside?: Alongside;
+  /**
+   * This step records the attempt's first result: it is told as a change is (a notification, when the platform saw
+   * no reply of it) even when the state stays as the attempt was created (a sale the processor left pending, a
+   * manual payout waiting in requested).
+   */
+  firstResult?: boolean;
 }
 
 export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision, ctx: StepContext): Promise<ApplyResult> {
@@ -63,7 +69,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
     redirectUrl: decision.redirectUrl ?? a.redirectUrl,
     processorCode: decision.processorCode ?? a.processorCode,
   };
-  const callbacks = to ? owedCallbacks(a, after, ctx.merchant, ctx) : [];
+  const callbacks = to || ctx.firstResult ? owedCallbacks(a, after, ctx.merchant, ctx) : [];
   const result = await deps.orders.applyDecision(
     a.traceId,
     from,

@@ -78,7 +78,9 @@ export async function submitAttempt(
   }
   const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));
   const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
-  return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number })).attempt;
+  // A sale or refund comes here as it was created; a payout has told A and P already.
+  const firstResult = a.type !== "payout";
+  return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number, firstResult })).attempt;
 }
 
 /**
@@ -102,7 +104,8 @@ export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<At
   if (a.type === "payout") {
     if (input.ctx.merchant.payoutApproval === "manual") {
       // Waits in requested; the card is sealed for the operator's approval.
-      if (!a.cardHeld) return (await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number })).attempt;
+      if (!a.cardHeld)
+        return (await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number, firstResult: true })).attempt;
       return a;
     }
     return (await payOut(deps, a, input.card, input.ctx, "auto-approval")).attempt;

@@ -217,7 +217,7 @@ t.test("a declined deposit sends RecordFailedDeposit with SCOrderID, Udef1, Udef
 });
 
 t.test("pending, 3-D Secure and the cascade go as they do for Process", async (t) => {
-  const { token } = await opened();
+  const { token } = await opened({ notification_url: `${stub.url}/notify/pending` });
   const pending = await deposit(token, "4000000000000077");
   t.equal(pending.transaction!.status, TransactionStatus.PENDING);
   const settled = await until(async () => {
@@ -225,6 +225,12 @@ t.test("pending, 3-D Secure and the cascade go as they do for Process", async (t
     return r.transaction!.status === TransactionStatus.APPROVED ? r : undefined;
   }, 20_000);
   t.ok(settled, "the pending deposit ends approved");
+  const told = await stub.waitFor("notification", (c) => body(c).trace_id === pending.transaction!.traceId, { count: 2 });
+  t.same(
+    told.map((c) => body(c).transaction_status),
+    ["pending", "approved"],
+    "the platform, which saw no reply, hears the first result though it stayed as created, then the final one",
+  );
 
   const threeDs = await deposit(token, "4000000000003220");
   const tx = threeDs.transaction!;
@@ -386,9 +392,11 @@ t.test("withdrawals: closed loop by card fingerprint, limits and balance, auto a
 t.test("the cancel switch: pending withdrawals listed, cancelled by the customer only where the frontend allows it", async (t) => {
   customer += 1;
   const pin = `canceller-${process.pid}-${customer}`;
-  const open = await opened({ pin, merchant_id: "m-cash-manual", frontend: "cancel-usd" }, true);
+  const open = await opened({ pin, merchant_id: "m-cash-manual", frontend: "cancel-usd", notification_url: `${stub.url}/notify/manual` }, true);
   const wd = await cashier.submitWithdrawal({ sessionToken: open.token, amount: usd(1200), destination: newCard("4111111111111111") });
   t.equal(wd.transaction!.status, TransactionStatus.REQUESTED, "manual approval waits in requested");
+  const [requested] = await stub.waitFor("notification", (c) => body(c).trace_id === wd.transaction!.traceId);
+  t.equal(body(requested).transaction_status, "requested", "the withdrawal waiting for approval is told to the platform");
   const listed = (await cashier.getCashierSession({ sessionToken: open.token })).session!.pendingWithdrawals;
   t.same(
     listed.map((x) => x.traceId),
