@@ -155,3 +155,33 @@ t.test("scripts on: Pay pressed again while the form is on its way is ignored an
   t.equal(validationsOf(shown.order_id).length, 1);
   t.same(await axeViolations(page), [], "axe: the result page");
 });
+
+t.test("Back after paying: a fresh form that says what the session paid, its card fields empty (scripts on); off, the notice alone", async (t) => {
+  for (const javaScriptEnabled of [true, false]) {
+    const page = await depositPage(t, { javaScriptEnabled });
+    t.equal(await page.locator("#last-deposit").count(), 0, "a session that paid nothing says nothing of it");
+    await fillNewCard(page, "4111111111111111");
+    await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
+    const paid = await resultOf(page);
+    await page.goBack();
+    await page.locator("#last-deposit").waitFor();
+    t.equal(
+      (await page.textContent("#last-deposit"))?.replace(/\s+/g, " ").trim(),
+      "Your last payment in this session: 10.00 USD, approved. See it",
+      `scripts ${javaScriptEnabled ? "on" : "off"}: the page brought back says the session paid already`,
+    );
+    t.match(await page.getAttribute("#last-deposit a", "href"), new RegExp(`/result/${paid.trace_id}$`), "and links to that payment");
+    if (javaScriptEnabled) {
+      // The page's pageshow handler runs once the page has loaded; the CSP allows no evaluated predicate.
+      await page.waitForLoadState("load");
+      t.same(
+        [await page.inputValue("#card_number"), await page.inputValue("#card_exp"), await page.inputValue("#cvv")],
+        ["", "", ""],
+        "the card fields the browser put back are cleared: no card number on screen",
+      );
+      t.same(await axeViolations(page), [], "axe: the deposit page with the session's last payment");
+      t.comment(`screenshot: ${await screenshot(page, "cashier-deposit-after-back-en")}`);
+    }
+    t.equal(validationsOf(paid.order_id).length, 1);
+  }
+});

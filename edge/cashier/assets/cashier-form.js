@@ -1,8 +1,8 @@
 // The Cashier's enhancements; every page works without them. The card's
 // brand as it is typed, a hint when the number fails the Luhn check, only
 // the card fields that apply (a saved card or a new one), the amount field
-// and the preset choices kept apart, and a pending result followed until it
-// is final. Texts come from the page (the server's catalogues), never from here.
+// and the preset choices kept apart, card fields a browser put back cleared,
+// and a pending result followed until it is final. Texts come from the page (the server's catalogues), never from here.
 
 (() => {
   const BRANDS = [
@@ -77,6 +77,23 @@
     });
   }
 
+  // A browser that brings the page back (Back after paying) puts what was typed
+  // into the fields again, a full card number in clear among it; it does so
+  // after DOMContentLoaded and before pageshow. The server never writes a card
+  // field back, so any value there now is the browser's: cleared.
+  function forget(form) {
+    const clear = () => {
+      for (const name of ["card_number", "card_exp", "cvv", "saved_card_cvv"]) {
+        const input = form.querySelector(`input[name=${name}]`);
+        if (input && input.value) {
+          input.value = "";
+          input.dispatchEvent(new Event("input"));
+        }
+      }
+    };
+    addEventListener("pageshow", clear);
+  }
+
   // A nicety only: the server makes one order of a form however often it is
   // sent (its submission key). A second click while the first is on its way
   // is ignored and the button says it is busy; a page restored from the
@@ -122,6 +139,7 @@
       cardNumber(form);
       sources(form);
       amounts(form);
+      forget(form);
       once(form);
     }
     follow();

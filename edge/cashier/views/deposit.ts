@@ -6,11 +6,12 @@
  * form carries its rendering's one-time submission key: sent twice, it makes
  * one order.
  */
+import { TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { type FieldError, amountDisplay, button, errorSummary, field, hiddenFields, radioGroup } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import { sessionPath } from "../paths.ts";
 import { type CashierPage, type PageContext, type SessionFrame, sessionPage } from "./page.ts";
-import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel } from "./parts.ts";
+import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel, statusText } from "./parts.ts";
 
 /** What the customer sent last time (to show again with its errors), without any card data. */
 export interface DepositValues {
@@ -104,8 +105,18 @@ ${field({ name: "amount", label: t("cashier.amount.other", { currency }), error:
 <div id="saved-group">${field({ name: "saved_card_cvv", label: t("cashier.savedCvv.label"), hint: t("cashier.savedCvv.hint"), error: errorOf(errors, "saved_card_cvv"), type: "password", autocomplete: "cc-csc", inputmode: "numeric", maxlength: 4, dir: "ltr" })}</div>`
       : "";
 
+  // A page brought back after paying is a fresh form: it says what this session paid already, so a second payment is meant.
+  const last = s.transactions.find((x) => x.transactionType === TransactionType.SALE);
   const body = html`<h1>${t("cashier.deposit.title")}</h1>
 ${s.customerName ? html`<p class="customer">${t("cashier.customer", { name: s.customerName })}</p>` : ""}
+${
+  last
+    ? html`<p id="last-deposit" class="last">${t("cashier.deposit.last", {
+        amount: last.amount ? tr.amount(last.amount.amountMinor, last.amount.currency) : "",
+        status: statusText(tr, last.status),
+      })} <a href="${sessionPath(f.sessionToken, `result/${last.traceId}`, f.parent)}">${t("cashier.deposit.lastSee")}</a></p>`
+    : ""
+}
 ${errorSummary(tr, errors)}
 <form method="post" action="${sessionPath(f.sessionToken, "deposit", f.parent)}" novalidate data-card-form>
 ${formTokens(f.sessionToken, form.csrfToken)}${hiddenFields({ [SUBMISSION_KEY_FIELD]: form.submissionKey })}

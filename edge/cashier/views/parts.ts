@@ -1,9 +1,11 @@
 /**
  * Pieces the deposit and withdrawal forms share: the limits hint, a saved
  * card's label, the new-card fields (autocomplete tokens cc-number, cc-exp,
- * cc-csc, cc-name), and the hidden fields that tie a form to its session.
+ * cc-csc, cc-name), a transaction's state in words, and the hidden fields
+ * that tie a form to its session.
  */
 import type { SavedCard } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { CSRF_FIELD, SESSION_FIELD } from "../../pages/kit/csrf.ts";
 import { type FieldError, checkbox, field, hiddenFields } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -16,6 +18,22 @@ export function limitsHint(tr: Translator, currency: string, min: bigint, max: b
   if (min > 0n) return tr.t("cashier.amount.atLeast", { min: amount(min) });
   if (max > 0n) return tr.t("cashier.amount.atMost", { max: amount(max) });
   return undefined;
+}
+
+/** A transaction's state as the customer reads it. */
+export function statusText(tr: Translator, status: TransactionStatus): string {
+  switch (status) {
+    case TransactionStatus.REQUESTED:
+      return tr.t("cashier.status.requested");
+    case TransactionStatus.APPROVED:
+      return tr.t("cashier.status.approved");
+    case TransactionStatus.DECLINED:
+      return tr.t("cashier.status.declined");
+    case TransactionStatus.CANCELLED:
+      return tr.t("cashier.status.cancelled");
+    default:
+      return tr.t("cashier.status.pending");
+  }
 }
 
 const BRANDS: Readonly<Record<string, string>> = {

@@ -13,7 +13,7 @@ import { type Html, html } from "../../pages/kit/html.ts";
 import type { Translator } from "../../pages/kit/i18n.ts";
 import { sessionPath } from "../paths.ts";
 import { type CashierPage, type PageContext, type SessionFrame, sessionPage } from "./page.ts";
-import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel } from "./parts.ts";
+import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel, statusText } from "./parts.ts";
 import { NEW_CARD } from "./deposit.ts";
 
 export interface WithdrawalValues {
@@ -34,21 +34,6 @@ export interface WithdrawalForm {
 export function dateText(tr: Translator, t: Transaction): string {
   const seconds = t.createTime?.seconds ?? 0n;
   return new Intl.DateTimeFormat(tr.locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Number(seconds) * 1000));
-}
-
-export function statusText(tr: Translator, status: TransactionStatus): string {
-  switch (status) {
-    case TransactionStatus.REQUESTED:
-      return tr.t("cashier.status.requested");
-    case TransactionStatus.APPROVED:
-      return tr.t("cashier.status.approved");
-    case TransactionStatus.DECLINED:
-      return tr.t("cashier.status.declined");
-    case TransactionStatus.CANCELLED:
-      return tr.t("cashier.status.cancelled");
-    default:
-      return tr.t("cashier.status.pending");
-  }
 }
 
 function pendingList(c: PageContext, f: SessionFrame, csrfToken: string, cancelled: boolean): Html {
