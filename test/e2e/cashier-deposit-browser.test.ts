@@ -255,13 +255,15 @@ t.test("a field the customer got wrong is named, tied to its field and announced
   await page.waitForSelector("#error-summary:focus");
   t.equal(await page.getAttribute("#error-summary", "role"), "alert");
   t.equal(await page.getAttribute("#card_exp", "aria-invalid"), "true");
+  t.equal(await page.getAttribute("#card_number", "aria-invalid"), "true", "the number failing its check digit is named in the same round");
+  t.match(await page.textContent("#error-summary"), /card number as it is on the card/);
   t.equal(await page.inputValue("#card_number"), "");
   t.notMatch(await page.content(), /4111 ?1111 ?1111 ?1112/);
   await axeClean(t, page, "deposit with errors");
   t.comment(`screenshot: ${await screenshot(page, "cashier-deposit-errors-en")}`);
-  // The engine's own refusal (the amount under the minimum, the Luhn check) comes back in the same way.
+  // The engine's own refusal (the amount under the minimum) comes back in the same way.
   await page.fill("#card_exp", "12/30");
-  await fillNewCard(page, "4111111111111112");
+  await fillNewCard(page, CARDS.approved);
   await page.fill("#amount", "1");
   await Promise.all([page.waitForURL(/\/deposit/), page.click("#pay")]);
   t.match(await page.textContent("#error-summary"), /5\.00 USD/, "the limits are named");

@@ -33,6 +33,7 @@ t.test("amounts are read exactly, with a point or a comma, never more decimals t
 t.test("card fields by shape", async (t) => {
   t.same(cardNumberInput("4111 1111 1111 1111"), { ok: true, value: "4111111111111111" });
   t.same(cardNumberInput("4111-abc"), { ok: false });
+  t.same(cardNumberInput("4111 1111 1111 1112"), { ok: false }, "a wrong check digit (Luhn)");
   t.same(expiryInput("12/30"), { ok: true, value: "12/2030" });
   t.same(expiryInput("1 / 2031"), { ok: true, value: "01/2031" });
   t.same(expiryInput("0130"), { ok: true, value: "01/2030" });
