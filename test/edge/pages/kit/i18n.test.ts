@@ -80,3 +80,17 @@ t.test("direction: Arabic is written right to left", async (t) => {
     ],
   );
 });
+
+t.test("direction marks only where the text runs right to left: a left-to-right catalogue has none to copy along", async (t) => {
+  const marks = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  for (const locale of LOCALES.filter((l) => translator(l).dir === "ltr")) {
+    const marked = Object.entries(CATALOGUES[locale])
+      .filter(([, text]) => marks.test(text))
+      .map(([key]) => key);
+    t.same(marked, [], `${locale}: no bidi marks`);
+  }
+  t.ok(
+    Object.values(CATALOGUES.ar).some((text) => marks.test(text)),
+    "Arabic keeps them around Latin terms",
+  );
+});
