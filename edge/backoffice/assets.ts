@@ -17,6 +17,7 @@ const JS = "text/javascript; charset=utf-8";
 
 export const CONSOLE_ASSETS = {
   kitCss: ASSETS.css,
+  icon: ASSETS.icon,
   css: loadAsset({ from: new URL("./assets/console.css", import.meta.url), name: "console.css", type: "text/css; charset=utf-8" }),
   js: loadAsset({ from: new URL("./assets/console.js", import.meta.url), name: "console.js", type: JS }),
   // The packages export no subpath for their browser bundles: found next to their main entry.

@@ -159,6 +159,13 @@ t.test("scripts on: Pay pressed again while the form is on its way is ignored an
 t.test("Back after paying: a fresh form that says what the session paid, its card fields empty (scripts on); off, the notice alone", async (t) => {
   for (const javaScriptEnabled of [true, false]) {
     const page = await depositPage(t, { javaScriptEnabled });
+    const failed: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    page.on("console", (m) => {
+      if (m.type() === "error") failed.push(m.text());
+    });
     t.equal(await page.locator("#last-deposit").count(), 0, "a session that paid nothing says nothing of it");
     await fillNewCard(page, "4111111111111111");
     await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
@@ -183,5 +190,9 @@ t.test("Back after paying: a fresh form that says what the session paid, its car
       t.comment(`screenshot: ${await screenshot(page, "cashier-deposit-after-back-en")}`);
     }
     t.equal(validationsOf(paid.order_id).length, 1);
+    t.same(failed, [], "no request failed and nothing was logged as an error");
+    const icon = await page.getAttribute("link[rel=icon]", "href");
+    const served = await page.request.get(new URL(icon ?? "/favicon.ico", page.url()).href);
+    t.same([served.status(), served.headers()["content-type"]], [200, "image/svg+xml"], "the page names its icon, served by the edge (no /favicon.ico 404)");
   }
 });

@@ -62,6 +62,7 @@ export function consoleLayout(s: ConsoleShell): Html {
   return html`<!doctype html>
 <html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${s.title} · ${s.tr.t("bo.product")}</title>
+<link rel="icon" href="${a.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${a.kitCss.url}" integrity="${a.kitCss.integrity}" nonce="${s.nonce}">
 <link rel="stylesheet" href="${a.css.url}" integrity="${a.css.integrity}" nonce="${s.nonce}">
 ${(s.scripts ?? []).map((name) => script(a[name], s.nonce))}${script(a.js, s.nonce)}</head>

@@ -1,5 +1,5 @@
 /**
- * The pages' stylesheet and script, served by the edge itself (no CDN, so the
+ * The pages' stylesheet, script and icon, served by the edge itself (no CDN, so the
  * CSP names no other origin). Each URL carries a hash of the file's content:
  * a changed file is a new URL, so browsers may keep every URL for a year
  * without ever running a stale script. An unknown or outdated name is a 404.
@@ -38,10 +38,11 @@ export function load(file: string, type: string, dir: URL = new URL("./assets/",
   };
 }
 
-/** The pages' assets, read once at start. */
+/** The pages' assets, read once at start; the icon spares every page the browser's request for /favicon.ico. */
 export const ASSETS = {
   css: load("cashier.css", "text/css; charset=utf-8"),
   js: load("cashier.js", "text/javascript; charset=utf-8"),
+  icon: load("icon.svg", "image/svg+xml"),
 } as const;
 
 const BY_URL = new Map<string, Asset>(Object.values(ASSETS).map((a) => [a.url, a]));

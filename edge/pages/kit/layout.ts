@@ -26,6 +26,7 @@ export function layout(s: Shell): Html {
   return html`<!doctype html>
 <html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${s.title}</title>
+<link rel="icon" href="${ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">
 <script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
     (a) => html`\n<script src="${a.url}" integrity="${a.integrity}" nonce="${s.nonce}" defer></script>`,
