@@ -108,6 +108,37 @@ t.test("scripts off: the same form posted again, and twice more at once, leads t
   t.equal(validationsOf(second.order_id).length, 1);
 });
 
+t.test(
+  "a form shown again with its mistakes keeps its key: mended, it is one order; sent again emptied (a page brought back whose card the script cleared), it leads to that order",
+  async (t) => {
+    const page = await depositPage(t, { javaScriptEnabled: false });
+    const key = await page.getAttribute("input[name=submission_key]", "value");
+    await fillNewCard(page, "4111111111111111");
+    await page.fill("#card_exp", "13/99");
+    await Promise.all([page.waitForURL(/\/deposit/), page.click("#pay")]);
+    await page.locator("#error-summary").waitFor();
+    t.equal(await page.getAttribute("input[name=submission_key]", "value"), key, "the form with its mistakes keeps its key");
+    await fillNewCard(page, "4111111111111111");
+    const [post] = await Promise.all([
+      page.waitForRequest((r: Request) => r.method() === "POST" && r.url().includes("/deposit")),
+      page.waitForURL(/\/result\/\d+/),
+      page.click("#pay"),
+    ]);
+    const paid = await resultOf(page);
+    t.equal(paid.transaction_status, "approved");
+
+    const sent = Object.fromEntries(new URLSearchParams(post.postData() ?? ""));
+    const emptied = { ...sent, card_number: "", card_exp: "", cvv: "" };
+    const refused = await page.request.post(post.url(), { form: emptied, maxRedirects: 0 });
+    t.equal(refused.status(), 400, "the emptied card is named");
+    t.match(await refused.text(), new RegExp(`name="submission_key" value="${key}"`), "and the page keeps the key");
+    const retyped = await page.request.post(post.url(), { form: sent, maxRedirects: 0 });
+    t.equal(retyped.status(), 303);
+    t.match(retyped.headers().location, new RegExp(`/result/${paid.trace_id}(\\?|$)`), "typed again, it leads to the order it made");
+    t.equal(validationsOf(paid.order_id).length, 1, "one Validation, one charge");
+  },
+);
+
 t.test("scripts off, 3-D Secure: the form sent again leads to the same open check; its result page links to it", async (t) => {
   const page = await depositPage(t, { javaScriptEnabled: false });
   await fillNewCard(page, "4000000000003220");

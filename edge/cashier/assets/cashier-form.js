@@ -77,27 +77,32 @@
     });
   }
 
-  // A browser that brings the page back (Back after paying) puts what was typed
-  // into the fields again, a full card number in clear among it; it does so
-  // after DOMContentLoaded and before pageshow. The server never writes a card
-  // field back, so any value there now is the browser's: cleared.
+  // A browser that brings the page back (Back after paying, a reload) puts
+  // what was typed into the fields again, a full card number in clear among
+  // it; it does so after DOMContentLoaded and before pageshow. The server never
+  // writes a card field back, so on such a return any value there is the
+  // browser's: cleared. A first load is left alone: the customer may already
+  // be typing while this script arrives.
   function forget(form) {
-    const clear = () => {
+    const [nav] = performance.getEntriesByType("navigation");
+    const returned = nav && (nav.type === "back_forward" || nav.type === "reload");
+    addEventListener("pageshow", (e) => {
+      if (!e.persisted && !returned) return;
       for (const name of ["card_number", "card_exp", "cvv", "saved_card_cvv"]) {
         const input = form.querySelector(`input[name=${name}]`);
-        if (input && input.value) {
+        if (input?.value) {
           input.value = "";
           input.dispatchEvent(new Event("input"));
         }
       }
-    };
-    addEventListener("pageshow", clear);
+    });
   }
 
   // A nicety only: the server makes one order of a form however often it is
   // sent (its submission key). A second click while the first is on its way
   // is ignored and the button says it is busy; a page restored from the
-  // back-forward cache may be sent again (the server answers the same order).
+  // back-forward cache may be sent again once its card is typed again (the
+  // server answers the same order: a refused send keeps the form's key).
   function once(form) {
     let sent = false;
     const buttons = [...form.querySelectorAll("button[type=submit]")];

@@ -23,6 +23,7 @@ import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from 
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
+import { SUBMISSION_KEY_SHAPE } from "../../../engine/security/session-tokens.ts";
 
 type Decoded = { ok: true; request: SubmitDepositRequest } | { ok: false; errors: FieldError[] };
 
@@ -103,10 +104,17 @@ function valuesOf(form: URLSearchParams): DepositValues {
 }
 
 export function depositRoutes(router: Router, deps: CashierDeps): void {
-  const show = (ctx: Context, l: Loaded, values?: DepositValues, errors?: FieldError[]) =>
+  // A form shown again with its mistakes keeps the key it was sent with: mended and sent, it is still the one order
+  // (a page brought back from the back-forward cache, whose card fields were cleared, leads to the order it made).
+  const show = (ctx: Context, l: Loaded, values?: DepositValues, errors?: FieldError[], sentKey?: string) =>
     send(
       ctx,
-      depositPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), submissionKey: randomBytes(16).toString("base64url"), values, errors }),
+      depositPage(l.c, l.frame, {
+        csrfToken: deps.csrf.token(l.frame.sessionToken),
+        submissionKey: sentKey && SUBMISSION_KEY_SHAPE.test(sentKey) ? sentKey : randomBytes(16).toString("base64url"),
+        values,
+        errors,
+      }),
     );
 
   router.get("/cashier/s/:session/deposit", async (ctx) => {
@@ -124,7 +132,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     // A withdrawal session's form is on its own page, as a GET here would be sent: no deposit, no deposit form.
     if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
     const decoded = decodeDeposit(form, l, clientIp(ctx));
-    if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
+    if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors, one(form, SUBMISSION_KEY_FIELD));
     try {
       const { transaction } = await deps.cashier.submitDeposit(decoded.request);
       const x = transaction!;
@@ -132,7 +140,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
       if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl) return seeOther(ctx, withParent(x.redirectUrl, l.frame.parent));
       seeOther(ctx, sessionPath(l.frame.sessionToken, `result/${x.traceId}`, l.frame.parent));
     } catch (err) {
-      if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "deposit"));
+      if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "deposit"), one(form, SUBMISSION_KEY_FIELD));
       refuse(ctx, deps, err, l.frame.session);
     }
   });

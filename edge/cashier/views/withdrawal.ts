@@ -7,7 +7,7 @@
  * order_id): once made, the page links to it instead of offering a form.
  */
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { type FieldError, amountDisplay, button, errorSummary, field, hiddenFields, pathButton, radioGroup } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { Translator } from "../../pages/kit/i18n.ts";

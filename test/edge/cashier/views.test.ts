@@ -34,7 +34,7 @@ t.test(
     t.match(h, 'name="save_card"');
     const depositForm = /<form[^>]*data-card-form>[\s\S]*?<\/form>/.exec(h)![0];
     t.equal(depositForm.match(/type="submit"/g)?.length, 1, "one submit button in the deposit form");
-    t.match(h, 'action="/cashier/s/' + TOKEN + "/cards/delete?parent=", "each saved card has its own form to remove it");
+    t.match(h, `action="/cashier/s/${TOKEN}/cards/delete?parent=`, "each saved card has its own form to remove it");
     t.match(h, "Remove Visa ending in 1111, expires 12/2030");
     t.match(h, `name="session_token" value="${TOKEN}"`);
     t.match(h, 'name="csrf_token" value="csrf"');
