@@ -7,7 +7,8 @@
  *   path a real acquirer's asynchronous answer takes), and looks again later
  *   while it stays pending;
  * - expires an abandoned 3-D Secure challenge: declined (N), 9005.
- * Every change is notified, being after the reply.
+ * Every change is notified, being after the reply, and so is a cascade
+ * attempt's first result when it stays pending.
  */
 import { ERROR_CODES } from "../domain/errors.ts";
 import { decide, step } from "../domain/outcome.ts";

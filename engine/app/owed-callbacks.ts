@@ -4,6 +4,8 @@
  * - a deposit status notification to the request's notification_url, for a
  *   change after the Process reply (what the reply showed is not repeated), or
  *   one inside the call once a repeated request has answered an earlier state;
+ *   also for an attempt's first result that no reply told, when it stays as
+ *   created (advance's `firstResult`);
  * - UpdatePayout when a payout's letter changes and the merchant asked for it;
  * - RecordFailedDeposit when a sale ends N or E (once: a unique index).
  */

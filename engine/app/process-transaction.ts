@@ -7,7 +7,8 @@
  * Process (`api`) and the hosted Cashier's forms (`customer`, in a session:
  * submit-deposit.ts, submit-withdrawal.ts) both come through here; the origin
  * only says who made the order, which auth_token Validation carries, and that
- * the platform, which saw no reply, is notified of every change.
+ * the platform, which saw no reply, is notified of every change and of the
+ * first result, even one that stays as created (pending, requested).
  */
 import { cardBrand, maskCard } from "../domain/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError } from "../domain/errors.ts";
@@ -168,7 +169,7 @@ export async function processTransaction(
     }
     return { ok: true, attempt, merchant, replayed: true };
   }
-  // A session's order answers the customer, not the platform: every change is notified.
+  // A session's order answers the customer, not the platform: every change is notified, and its first result.
   const ctx = { merchant, afterReply: origin?.session !== undefined, updatedBy: "system" };
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {
     const validation = await validateWithPlatform(deps, created.attempt, merchant, merchant.validationUrl, origin?.session?.authToken);

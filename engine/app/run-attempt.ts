@@ -78,8 +78,9 @@ export async function submitAttempt(
   }
   const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));
   const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
-  // A sale or refund comes here as it was created; a payout has told A and P already.
-  const firstResult = a.type !== "payout";
+  // A sale or refund comes here as it was created (a payout has told A and P already); the platform that saw no reply
+  // of it (a Cashier session's order, the cascade's next attempt) hears its first result even when it stays pending.
+  const firstResult = ctx.afterReply && a.type !== "payout";
   return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number, firstResult })).attempt;
 }
 
@@ -105,7 +106,9 @@ export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<At
     if (input.ctx.merchant.payoutApproval === "manual") {
       // Waits in requested; the card is sealed for the operator's approval.
       if (!a.cardHeld)
-        return (await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number, firstResult: true })).attempt;
+        return (
+          await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number, firstResult: input.ctx.afterReply })
+        ).attempt;
       return a;
     }
     return (await payOut(deps, a, input.card, input.ctx, "auto-approval")).attempt;

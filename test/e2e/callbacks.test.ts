@@ -408,6 +408,26 @@ t.test("a repeat that answered pending makes the original call's result notified
   t.ok(n.signatureValid);
 });
 
+t.test("a Process order the processor left pending is not notified as pending: the reply and a repeat told it", async (t) => {
+  stub.script("validation", { delayMs: 700 });
+  const oid = orderId("repeat-pending");
+  const request = sign(saleBody({ ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` }));
+  const original = post(svc().edgeUrl, request);
+  await stub.waitFor("validation", (c) => body(c).order_id === oid);
+  const repeat = await post(svc().edgeUrl, request);
+  t.equal(repeat.body.transaction_status, "pending");
+  t.equal((await original).body.transaction_status, "pending", "the processor has not decided yet");
+  await stub.waitFor("notification", (c) => body(c).order_id === oid && body(c).transaction_status === "approved");
+  t.same(
+    stub
+      .received("notification")
+      .filter((c) => body(c).order_id === oid)
+      .map((c) => body(c).transaction_status),
+    ["approved"],
+    "only the change the platform was not told",
+  );
+});
+
 t.test("a callback is not redelivered while an attempt at it is in flight", async (t) => {
   stub.script("record_failed_deposit", { hang: true });
   const r = await processSale(svc().edgeUrl, { ...PLAT, card_number: "4000000000000002" });
