@@ -33,7 +33,7 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
   baseCurrency: string;
 
   /**
-   * ISO 4217 currencies accepted; empty means [base_currency].
+   * ISO 4217 currencies accepted; empty means [base_currency]; a list given must include base_currency.
    *
    * @generated from field: repeated string currencies = 3;
    */
