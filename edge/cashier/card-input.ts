@@ -2,19 +2,19 @@
  * The card fields of the Cashier's forms, decoded into what the engine takes:
  * the number without the spaces people type, the expiry as MM/YYYY from
  * "MM/YY", "MM / YYYY" or "MMYY", the CVV as digits. The shape is read here,
- * and the number's Luhn check with the engine's own rule, so that a mistyped
+ * and the number by the engine's own rule (12 to 19 digits, the Luhn check), so that a mistyped
  * number is named in the same summary as the form's other mistakes instead of
  * in a round of its own; the engine checks everything again (a past expiry too).
  * The brand shown beside the number comes from card-validator.
  */
 import cardValidator from "card-validator";
-import { luhnValid } from "../../engine/domain/card.ts";
+import { cardNumberProblem } from "../../engine/domain/card.ts";
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false };
 
 export function cardNumberInput(text: string): Decoded<string> {
   const digits = text.replace(/[\s-]/g, "");
-  return /^[0-9]{12,19}$/.test(digits) && luhnValid(digits) ? { ok: true, value: digits } : { ok: false };
+  return cardNumberProblem(digits) === undefined ? { ok: true, value: digits } : { ok: false };
 }
 
 export function expiryInput(text: string): Decoded<string> {

@@ -11,7 +11,7 @@
  */
 import { isIP } from "node:net";
 import { domainError, type FieldViolation } from "../domain/errors.ts";
-import { luhnValid } from "../domain/card.ts";
+import { cardNumberProblem } from "../domain/card.ts";
 import { fingerprint } from "../security/hmac.ts";
 import { open as openSealed } from "../security/sealed-box.ts";
 import { authToken } from "../security/session-tokens.ts";
@@ -68,7 +68,7 @@ export async function submitWithdrawal(deps: CashierDeps, form: WithdrawalForm):
     violations.push(...textViolations([["new_card.holder", dest.holder, 50]]));
     card = { number: dest.number, cvv: "", expiry: dest.expiry };
     // Only a well-formed number is looked up; a malformed one is named by the Process rules below.
-    const wellFormed = /^\d{12,19}$/.test(dest.number) && luhnValid(dest.number);
+    const wellFormed = cardNumberProblem(dest.number) === undefined;
     if (closedLoop && wellFormed && !(await deps.sessions.depositedFrom(s.merchantId, s.pin, fingerprint(deps.keys.cardFingerprint, dest.number)))) {
       violations.push({ field: "new_card.card.number", description: NOT_DEPOSITED });
     }

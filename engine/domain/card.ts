@@ -12,6 +12,13 @@ export function luhnValid(digits: string): boolean {
   return validator.isLuhnNumber(digits);
 }
 
+/** What is wrong with a card number as typed into the API (digits only), or undefined: 12 to 19 digits, Luhn. */
+export function cardNumberProblem(n: string): "is required" | "must be 12 to 19 digits" | "fails the Luhn check" | undefined {
+  if (n === "") return "is required";
+  if (!/^\d{12,19}$/.test(n)) return "must be 12 to 19 digits";
+  return luhnValid(n) ? undefined : "fails the Luhn check";
+}
+
 const BRANDS: Record<string, string> = {
   visa: "VISA",
   mastercard: "MC",

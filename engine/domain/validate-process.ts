@@ -6,7 +6,7 @@
 import { isIP } from "node:net";
 import countries from "i18n-iso-countries";
 import validator from "validator";
-import { luhnValid } from "./card.ts";
+import { cardNumberProblem } from "./card.ts";
 import { wireRepresentable, isCurrency } from "./money.ts";
 import { API_VERSION, type FrontendView, type ProcessInput } from "./transaction.ts";
 import type { FieldViolation } from "./errors.ts";
@@ -96,14 +96,7 @@ const RULES: { [F in ProcessField]?: Check[] } = {
         ? `is not accepted by frontend ${ctx.frontend.name} (accepts ${ctx.frontend.currencies.join(", ")})`
         : undefined,
   ],
-  cardNumber: [
-    (i) => {
-      const n = i.card.number;
-      if (n === "") return "is required";
-      if (!/^\d{12,19}$/.test(n)) return "must be 12 to 19 digits";
-      return luhnValid(n) ? undefined : "fails the Luhn check";
-    },
-  ],
+  cardNumber: [(i) => cardNumberProblem(i.card.number)],
   cvv: [
     (i) => {
       const v = i.card.cvv;
