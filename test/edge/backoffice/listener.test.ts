@@ -38,6 +38,7 @@ t.test("the sign-in page: strict CSP with this response's nonce, no framing, no 
   const res = await fetch(`${console_.url}/signin`);
   t.equal(res.status, 200);
   const body = await res.text();
+  t.match(body, `<link rel="icon" href="${CONSOLE_ASSETS.icon.url}" type="image/svg+xml">`, "the console names its icon (no /favicon.ico 404)");
   const csp = directives(res.headers.get("content-security-policy") ?? "");
   const nonce = /'nonce-([^']+)'/.exec(csp["script-src"]?.[0] ?? "")?.[1];
   t.ok(nonce, "script-src is a nonce");

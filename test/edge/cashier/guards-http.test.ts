@@ -81,6 +81,16 @@ t.test("a form posted to the other intent's page is sent to its own page, with n
   t.equal(await orders(), before, "and made no order");
 });
 
+t.test("a page names its icon, served by the edge: browsers do not ask for /favicon.ico, a 404 logged on every page", async (t) => {
+  const { path } = await redeem(await open());
+  const html = await (await fetch(service().edgeUrl + path)).text();
+  const href = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(html)?.[1];
+  t.match(href, /^\/assets\/icon\.[0-9a-f]{16}\.svg$/, "a hashed asset of the edge");
+  const icon = await fetch(service().edgeUrl + (href ?? "/favicon.ico"));
+  t.same([icon.status, icon.headers.get("content-type")], [200, "image/svg+xml"]);
+  t.match(await icon.text(), /^<svg [^>]*><title>Cashier<\/title>/);
+});
+
 t.test("a HEAD (a link preview) does not use up the link; a declared parent that is not allowed is dropped", async (t) => {
   const url = await open();
   const head = await fetch(url, { method: "HEAD", redirect: "manual" });
