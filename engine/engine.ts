@@ -15,7 +15,7 @@ import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./processors/registry.t
 import { simConnector } from "./processors/sim/integration.ts";
 import { spawnAcquirerSim, type SpawnedSim } from "./processors/acquirer-sim/spawn.ts";
 import { buildGrpcServer, listen } from "./rpc/server.ts";
-import { deriveKeys, loadMasterKey } from "./security/keys.ts";
+import { deriveKeys, type Keys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./store/merchant-store.ts";
 import { PgOrderStore } from "./store/order-store.ts";
@@ -25,6 +25,7 @@ import type { MerchantSpec } from "./app/ports.ts";
 import { PgFollowUpStore } from "./store/follow-up-store.ts";
 import { PgRetentionStore } from "./store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
+import { prepareServiceRole, SERVICE_ROLE } from "./store/service-role.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { loadServerTls } from "./tls.ts";
@@ -72,7 +73,12 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       databaseUrl = embedded.url;
       log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
     }
-    orm = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m));
+    const master = await loadMasterKey(config.masterKey, config.dataDir);
+    const keys = deriveKeys(master.key);
+    if (!config.masterKey)
+      log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
+    const servingUrl = await prepareDatabase(config, log, databaseUrl, keys, merchantsFile, opts.now ?? systemClock);
+    orm = await openOrm(servingUrl, (m) => log.info({ component: "orm" }, m));
     // After the data dir is prepared for Postgres: the simulator's ledger directory is made inside it.
     if (!config.acquirerSim.url) {
       const simLog = log.child({ process: "acquirer-sim" });
@@ -86,7 +92,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
       });
       log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
     }
-    return await startServing({ config, log, opts, tls, merchantsFile, databaseUrl, embedded, orm, sim });
+    return await startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim });
   } catch (err) {
     await sim?.stop().catch(() => {});
     // A start that fails (a bad merchants file, a taken port) leaves no pool and no Postgres behind.
@@ -101,9 +107,11 @@ interface StartContext {
   log: Logger;
   opts: { host?: string; now?: Clock };
   tls: ReturnType<typeof loadServerTls>;
-  /** The merchants file's entries, read and checked before the start began. */
-  merchantsFile: MerchantSpec[] | undefined;
+  keys: Keys;
+  /** The database as configured (the schema's owner). */
   databaseUrl: string;
+  /** What the serving pool and the work listener connect with: the service role's URL, or databaseUrl. */
+  servingUrl: string;
   embedded: EmbeddedDb | undefined;
   orm: MikroORM;
   sim: SpawnedSim | undefined;
@@ -134,22 +142,28 @@ function simulatedProcessors(config: Config, sim: SpawnedSim | undefined, timeou
   );
 }
 
-async function startServing({ config, log, opts, tls, merchantsFile, databaseUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
-  const master = await loadMasterKey(config.masterKey, config.dataDir);
-  const keys = deriveKeys(master.key);
-  if (!config.masterKey)
-    log.warn({ keyId: keys.keyId, generated: master.generated }, "using the dev master key from the data dir; set CASHIER_MASTER_KEY in production");
-
-  const now = opts.now ?? systemClock;
-  const merchants = new PgMerchantStore(orm, keys.encryption, undefined, now);
-  // One engine at a time: the schema, then the merchants (the demo one is made once),
-  // on a start-up pool of its own without the serving pool's query bound.
+/**
+ * One engine at a time, as the database URL's user (the schema's owner), on a start-up pool of its own without the
+ * serving pool's query bound: the schema, the service role (engine/store/service-role.ts), then the merchants (the
+ * demo one is made once). The URL the engine then serves with.
+ */
+async function prepareDatabase(
+  config: Config,
+  log: Logger,
+  databaseUrl: string,
+  keys: Keys,
+  merchantsFile: MerchantSpec[] | undefined,
+  now: Clock,
+): Promise<string> {
   const startup = await openOrm(databaseUrl, (m) => log.info({ component: "orm" }, m), { poolSize: 2, bounded: false });
   try {
-    await withStartupLock(startup, async () => {
+    return await withStartupLock(startup, async () => {
       await migrate(startup, (m) => log.info({ component: "orm" }, m));
+      const role = await prepareServiceRole(startup, databaseUrl);
+      if ("why" in role) log.warn({ reason: role.why }, "serving as the database URL's own user (no least-privilege role)");
+      else log.info({ role: SERVICE_ROLE }, "serving as the database role cashier_service: rows only, no schema, the audit log append-only");
       await bootstrapMerchants(
-        merchants,
+        new PgMerchantStore(startup, keys.encryption, undefined, now),
         merchantsFile,
         config.dataDir,
         (msg, extra) => log.info(extra ?? {}, msg),
@@ -158,10 +172,16 @@ async function startServing({ config, log, opts, tls, merchantsFile, databaseUrl
           for (const w of merchantWarnings(spec, config.callbackAllowPrivate)) log.warn({ merchant_id: spec.merchantId, ...w.fields }, w.message);
         },
       );
+      return role.url ?? databaseUrl;
     });
   } finally {
     await startup.close();
   }
+}
+
+async function startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
+  const now = opts.now ?? systemClock;
+  const merchants = new PgMerchantStore(orm, keys.encryption, undefined, now);
 
   let publicUrl = config.publicUrl ?? `http://127.0.0.1:${config.edgePort}`;
   const schedule = scheduleFromConfig(config);
@@ -222,7 +242,7 @@ async function startServing({ config, log, opts, tls, merchantsFile, databaseUrl
   workers = running;
   // Other engines' work wakes these workers at once; the poll stays the fallback.
   const listener = await startWorkListener({
-    url: databaseUrl,
+    url: servingUrl,
     origin,
     timing: schedule.wakeUp,
     wake: (kind) => wakeWorkers(running, kind),
