@@ -1,8 +1,8 @@
 /**
  * The role the engine serves as: least privilege. Migrations and the start-up
  * steps run as the database URL's user, which owns the schema. When that user
- * may create roles (a superuser or CREATEROLE: the embedded default, the tests'
- * cluster, an operator's admin URL), the serving pool connects as
+ * is a superuser (the embedded default, the compose file's, the tests'
+ * cluster's, an operator's admin URL), the serving pool connects as
  * `cashier_service` instead, which may read and write rows and nothing more: it
  * cannot change the schema or switch a trigger off, cannot update, delete or
  * truncate the audit log, and cannot touch the table of allowed transitions or
@@ -11,7 +11,9 @@
  *
  * Its password is derived from the URL's (HMAC), so every engine on one
  * database derives the same one and none needs to be stored. When the URL's user
- * cannot create roles, the URL carries no password, or the role cannot sign in
+ * is not a superuser (one with CREATEROLE alone may lack the grant options on
+ * tables it does not own, and GRANT would only warn), the URL carries no
+ * password, or the role cannot sign in
  * (a pg_hba.conf that admits only the URL's user), the engine serves as the
  * URL's user, as before, and says so.
  */
@@ -67,9 +69,10 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
   const exec: Exec = (sql) => startup.em.fork().execute(sql);
   const u = new URL(url);
   if (!u.password) return { url: undefined, why: "the database URL carries no password to derive the service role's from" };
-  const [me] = await exec("select current_user as name, rolsuper or rolcreaterole as can from pg_roles where rolname = current_user");
+  const [me] = await exec("select current_user as name, rolsuper as can from pg_roles where rolname = current_user");
   if (me?.name === SERVICE_ROLE) return { url: undefined, why: `the database URL's user is ${SERVICE_ROLE} itself` };
-  if (!me?.can) return { url: undefined, why: `the database URL's user ${String(me?.name)} may not create roles` };
+  if (!me?.can)
+    return { url: undefined, why: `the database URL's user ${String(me?.name)} is not a superuser, which alone may make the role and grant it every table` };
 
   // Several engines (or test files on one cluster) may start at once: a role made meanwhile is kept.
   await exec(

@@ -1,8 +1,8 @@
 /**
  * The role the engine serves as, on a migrated database of this file's own:
- * made by an owner that may create roles, with rows to read and write and
- * nothing more; not made, with the reason, when the URL's user may not create
- * roles or the URL has no password (the engine then serves as that user). The
+ * made by a superuser owner, with rows to read and write and nothing more;
+ * not made, with the reason, when the URL's user is not a superuser (even
+ * with CREATEROLE) or the URL has no password (the engine then serves as that user). The
  * whole service serving as it is in test/e2e/transition-guard.test.ts.
  */
 import pg from "pg";
@@ -30,7 +30,7 @@ async function as(url: string, sql: string): Promise<string> {
   }
 }
 
-t.test("an owner that may create roles: the service role, its URL, rows only", async (t) => {
+t.test("a superuser owner: the service role, its URL, rows only", async (t) => {
   const made = await prepareServiceRole(owner, db.url);
   t.same(made, { url: serviceRoleUrl(db.url) });
   t.equal(decodeURIComponent(new URL(made.url!).username), SERVICE_ROLE);
@@ -39,11 +39,11 @@ t.test("an owner that may create roles: the service role, its URL, rows only", a
   t.same(await prepareServiceRole(owner, db.url), made, "a second start keeps it as it is");
 });
 
-t.test("without the right to create roles, or without a password to derive from: the URL's own user, and why", async (t) => {
+t.test("not a superuser (even with CREATEROLE), or no password to derive from: the URL's own user, and why", async (t) => {
   const user = `cashier_t_plain_${process.pid}`;
   const u = new URL(db.url);
   await owner.em.fork().execute(`drop role if exists ${user}`);
-  await owner.em.fork().execute(`create role ${user} login password 'plain-password'`);
+  await owner.em.fork().execute(`create role ${user} login createrole password 'plain-password'`);
   await owner.em.fork().execute(`grant connect on database "${db.name}" to ${user}`);
   t.teardown(async () => {
     await owner.em.fork().execute(`revoke connect on database "${db.name}" from ${user}`);
@@ -53,7 +53,7 @@ t.test("without the right to create roles, or without a password to derive from:
   u.password = "plain-password";
   const plain = await openOrm(u.toString(), () => {}, { bounded: false });
   t.teardown(() => plain.close());
-  t.same(await prepareServiceRole(plain, u.toString()), { url: undefined, why: `the database URL's user ${user} may not create roles` });
+  t.match(await prepareServiceRole(plain, u.toString()), { url: undefined, why: `the database URL's user ${user} is not a superuser` });
 
   const noPassword = new URL(db.url);
   noPassword.password = "";
