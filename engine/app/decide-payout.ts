@@ -12,7 +12,7 @@ import { ERROR_CODES, describeViolations, domainError, type DomainError, type Fi
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { MAX_DESCRIPTION } from "../security/canonical.ts";
 import type { Attempt } from "../domain/transaction.ts";
-import { canTransition, stateOf, type State } from "../domain/transitions.ts";
+import { canTransition, stateKey, stateOf, type State } from "../domain/transitions.ts";
 import { signableText } from "../security/canonical.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
@@ -30,6 +30,17 @@ const TARGET: Record<PayoutDecision, State> = {
 };
 
 const PAST: Record<PayoutDecision, string> = { approve: "approved", reject: "rejected", cancel: "cancelled" };
+
+/**
+ * Where an operator's decision may start. The transition table also holds P -> J, but that is the processor's
+ * answer: once a payout is at P the processor has it, and an operator's J would tell the platform to release funds
+ * the processor may still pay out.
+ */
+const DECIDED_FROM: Record<PayoutDecision, readonly string[]> = {
+  approve: ["requested"],
+  reject: ["requested"],
+  cancel: ["requested", "pending:A"],
+};
 
 /** Every decision is recorded with who made it, and why: short printable text. */
 function decisionTextFaults(operator: string, reason: string): FieldViolation[] {
@@ -61,7 +72,7 @@ export async function decidePayout(
   if (faults.length > 0) return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(faults), faults) };
   const a = await deps.orders.get(traceId);
   if (a?.type !== "payout") return { ok: false, error: domainError("NOT_FOUND", `no payout with trace_id ${traceId}`) };
-  if (!canTransition("payout", stateOf(a), TARGET[decision])) {
+  if (!DECIDED_FROM[decision].includes(stateKey(stateOf(a))) || !canTransition("payout", stateOf(a), TARGET[decision])) {
     return {
       ok: false,
       error: domainError("INVALID_STATE", `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${PAST[decision]}`),

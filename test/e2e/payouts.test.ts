@@ -188,6 +188,28 @@ t.test("payout decisions refuse what is not a waiting payout, naming the cause",
   );
 });
 
+t.test("a payout the processor has (P) is the processor's to end: an operator's reject or cancel is refused, and it ends as the processor says", async (t) => {
+  // The pending card: the processor takes the payout and approves it a few seconds later.
+  const { r } = await payout("m-plat-manual", "manual-usd", { card_number: "4000000000000077" });
+  const approved = await svc().admin.approvePayout({ traceId: r.body.trace_id, operator: "alice" });
+  t.same([approved.transaction?.status, approved.transaction?.payoutLetter], [TransactionStatus.PENDING, PayoutLetter.IN_PROGRESS], "at P: sent");
+  for (const decide of [svc().admin.rejectPayout, svc().admin.cancelPayout]) {
+    try {
+      await decide({ traceId: r.body.trace_id, operator: "alice", reason: "changed my mind" });
+      t.fail("a decision on a payout at P was taken");
+    } catch (err) {
+      const e = ConnectError.from(err);
+      t.equal(e.code, Code.FailedPrecondition);
+      t.match(e.rawMessage, /the payout is pending \(P\): it cannot be (rejected|cancelled)/);
+    }
+  }
+  const ended = await until(async () => {
+    const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+    return got.transaction?.status === TransactionStatus.PENDING ? undefined : got.transaction;
+  }, 20_000);
+  t.same([ended?.status, ended?.payoutLetter], [TransactionStatus.APPROVED, PayoutLetter.APPROVED], "the processor's approval is what the payout ends with");
+});
+
 t.test("operators list deliveries by merchant, kind and outcome, and redeliver one", async (t) => {
   const { oid } = await payout("m-plat-yj", "yj-usd");
   await stub().waitFor("update_payout", ofOrder(oid));
