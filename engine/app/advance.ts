@@ -5,6 +5,7 @@
  * statement. Every status change of the engine goes through here.
  */
 import type { Decision } from "../domain/outcome.ts";
+import { maskCardNumbers } from "../domain/card.ts";
 import { canTransition, cardStillNeeded, stateOf } from "../domain/transitions.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { sealCard } from "./held-card.ts";
@@ -65,7 +66,8 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
     depositState: decision.depositState ?? a.depositState,
     transactionId: decision.transactionId ?? a.transactionId,
     errorCode: decision.errorCode ?? a.errorCode,
-    errorDetails: decision.errorDetails ?? a.errorDetails,
+    // Whoever wrote them (an operator, the platform, a processor), the details are stored and sent: no card number.
+    errorDetails: decision.errorDetails != null ? maskCardNumbers(decision.errorDetails) : a.errorDetails,
     redirectUrl: decision.redirectUrl ?? a.redirectUrl,
     processorCode: decision.processorCode ?? a.processorCode,
   };

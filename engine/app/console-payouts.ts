@@ -16,6 +16,7 @@ import { canonicalJson } from "../domain/audit-chain.ts";
 import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
+import { maskCardNumbers } from "../domain/card.ts";
 import { NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
@@ -103,6 +104,8 @@ export async function decideConsolePayout(
   note: string,
 ): Promise<ConsoleDecision> {
   const login = who.scope.login;
+  // The note is kept (the first approval, the audit log) and its text becomes the payout's details: no card number.
+  note = maskCardNumbers(note);
   // Refused before the payout is read: audited too, with no merchant (one outside the scope is not named).
   const unread = async (error: DomainError): Promise<ConsoleDecision> => {
     await deps.audit.append({

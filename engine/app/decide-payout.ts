@@ -12,6 +12,7 @@ import { ERROR_CODES, describeViolations, domainError, type DomainError, type Fi
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import { MAX_DESCRIPTION } from "../security/canonical.ts";
 import type { Attempt } from "../domain/transaction.ts";
+import { maskCardNumbers } from "../domain/card.ts";
 import { canTransition, stateKey, stateOf, type State } from "../domain/transitions.ts";
 import { signableText } from "../security/canonical.ts";
 import { advance, type StepContext } from "./advance.ts";
@@ -89,7 +90,7 @@ export async function decidePayout(
     if (!paid.won) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${paid.attempt.status}`) };
     return { ok: true, attempt: paid.attempt };
   }
-  const details = signableText(reason || (decision === "reject" ? "Rejected by an operator" : "Cancelled by an operator"));
+  const details = signableText(maskCardNumbers(reason || (decision === "reject" ? "Rejected by an operator" : "Cancelled by an operator")));
   const result = await advance(
     deps,
     a,

@@ -13,6 +13,7 @@ import { failedState, step, type Decision } from "../domain/outcome.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { readValidationReply, validationRequestBody } from "../callbacks/validation-codec.ts";
 import { callbackHeaders } from "../callbacks/signature-header.ts";
+import { maskCardNumbers } from "../domain/card.ts";
 import { signableText } from "../security/canonical.ts";
 import { fingerprint } from "../security/hmac.ts";
 import type { Merchant, ProcessDeps } from "./ports.ts";
@@ -55,7 +56,7 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
       confirmed: false,
       decision: step(failed, "validation:rejected", {
         errorCode: ERROR_CODES.VALIDATION_REJECTED,
-        errorDetails: signableText(reply.description || `Rejected by the platform (status ${reply.status})`),
+        errorDetails: signableText(maskCardNumbers(reply.description || `Rejected by the platform (status ${reply.status})`)),
       }),
     };
   }

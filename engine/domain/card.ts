@@ -53,6 +53,21 @@ export function cardBrand(digits: string): string {
 }
 
 /** 4111111111111111 -> 411111******1111. */
+/** A run of 12 to 19 digits, single spaces or dashes allowed between them, not part of a longer run of digits. */
+const CARD_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
+
+/**
+ * Free text (an operator's reason or note, a platform's words, a processor's message) with every card number in it
+ * masked as maskCard does (first 6, last 4): such text is stored, audited and sent in callbacks, where CONTRACT
+ * section 8 allows no full card number. A run counts as a card number when its digits pass the Luhn check.
+ */
+export function maskCardNumbers(text: string): string {
+  return text.replace(CARD_LIKE, (run) => {
+    const digits = run.replace(/[ -]/g, "");
+    return luhnValid(digits) ? maskCard(digits) : run;
+  });
+}
+
 export function maskCard(digits: string): string {
   // First 6 and last 4 only when at least 5 digits stay hidden (15 digits and up):
   // with fewer, the Luhn digit and a few guesses would give the number back.

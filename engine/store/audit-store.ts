@@ -13,6 +13,7 @@ import { sql } from "kysely";
 import type { KeyObject } from "node:crypto";
 import { type AuditContent, type AuditRow, auditHash, GENESIS_HASH, startWalk, walkChain, type ChainVerdict } from "../domain/audit-chain.ts";
 import type { Selectable } from "kysely";
+import { maskCardNumbers } from "../domain/card.ts";
 import { type CashierDb, typedDb } from "./typed-db.ts";
 
 /** Any number: the advisory lock that orders appends to the chain. */
@@ -43,7 +44,12 @@ const MAX_TEXT = 4000;
  * emoji, or a caller's lone escape; the driver stores it as U+FFFD, and the row would no longer match its hash) both
  * as U+FFFD.
  */
-const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).toWellFormed().replaceAll("\u0000", "\uFFFD");
+/** A text as the log keeps it: a card number an operator typed masked, at most MAX_TEXT, well formed, no NUL. */
+const cut = (s: string | undefined) =>
+  maskCardNumbers(s ?? "")
+    .slice(0, MAX_TEXT)
+    .toWellFormed()
+    .replaceAll("\u0000", "\uFFFD");
 
 export class PgAuditStore {
   readonly #orm: MikroORM;

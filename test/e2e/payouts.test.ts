@@ -174,6 +174,20 @@ t.test("manual: reject is J, cancel is C, both with 9007 and the reason; both te
   t.ok(gone, "a cancelled payout keeps no card");
 });
 
+t.test("a card number typed into an operator's reason is masked in the payout, its notification and the deliveries' log", async (t) => {
+  const rej = await payout("m-plat-manual", "manual-usd");
+  const rejected = await svc().admin.rejectPayout({ traceId: rej.r.body.trace_id, operator: "carol", reason: "customer card 4000 0000 0000 0077 blocked" });
+  t.equal(rejected.transaction?.errorDetails, "customer card 400000******0077 blocked");
+  const [n] = await stub().waitFor("notification", (x) => ofOrder(rej.oid)(x));
+  t.equal(body(n).error_details, "customer card 400000******0077 blocked");
+  const deliveries = await svc().admin.listDeliveries({ traceId: rej.r.body.trace_id });
+  t.ok(deliveries.deliveries.length > 0);
+  const seen = [JSON.stringify(body(n)), ...deliveries.deliveries.map((c) => c.body), rejected.transaction?.errorDetails ?? ""].join("\n");
+  t.notMatch(seen.replace(/[ -]/g, ""), /4000000000000077/, "the full number is nowhere");
+  const rows = await svc().sql<{ n: number }>("select count(*)::int as n from transaction where error_details ~ '4000 ?0000 ?0000 ?0077'");
+  t.equal(rows[0].n, 0, "nor stored");
+});
+
 t.test("payout decisions refuse what is not a waiting payout, naming the cause", async (t) => {
   const sale = await processSale(svc().edgeUrl, { merchant_id: "m-plat-quiet", frontend: "quiet-usd" });
   t.equal(await rpcCode(svc().admin.approvePayout({ traceId: sale.body.trace_id, operator: "x" })), Code.NotFound, "a sale is not a payout");

@@ -4,7 +4,7 @@
  * the only full-looking view of a card ever kept or sent.
  */
 import t from "tap";
-import { cardBrand, luhnValid, maskCard } from "../../../engine/domain/card.ts";
+import { cardBrand, luhnValid, maskCard, maskCardNumbers } from "../../../engine/domain/card.ts";
 
 t.test("luhnValid", async (t) => {
   const rows: [string, boolean][] = [
@@ -84,4 +84,17 @@ t.test("maskCard: first 6, last 4, the rest starred, length kept; short numbers 
   }
   t.equal(maskCard("1234"), "****", "four digits: nothing shown");
   t.equal(maskCard(""), "");
+});
+
+t.test("maskCardNumbers: every card number in free text masked as maskCard does; other digits kept", async (t) => {
+  const rows: [string, string][] = [
+    ["customer card 4000000000000077 blocked", "customer card 400000******0077 blocked"],
+    ["4111 1111 1111 1111 and 5555-5555-5555-4444", "411111******1111 and 555555******4444"],
+    ["order 1234567890123 of 25 EUR", "order 1234567890123 of 25 EUR"],
+    ["reference 4111111111111111999999", "reference 4111111111111111999999"],
+    ["phone +44 20 7946 0958", "phone +44 20 7946 0958"],
+    ["", ""],
+  ];
+  for (const [text, masked] of rows) t.equal(maskCardNumbers(text), masked, text);
+  t.equal(maskCardNumbers(maskCardNumbers(rows[1][0])), rows[1][1], "masking twice changes nothing more");
 });
