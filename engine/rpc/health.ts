@@ -1,13 +1,19 @@
 /**
  * grpc.health.v1.Health reporting the database: SERVING while Postgres answers
- * a probe, NOT_SERVING while it does not. The overall ("") and the engine
- * service's status move together.
+ * a probe, NOT_SERVING while it does not. The overall ("") and every
+ * service the engine serves move together: each needs the database.
  */
 import type * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { refusingMalformed } from "./refuse-malformed.ts";
 
-export const HEALTH_SERVICES = ["", "cashier.engine.v1.EngineService", "cashier.admin.v1.AdminService"];
+export const HEALTH_SERVICES = [
+  "",
+  "cashier.engine.v1.EngineService",
+  "cashier.engine.v1.CashierService",
+  "cashier.admin.v1.AdminService",
+  "cashier.admin.v1.BackofficeService",
+];
 
 /** A probe that has not answered by then counts as NOT_SERVING (a hung database, not only a refused one). */
 export const PROBE_TIMEOUT_MS = 1500;

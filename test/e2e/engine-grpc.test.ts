@@ -78,7 +78,15 @@ t.test("bad input is INVALID_ARGUMENT naming every field, never INTERNAL", async
   t.match(typedByHand.rawMessage, /wire_violations/);
   const huge = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: 2n ** 62n, currency: "USD" } })));
   t.equal(huge.code, Code.InvalidArgument, "an amount beyond 2^53 is named, not overflowed");
-  t.match(huge.rawMessage, /amount\.amount_minor: is too large/);
+  t.match(huge.rawMessage, /amount\.amount_minor: must be a positive integer of at most 9007199254740991 minor units/);
+  const lowest = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: -(2n ** 63n), currency: "USD" } })));
+  t.match(lowest.rawMessage, /amount\.amount_minor: must be a positive integer/, "the lowest int64 is not called too large");
+  const fils = await codeOf(service().client.process(saleRequest({ amount: { amountMinor: 5500n, currency: "BHD" } })));
+  t.match(
+    fils.rawMessage,
+    /amount\.amount_minor: must be a multiple of 1000 minor units: the merchant interface carries BHD in whole units/,
+    "gRPC amounts are minor units: the rule says so in them",
+  );
   const unknown = await codeOf(service().client.process(saleRequest({ merchantId: "m-nobody" })));
   t.equal(unknown.code, Code.InvalidArgument);
   t.match(unknown.rawMessage, /merchant_id/);
@@ -146,15 +154,24 @@ t.test("reflection lets buf curl list the services with no proto files", async (
   t.notMatch(got.stdout, /secret-0123456789/, "no secret in the answer");
 });
 
-t.test("health reports SERVING while the database answers", async (t) => {
-  const { stdout } = await run("node_modules/.bin/buf", [
-    "curl",
-    "--protocol",
-    "grpc",
-    "--http2-prior-knowledge",
-    "--data",
-    "{}",
-    `${service().engineUrl}/grpc.health.v1.Health/Check`,
-  ]);
-  t.match(JSON.parse(stdout), { status: "SERVING" });
+t.test("health reports SERVING while the database answers, overall and for every service reflection lists", async (t) => {
+  const services = [
+    "",
+    "cashier.engine.v1.EngineService",
+    "cashier.engine.v1.CashierService",
+    "cashier.admin.v1.AdminService",
+    "cashier.admin.v1.BackofficeService",
+  ];
+  for (const service_ of services) {
+    const { stdout } = await run("node_modules/.bin/buf", [
+      "curl",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      "--data",
+      JSON.stringify({ service: service_ }),
+      `${service().engineUrl}/grpc.health.v1.Health/Check`,
+    ]);
+    t.match(JSON.parse(stdout), { status: "SERVING" }, service_ || "overall");
+  }
 });
