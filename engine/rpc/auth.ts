@@ -15,8 +15,10 @@ export function bearerAuth(tokens: string[]): Interceptor {
   const accepted = tokens.map(digest);
   return (next) => async (call) => {
     const header = call.metadata.get("authorization")[0];
-    const m = typeof header === "string" ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!m) throw new RpcError(GrpcStatus.UNAUTHENTICATED, "authorization: Bearer <token> is required");
+    if (typeof header !== "string" || header.trim() === "") throw new RpcError(GrpcStatus.UNAUTHENTICATED, "authorization: Bearer <token> is required");
+    // Spaces around the value are not the token's (HTTP trims them; gRPC metadata as some clients send it does not).
+    const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    if (!m) throw new RpcError(GrpcStatus.UNAUTHENTICATED, 'authorization: must be "Bearer <token>", one token after the word Bearer');
     const given = digest(m[1]);
     let ok = false;
     for (const a of accepted) ok = timingSafeEqual(a, given) || ok;

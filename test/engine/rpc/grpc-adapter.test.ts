@@ -218,6 +218,11 @@ t.test("metadata reaches the handler; a missing or wrong bearer token is UNAUTHE
   const wrong = await refusal(client("not-the-token")({}));
   t.equal(wrong.code, Code.Unauthenticated);
   t.equal(wrong.rawMessage, "the bearer token is not valid");
+  for (const header of ["Basic cm91bmQ=", "Bearer", "Bearer two tokens"]) {
+    const odd = await refusal(client(undefined)({}, { headers: { authorization: header } }));
+    t.same([odd.code, odd.rawMessage], [Code.Unauthenticated, 'authorization: must be "Bearer <token>", one token after the word Bearer'], header);
+  }
+  t.equal((await client(undefined)({}, { headers: { authorization: `bearer  ${TOKEN} ` } })).method, ECHO, "the scheme in any case, spaces around the token");
   const anonymous = rawGrpc(url, "not-the-token");
   t.teardown(() => anonymous.close());
   const malformed = await anonymous.call(ECHO, Uint8Array.from([0x0a, 0x05, 0x41]));
