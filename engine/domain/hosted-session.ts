@@ -5,7 +5,7 @@
  * CONTRACT 3) through validate-process.ts itself, so the two cannot drift;
  * the session's own members are judged here.
  */
-import { formatMajor, isCurrency, currencyExponent, wireRepresentable, WHOLE_UNIT_CURRENCIES } from "./money.ts";
+import { formatMajor, isCurrency, currencyExponent, wireRepresentable, WHOLE_UNIT_CURRENCIES, wireUnitProblem } from "./money.ts";
 import type { FieldViolation } from "./errors.ts";
 import type { FrontendSettings } from "./frontend-settings.ts";
 import type { CustomerInput, FrontendView, ProcessInput } from "./transaction.ts";
@@ -152,7 +152,7 @@ export function limitProblem(kind: SessionIntent, amountMinor: number, currency:
 /** An amount in minor units: positive, and writable in the wire's unit. */
 function amountProblem(minor: number, currency: string): string | undefined {
   if (!Number.isSafeInteger(minor) || minor <= 0) return "must be a positive integer in minor units";
-  return wireRepresentable(minor, currency) ? undefined : `${currency} amounts are whole units on this interface`;
+  return wireRepresentable(minor, currency) ? undefined : wireUnitProblem(currency);
 }
 
 /** The Process rules applied to the members a session start shares with a Process request. */
@@ -204,7 +204,7 @@ export function validateSessionStart(i: SessionStartInput, ctx: { frontend: Cash
         ? "must be a non-negative integer in minor units"
         : wireRepresentable(b, i.currency)
           ? undefined
-          : `${i.currency} amounts are whole units on this interface`,
+          : wireUnitProblem(i.currency),
     );
   }
   if (i.intent === "withdrawal")

@@ -53,6 +53,13 @@ export function wireRepresentable(minor: number, currency: string): boolean {
   return shift <= 0 || BigInt(minor) % 10n ** BigInt(shift) === 0n;
 }
 
+/** Why an amount in minor units cannot be written on the wire (BHD 5500: the wire carries whole dinars). */
+export function wireUnitProblem(currency: string): string {
+  const exponent = currencyExponent(currency) ?? 2;
+  const step = 10n ** BigInt(Math.max(0, exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2)));
+  return `must be a multiple of ${step} minor units: the merchant interface carries ${currency} in whole units`;
+}
+
 /**
  * Minor units -> the seed's wire `amount` (the inverse of the edge's reading):
  * USD 1050 -> 1050, JPY 1000 -> 1000, BHD 5000 -> 5. Integer arithmetic only; a

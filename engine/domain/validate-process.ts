@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import countries from "i18n-iso-countries";
 import validator from "validator";
 import { cardNumberProblem } from "./card.ts";
-import { wireRepresentable, isCurrency } from "./money.ts";
+import { wireRepresentable, isCurrency, wireUnitProblem } from "./money.ts";
 import { API_VERSION, type FrontendView, type ProcessInput } from "./transaction.ts";
 import type { FieldViolation } from "./errors.ts";
 import type { ProcessField } from "./process-fields.ts";
@@ -79,15 +79,12 @@ const RULES: { [F in ProcessField]?: Check[] } = {
     // NaN: beyond 2^53 - 1 once in minor units (the mappers' safeNumber), e.g. a wire BHD amount times 10.
     (i) =>
       Number.isNaN(i.amountMinor)
-        ? `is too large: at most ${Number.MAX_SAFE_INTEGER} in minor units`
+        ? `must be a positive integer of at most ${Number.MAX_SAFE_INTEGER} minor units`
         : !Number.isSafeInteger(i.amountMinor) || i.amountMinor <= 0
           ? "must be a positive integer in minor units"
           : undefined,
     // Only gRPC callers can reach this: the wire cannot express such an amount.
-    (i) =>
-      Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency)
-        ? `${i.currency} amounts are whole units on this interface`
-        : undefined,
+    (i) => (Number.isSafeInteger(i.amountMinor) && !wireRepresentable(i.amountMinor, i.currency) ? wireUnitProblem(i.currency) : undefined),
   ],
   currency: [
     (i) => required(i.currency) ?? (isCurrency(i.currency) ? undefined : "must be an ISO 4217 currency code"),
