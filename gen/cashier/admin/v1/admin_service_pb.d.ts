@@ -492,7 +492,8 @@ export declare type UpdateMerchantRequest = Message<"cashier.admin.v1.UpdateMerc
 
   /**
    * Which fields to change (site_id, platform_url, validation_url, update_payout_url,
-   * update_payout_statuses, payout_approval, processors); empty: every one of them.
+   * update_payout_statuses, payout_approval, processors); empty: the fields the
+   * request sets; "*": all of them (an unset one returns to its default).
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 2;
    */

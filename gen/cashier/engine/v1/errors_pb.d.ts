@@ -40,7 +40,10 @@ export declare type FieldViolation = Message<"cashier.engine.v1.FieldViolation">
 export declare const FieldViolationSchema: GenMessage<FieldViolation>;
 
 /**
- * ErrorDetail travels in the details of every refused gRPC call. A refused
+ * ErrorDetail travels in the details of every call Cashier refuses by its own
+ * rules; the gRPC layer's own refusals carry none (UNAUTHENTICATED for a missing
+ * or unknown service token, RESOURCE_EXHAUSTED for a message over 1 MiB,
+ * UNIMPLEMENTED for an unknown method). A refused
  * Process call that carried a wire signature also carries a SignedReply
  * (engine_service.proto) in its details: the refusal as the platform sees it.
  *
