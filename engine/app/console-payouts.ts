@@ -15,7 +15,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
-import { inScope } from "../domain/operator-roles.ts";
+import { allows, inScope } from "../domain/operator-roles.ts";
 import { maskCardNumbers } from "../domain/card.ts";
 import { NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
 import type { Attempt } from "../domain/transaction.ts";
@@ -89,6 +89,16 @@ async function sameHands(deps: Deps, first: string, second: string, tx?: EntityM
   return undefined;
 }
 
+/**
+ * Whether `login` may still give a first approval of this merchant's payouts: active (not disabled, not reset to a
+ * new enrolment), a role that decides payouts, the merchant in scope. A first approval counts only while its
+ * operator could still give it: four eyes means two people who may decide now.
+ */
+export async function stillDecides(deps: Pick<Deps, "operators">, login: string, merchantId: string, tx?: EntityManager): Promise<boolean> {
+  const op = await deps.operators.get(login, tx);
+  return op?.state === "active" && allows(op.role, "payout.decide") && inScope({ login, role: op.role, merchantIds: op.merchantIds }, merchantId);
+}
+
 /** Whether an approval of `a` needs two operators. */
 export async function needsFourEyes(deps: Deps, a: Attempt): Promise<boolean> {
   const t = (await deps.backoffice.thresholds(a.merchantId)).find((x) => x.currency === a.currency);
@@ -140,6 +150,17 @@ export async function decideConsolePayout(
   const fourEyes = decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before));
   if (fourEyes) {
     let first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
+    if (first && !(await stillDecides(deps, first.login, before.merchantId))) {
+      const gone = first.login;
+      await deps.operators.transaction(async (tx) => {
+        if (await deps.backoffice.forgetFirstApproval(traceId, gone, tx))
+          await deps.audit.append(
+            record("success", { ...payoutFace(before), voided_first_approval: gone }, `${gone} may no longer decide this payout`, "payout.approve.first.void"),
+            tx,
+          );
+      });
+      first = undefined;
+    }
     if (!first) {
       const recorded = await deps.operators.transaction(async (tx) => {
         const made = await deps.backoffice.recordFirstApproval({ traceId, login, reason: reason as string, note, at: deps.now() }, tx);
@@ -163,7 +184,11 @@ export async function decideConsolePayout(
   const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
     if (fourEyes) {
       const first = (await deps.backoffice.firstApprovals([traceId], tx)).get(traceId);
-      refusedInside = first ? await sameHands(deps, first.login, login, tx) : new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
+      // The first approver disabled meanwhile counts as no first approval: the next try records this one as first.
+      refusedInside =
+        first && (await stillDecides(deps, first.login, before.merchantId, tx))
+          ? await sameHands(deps, first.login, login, tx)
+          : new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
       if (refusedInside) throw refusedInside;
     }
     await deps.audit.append(record("success", payoutFace(after)), tx);

@@ -28,7 +28,7 @@ import {
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
-import { decideConsolePayout, needsFourEyes, reasonFaults, scopedPayout } from "../app/console-payouts.ts";
+import { decideConsolePayout, needsFourEyes, reasonFaults, scopedPayout, stillDecides } from "../app/console-payouts.ts";
 import { BULK_APPROVE_MAX, PAYOUT_REASONS, type PayoutReason } from "../domain/payout-reasons.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { auditExport } from "../app/console-export.ts";
@@ -93,7 +93,9 @@ async function queued(deps: WorkDeps, list: Attempt[]) {
   const firsts = await deps.backoffice.firstApprovals(list.map((a) => a.traceId));
   return Promise.all(
     list.map(async (a) => {
-      const first = firsts.get(a.traceId);
+      // A first approval whose operator may no longer decide is not shown: it no longer counts (console-payouts.ts).
+      const recorded = firsts.get(a.traceId);
+      const first = recorded && (await stillDecides(deps, recorded.login, a.merchantId)) ? recorded : undefined;
       return create(QueuedPayoutSchema, {
         transaction: attemptToProto(a),
         fourEyesRequired: a.status === "requested" && (await needsFourEyes(deps, a)),

@@ -86,8 +86,12 @@ export class PgBackofficeStore {
     return rows.length === 1;
   }
 
-  async forgetFirstApproval(traceId: number): Promise<void> {
-    await this.#db().deleteFrom("payout_first_approval").where("trace_id", "=", traceId).execute();
+  /** Forgets the payout's first approval, or only `login`'s (whether there was one to forget). */
+  async forgetFirstApproval(traceId: number, login?: string, tx?: EntityManager): Promise<boolean> {
+    let q = this.#db(tx).deleteFrom("payout_first_approval").where("trace_id", "=", traceId);
+    if (login !== undefined) q = q.where("login", "=", login);
+    const [r] = await q.execute();
+    return Number(r?.numDeletedRows ?? 0) > 0;
   }
 
   /** Payouts waiting in requested, oldest first, after `afterTraceId`. */

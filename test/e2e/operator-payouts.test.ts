@@ -130,6 +130,27 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
   t.equal(one.transaction?.status, TransactionStatus.APPROVED);
 });
 
+t.test("four eyes: a first approval counts only while its operator may still decide; one disabled since is void", async (t) => {
+  await bo().setFourEyesThresholds({ context: ctx(admin.sessionToken), merchantId: "m-plat-manual", thresholds: [{ amountMinor: 5000n, currency: "USD" }] });
+  const dan = await enrolOperator(svc(), bo(), clock, "dan", "payouts");
+  const big = await payout(30_000, "cust-dan");
+  const approve = (who: EnrolledOperator) =>
+    bo().decidePayout({ context: ctx(who.sessionToken), traceId: big.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED });
+  t.equal((await approve(dan)).awaitingSecondApproval, true, "dan's is the first approval");
+  await svc().admin.disableOperator({ login: "dan", operator: "lead" });
+  const queued = (await bo().listPayoutQueue({ context: ctx(ben.sessionToken) })).payouts.find((p) => p.transaction?.traceId === big.traceId);
+  t.equal(queued?.firstApproval, undefined, "the queue no longer shows dan's approval as the first");
+  const ben1 = await approve(ben);
+  t.same([ben1.awaitingSecondApproval, ben1.transaction?.status], [true, TransactionStatus.REQUESTED], "ben's approval is now the first: nothing is paid");
+  const [voided] = await svc().sql<{ after_json: string; actor: string }>(
+    "select after_json, actor from audit_log where action = 'payout.approve.first.void' and target = $1",
+    [`trace_id:${big.traceId}`],
+  );
+  t.match(voided, { actor: "ben", after_json: /"voided_first_approval":"dan"/ }, "the void is audited");
+  const ann2 = await approve(ann);
+  t.same([ann2.awaitingSecondApproval, ann2.transaction?.status], [false, TransactionStatus.APPROVED], "two operators who may decide now: paid");
+});
+
 t.test("four eyes: an account one approver set up (created or reset) cannot be the other's pair", async (t) => {
   const approve = (op: EnrolledOperator, traceId: number) =>
     bo().decidePayout({ context: ctx(op.sessionToken), traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED });
