@@ -140,6 +140,28 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   const [update] = await stub.waitFor("update_payout", (c) => (c.body as any)?.Status === "C" && (c.body as any)?.ExtPayoutID === s.order);
   t.equal((update.body as any).UpdatedBy, "customer");
 
+  // Decided by an operator while the customer still sees it waiting: the cancel is too late, and the page says so.
+  const late = await withdrawalSession(t);
+  const p3 = await freshPage(t);
+  await p3.goto(late.redirectUrl);
+  await p3.fill("#amount", "20");
+  await p3.fill("#card_number", "4111111111111111");
+  await p3.fill("#card_exp", "12/30");
+  await p3.fill("#holder", "Jane Doe");
+  await Promise.all([p3.waitForURL(/\/result\/\d+/), p3.click("#withdraw")]);
+  const lateId = Number(/\/result\/(\d+)/.exec(p3.url())![1]);
+  await p3.click("#back");
+  await p3.waitForSelector(`#cancel-${lateId}`);
+  await service().admin.approvePayout({ traceId: lateId, operator: "alice" });
+  await Promise.all([p3.waitForURL(/\/withdrawal/), p3.click(`#cancel-${lateId}`)]);
+  t.equal(
+    await p3.textContent("#cancel-late"),
+    "This withdrawal could not be cancelled: it is no longer waiting, it was decided meanwhile. Where it stands is shown on this page.",
+    "a cancel that came too late is told on the withdrawal page, not a 404",
+  );
+  t.notMatch(await p3.textContent("#withdrawal-made"), /cancelled/, "and the payout is as the operator left it");
+  t.same(await axeViolations(p3), [], "axe: the page after a late cancel");
+
   // Another frontend of the merchant keeps the default: no cancel button.
   const other = await withdrawalSession(t, { frontend: "manual-nocancel" });
   const p2 = await freshPage(t);

@@ -6,6 +6,7 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitWithdrawalRequest, SubmitWithdrawalRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
@@ -14,7 +15,7 @@ import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
 import { noticePage } from "../views/notice.ts";
-import { type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
+import { type CancelNotice, type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
@@ -68,14 +69,14 @@ function valuesOf(form: URLSearchParams): WithdrawalValues {
 }
 
 export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
-  const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[], cancelled = false) =>
+  const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[], cancelled?: CancelNotice) =>
     send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors, cancelled }));
 
   router.get("/cashier/s/:session/withdrawal", async (ctx) => {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
-    show(ctx, l, undefined, undefined, ctx.query.cancelled === "1");
+    show(ctx, l, undefined, undefined, ctx.query.cancelled === "1" ? "done" : ctx.query.cancelled === "late" ? "late" : undefined);
   });
 
   router.post("/cashier/s/:session/withdrawal", async (ctx) => {
@@ -108,6 +109,11 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
       // Back to the page, which says so: a list that is simply one shorter leaves the customer unsure.
       seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent, { cancelled: "1" }));
     } catch (err) {
+      // Decided meanwhile (an operator, the processor), or not the customer's: back to the page, whose list and
+      // state say where the withdrawal is now; a stranger's trace_id learns nothing more than that.
+      const code = ConnectError.from(err).code;
+      if (code === Code.FailedPrecondition || code === Code.NotFound)
+        return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent, { cancelled: "late" }));
       refuse(ctx, deps, err, l.frame.session);
     }
   });

@@ -22,12 +22,14 @@ export interface WithdrawalValues {
   holder?: string;
 }
 
+export type CancelNotice = "done" | "late";
+
 export interface WithdrawalForm {
   csrfToken: string;
   values?: WithdrawalValues;
   errors?: readonly FieldError[];
-  /** The customer has just cancelled one of their pending withdrawals. */
-  cancelled?: boolean;
+  /** The customer has just cancelled one of their pending withdrawals ("done"), or tried to too late ("late"). */
+  cancelled?: CancelNotice;
 }
 
 /** A date as the customer's language writes it (the server's time zone is UTC). */
@@ -36,14 +38,15 @@ export function dateText(tr: Translator, t: Transaction): string {
   return new Intl.DateTimeFormat(tr.locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Number(seconds) * 1000));
 }
 
-function pendingList(c: PageContext, f: SessionFrame, csrfToken: string, cancelled: boolean): Html {
+function pendingList(c: PageContext, f: SessionFrame, csrfToken: string, cancelled: CancelNotice | undefined): Html {
   const { tr } = c;
   const t = tr.t;
   const pending = f.session.pendingWithdrawals;
   const cancel = f.session.frontendSettings?.playerCancelWithdrawal ?? false;
   return html`<section aria-labelledby="pending-heading" class="pending">
 <h2 id="pending-heading">${t("cashier.withdrawal.pending.heading")}</h2>
-${cancelled ? html`<p id="cancelled" role="status">${t("cashier.withdrawal.cancelled")}</p>` : ""}
+${cancelled === "done" ? html`<p id="cancelled" role="status">${t("cashier.withdrawal.cancelled")}</p>` : ""}
+${cancelled === "late" ? html`<p id="cancel-late" role="status">${t("cashier.withdrawal.cancelLate")}</p>` : ""}
 <p id="pending-count">${t("cashier.withdrawal.pending.count", { count: pending.length })}</p>
 ${
   pending.length > 0
@@ -124,6 +127,6 @@ ${button({ label: t("cashier.withdrawal.submit"), id: "withdraw" })}
 ${s.customerName ? html`<p class="customer">${t("cashier.customer", { name: s.customerName })}</p>` : ""}
 ${balance !== undefined ? html`<dl><dt>${t("cashier.balance")}</dt><dd id="balance">${amountDisplay(tr, balance, currency)}</dd></dl>` : ""}
 ${formHtml}
-${pendingList(c, f, form.csrfToken, form.cancelled ?? false)}`;
+${pendingList(c, f, form.csrfToken, form.cancelled)}`;
   return sessionPage(c, f, { http: errors.length > 0 ? 400 : 200, title: t("cashier.withdrawal.title"), body });
 }
