@@ -17,7 +17,7 @@ import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { allows, inScope } from "../domain/operator-roles.ts";
 import { maskCardNumbers } from "../domain/card.ts";
-import { NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
+import { APPROVAL_REASONS, NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { BackofficeDeps } from "./backoffice-deps.ts";
@@ -32,9 +32,13 @@ type Deps = ProcessDeps & BackofficeDeps;
 /** A payout's face in the audit log's before/after values. */
 export const payoutFace = (a: Attempt) => ({ status: a.status, payout_letter: a.payoutLetter ?? "", amount_minor: a.amountMinor, currency: a.currency });
 
-export function reasonFaults(reason: PayoutReason | undefined, note: string): FieldViolation[] {
+export function reasonFaults(reason: PayoutReason | undefined, note: string, decision: PayoutDecision): FieldViolation[] {
   const faults: FieldViolation[] = [];
   if (!reason) faults.push({ field: "reason", description: "is required: one of the listed reasons" });
+  // An audit row reading "approved, suspected fraud" could be a slip or a choice: the reason must fit the decision.
+  else if (decision === "approve" && !APPROVAL_REASONS.includes(reason))
+    faults.push({ field: "reason", description: `an approval takes ${APPROVAL_REASONS.join(" or ")}` });
+  else if (decision !== "approve" && reason === "checks_passed") faults.push({ field: "reason", description: "checks_passed is a reason to approve" });
   if (CONTROL_CHARACTERS.test(note)) faults.push({ field: "note", description: "must not contain control characters" });
   else if ([...note].length > NOTE_MAX) faults.push({ field: "note", description: `must be at most ${NOTE_MAX} characters` });
   if (reason === "other" && note.trim() === "") faults.push({ field: "note", description: "is required with the reason other" });
@@ -128,7 +132,7 @@ export async function decideConsolePayout(
     });
     return { ok: false, error };
   };
-  const faults = reasonFaults(reason, note);
+  const faults = reasonFaults(reason, note, decision);
   if (faults.length > 0) return unread(domainError("INVALID_FIELDS", describeViolations(faults), faults));
   const before = await scopedPayout(deps, who, traceId);
   if (!before) return unread(domainError("NOT_FOUND", `no payout with trace_id ${traceId}`));

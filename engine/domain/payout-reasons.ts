@@ -17,6 +17,9 @@ export const PAYOUT_REASONS = [
 ] as const;
 export type PayoutReason = (typeof PAYOUT_REASONS)[number];
 
+/** The reasons an approval may give; every other reason says why a payout is refused, and a refusal may not say checks_passed. */
+export const APPROVAL_REASONS: readonly PayoutReason[] = ["checks_passed", "other"];
+
 /**
  * A rejection's or cancellation's reason and note travel as one text, `reason: note`, into the status history and
  * UpdatePayout, which hold at most 256 characters: the note may take what the longest reason leaves (238).

@@ -291,7 +291,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
         if (req.traceIds.length < 1 || req.traceIds.length > BULK_APPROVE_MAX) throw invalidArgument("trace_ids", `must list 1 to ${BULK_APPROVE_MAX} payouts`);
         if (new Set(req.traceIds).size !== req.traceIds.length) throw invalidArgument("trace_ids", "must not repeat a payout");
         const reason = reasonFromProto(req.reason);
-        const faults = reasonFaults(reason, req.note);
+        const faults = reasonFaults(reason, req.note, "approve");
         if (faults.length > 0) throw toRpcError(domainError("INVALID_FIELDS", describeViolations(faults), faults));
         const results = [];
         for (const traceId of req.traceIds) {

@@ -228,6 +228,14 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
     bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.REJECT, reason: PayoutReason.OTHER }),
   );
   t.same(noNote.fields, ["note"]);
+  const approvedForFraud = await refusal(
+    bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.SUSPECTED_FRAUD }),
+  );
+  t.same(approvedForFraud.fields, ["reason"], "an approval for suspected fraud is refused: the reason must fit the decision");
+  const rejectedAsPassed = await refusal(
+    bo().decidePayout({ context: ctx(ann.sessionToken), traceId: p.traceId, decision: PayoutDecision.REJECT, reason: PayoutReason.CHECKS_PASSED }),
+  );
+  t.same(rejectedAsPassed.fields, ["reason"]);
   // `reason: note` is one text of at most 256 characters: the note takes what the longest reason leaves.
   const long = await refusal(
     bo().decidePayout({
@@ -269,8 +277,8 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
   );
   t.same(
     await failuresOf("payout.reject", p.traceId),
-    ["reason", "note", "note"],
-    "the refused tries (no reason, OTHER without a note, a note too long) are audited too",
+    ["reason", "note", "reason", "note"],
+    "the refused tries (no reason, OTHER without a note, reasons that do not fit, a note too long) are audited too",
   );
   t.equal(row.actor, "ann");
   t.match(row.after_json, /"note":"card 400000\*{6}0077 used from 4 countries"/, "in the audit log too");

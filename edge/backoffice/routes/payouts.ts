@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
-import { BULK_APPROVE_MAX, NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
+import { APPROVAL_REASONS, BULK_APPROVE_MAX, NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
@@ -22,6 +22,13 @@ const NOTICES: Record<string, ConsoleKey> = {
   rejected: "bo.payout.noticeRejected",
   cancelled: "bo.payout.noticeCancelled",
 };
+
+/** The message key when the reason does not fit the decision (the engine's APPROVAL_REASONS, said in the operator's language). */
+function reasonFit(decision: PayoutDecision, reason: PayoutReason): "bo.payout.reasonForApproval" | "bo.payout.reasonForRefusal" | undefined {
+  const name = REASON_NAMES[reason];
+  if (decision === PayoutDecision.APPROVE) return (APPROVAL_REASONS as readonly string[]).includes(name) ? undefined : "bo.payout.reasonForApproval";
+  return name === "checks_passed" ? "bo.payout.reasonForRefusal" : undefined;
+}
 
 export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts", deps, async (ctx, s) => {
@@ -61,7 +68,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     }
     const decision = byName(DECISION_NAMES, form.get("decision")) as PayoutDecision;
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
-    const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
+    const note = (form.get("note") ?? "").trim();
     const t = s.kit.tr.t;
     const again = async (message: string, status: number) => {
       const context = await deps.client.getPayoutContext({ context: s.context, traceId });
@@ -78,7 +85,10 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     };
     if (!decision) return again(t("bo.payout.chooseDecision"), 400);
     if (!reason) return again(t("bo.payout.chooseReason"), 400);
+    const fit = reasonFit(decision, reason);
+    if (fit) return again(t(fit), 400);
     if (reason === PayoutReason.OTHER && !note) return again(t("bo.payout.noteNeeded"), 400);
+    if ([...note].length > NOTE_MAX) return again(t("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length }), 400);
     try {
       const res = await deps.client.decidePayout({ context: s.context, traceId, decision, reason, note });
       const notice = res.awaitingSecondApproval
@@ -101,10 +111,12 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/payouts/bulk-approve", deps, async (ctx, s, form) => {
     const traceIds = [...new Set(form.getAll("trace_id").map(traceIdOf))].filter((x) => x !== undefined);
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
-    const note = (form.get("note") ?? "").trim().slice(0, NOTE_MAX);
+    const note = (form.get("note") ?? "").trim();
     const t = s.kit.tr.t;
+    const fit = reason ? reasonFit(PayoutDecision.APPROVE, reason) : undefined;
+    const long = [...note].length > NOTE_MAX;
     // The engine approves at most BULK_APPROVE_MAX at once: more are refused whole, not cut to the first ones.
-    if (traceIds.length === 0 || traceIds.length > BULK_APPROVE_MAX || !reason || (reason === PayoutReason.OTHER && !note)) {
+    if (traceIds.length === 0 || traceIds.length > BULK_APPROVE_MAX || !reason || fit || (reason === PayoutReason.OTHER && !note) || long) {
       const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
       const message =
         traceIds.length === 0
@@ -113,7 +125,11 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
             ? t("bo.payout.tooMany", { count: traceIds.length })
             : !reason
               ? t("bo.payout.chooseReason")
-              : t("bo.payout.noteNeeded");
+              : fit
+                ? t(fit)
+                : long
+                  ? t("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length })
+                  : t("bo.payout.noteNeeded");
       return sendPage(
         ctx,
         s.kit,

@@ -13,6 +13,7 @@ import t from "tap";
 import { movableClock } from "../../support/clock.ts";
 import { ConsoleClient, createOperator, enrolOverHttp, startConsole, totpCode } from "../../support/backoffice.ts";
 import { useService } from "../../support/service.ts";
+import { processSale } from "../../support/wire.ts";
 import type { BackofficeHandle } from "../../../edge/backoffice/server.ts";
 
 const clock = movableClock();
@@ -192,6 +193,35 @@ t.test("ids out of the engine's range name nothing: 404, never a 500", async (t)
   );
   t.equal(many.status, 400, "101 payouts at once: refused whole, not cut to the first hundred");
   t.match(many.body, /At most 100 payouts can be approved at once; 101 were chosen\. Nothing was approved\./);
+});
+
+t.test("a decision's note over its limit, or a reason that does not fit the decision, is refused on the page, never cut or taken", async (t) => {
+  const token = await createOperator(service(), "joy", "payouts");
+  const joy = await enrolOverHttp(bo.url, token, "joy", undefined, clock.now);
+  const made = await processSale(service().edgeUrl, {
+    merchant_id: "m-manual",
+    frontend: "manual-usd",
+    transaction_type: "payout",
+    cvv: undefined,
+    timestamp: Math.floor(clock.now().getTime() / 1000),
+  });
+  t.equal(made.body.transaction_status, "requested");
+  const traceId = made.body.trace_id as number;
+  const path = `/payouts/${traceId}/decision`;
+  const long = await joy.client.post(path, { decision: "reject", reason: "kyc_incomplete", note: `${"n".repeat(235)}END9` }, "/payouts");
+  t.equal(long.status, 400);
+  t.match(long.body, /The note is at most 238 characters; this one has 239\./);
+  const fraud = await joy.client.post(path, { decision: "approve", reason: "suspected_fraud" }, "/payouts");
+  t.equal(fraud.status, 400);
+  t.match(fraud.body, /An approval takes the reason Checks passed, or Other with a note\./);
+  const passed = await joy.client.post(path, { decision: "reject", reason: "checks_passed" }, "/payouts");
+  t.equal(passed.status, 400);
+  t.match(passed.body, /Checks passed is a reason to approve/);
+  const bulk = await joy.client.post("/payouts/bulk-approve", { trace_id: String(traceId), reason: "abuse" }, "/payouts");
+  t.equal(bulk.status, 400);
+  t.match(bulk.body, /An approval takes the reason Checks passed/);
+  const [row] = await service().sql<{ status: string }>("select status from transaction where trace_id = $1", [traceId]);
+  t.equal(row.status, "requested", "nothing was decided");
 });
 
 t.test("a secret rotation's overlap is one of those offered, or it is refused naming it", async (t) => {
