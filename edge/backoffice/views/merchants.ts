@@ -6,6 +6,7 @@
  * until when the old one still works).
  */
 import type { Merchant, Frontend } from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { wireAmountToMinor } from "../../wire/amount.ts";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import type { ProcessorAccount } from "../../../gen/cashier/admin/v1/processor_account_pb.js";
 import type { Money } from "../../../gen/cashier/engine/v1/money_pb.js";
@@ -57,6 +58,13 @@ export interface MerchantView {
   notice?: Notice;
 }
 
+/** A frontend limit, kept in the merchant interface's unit (cents; whole units for JPY, BHD, ...), as money. */
+function limitText(tr: ConsoleTranslator, wire: bigint | undefined, currency: string): string {
+  if (wire === undefined) return "–";
+  const minor = wireAmountToMinor(Number(wire), currency);
+  return minor.ok ? tr.amount(minor.minor, currency) : String(wire);
+}
+
 function frontendSection(tr: ConsoleTranslator, m: Merchant, f: Frontend, v: MerchantView): Html {
   const t = tr.t;
   const id = `frontend-${f.name}`;
@@ -70,7 +78,7 @@ function frontendSection(tr: ConsoleTranslator, m: Merchant, f: Frontend, v: Mer
     f.limits.length
       ? f.limits.map(
           (l) =>
-            html`${l.currency}: ${t("bo.merchant.depositRange", { min: String(l.depositMin ?? "–"), max: String(l.depositMax ?? "–") })}; ${t("bo.merchant.withdrawalRange", { min: String(l.withdrawalMin ?? "–"), max: String(l.withdrawalMax ?? "–") })}. `,
+            html`${l.currency}: ${t("bo.merchant.depositRange", { min: limitText(tr, l.depositMin, l.currency), max: limitText(tr, l.depositMax, l.currency) })}; ${t("bo.merchant.withdrawalRange", { min: limitText(tr, l.withdrawalMin, l.currency), max: limitText(tr, l.withdrawalMax, l.currency) })}. `,
         )
       : text("")
   }</dd>

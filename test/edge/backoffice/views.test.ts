@@ -13,6 +13,8 @@ import { CallbackKind, CallbackSchema, CallbackState } from "../../../gen/cashie
 import { TransactionSchema, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { ConsoleSessionSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
+import { MerchantSchema } from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { merchantPage } from "../../../edge/backoffice/views/merchants.ts";
 import { consoleTranslator } from "../../../edge/backoffice/i18n.ts";
 import { csvLine } from "../../../edge/backoffice/routes/csv.ts";
 import { parseAmountLine } from "../../../edge/backoffice/routes/merchants.ts";
@@ -179,4 +181,24 @@ t.test("the search offers a further filter exactly when the engine's request has
   for (const f of EXTRA_FILTERS)
     t.equal(page.includes(`name="${f}"`), fields.has(f), `${f}: ${fields.has(f) ? "offered" : "not offered (the engine has no such filter yet)"}`);
   for (const always of ["trace_id", "merchant_id", "order_id", "pin", "status", "type", "from", "to"]) t.ok(page.includes(`name="${always}"`), always);
+});
+
+t.test("a merchant's frontend limits read as money in the currency's own decimals, not in the interface's raw unit", async (t) => {
+  const merchant = create(MerchantSchema, {
+    merchantId: "m-lim",
+    frontends: [
+      {
+        name: "lim",
+        baseCurrency: "USD",
+        currencies: ["USD", "BHD"],
+        limits: [
+          { currency: "USD", depositMin: 500n, depositMax: 500000n },
+          { currency: "BHD", withdrawalMax: 5n },
+        ],
+      },
+    ],
+  });
+  const page = merchantPage(consoleTranslator("en"), { merchant, accounts: [], fourEyes: [], canUpdate: false, canRotate: false, csrf: "c" }).toString();
+  t.match(page, "USD: deposits 5.00 USD to 5000.00 USD; withdrawals – to –.");
+  t.match(page, "BHD: deposits – to –; withdrawals – to 5.000 BHD.");
 });
