@@ -3,6 +3,7 @@
  * log, its CSV export and the chain's check). The engine checks each call's
  * action against the role.
  */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
@@ -44,7 +45,8 @@ function auditRequest(f: AuditFilter) {
 function auditCsv(e: AuditEntry): string {
   return csvLine([
     e.id,
-    e.time ? new Date(Number(e.time.seconds) * 1000).toISOString() : "",
+    // With its milliseconds, as the page shows it and the audit hash covers it.
+    e.time ? timestampDate(e.time).toISOString() : "",
     e.actor,
     e.action,
     e.outcome === AuditOutcome.FAILURE ? "failure" : "success",

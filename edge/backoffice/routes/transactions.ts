@@ -3,6 +3,7 @@
  * its CSV export (every page of the same search, up to a bound), the detail
  * of one attempt, and the redelivery of one of its callbacks.
  */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
@@ -70,7 +71,7 @@ export function filterOf(s: Search, pageSize: number, pageToken = ""): MessageIn
 
 function csvRow(x: Transaction): string {
   const amount = x.amount ? majorString(x.amount.amountMinor, currencyExponent(x.amount.currency) ?? 2) : "";
-  const time = (ts: Transaction["createTime"]) => (ts ? new Date(Number(ts.seconds) * 1000).toISOString() : "");
+  const time = (ts: Transaction["createTime"]) => (ts ? timestampDate(ts).toISOString() : "");
   return csvLine([
     x.traceId,
     time(x.createTime),

@@ -301,4 +301,11 @@ t.test("search and export filters that are there but not understood are named, n
   t.equal((await client.get("/audit.csv?from=2026-12-01&to=2026-01-01")).status, 400);
   const fine = await client.get("/transactions?from=2026-01-01&to=2026-12-31&status=approved&type=sale");
   t.notMatch(fine.body, /not understood/, "well-formed filters are taken");
+  // Exports keep the milliseconds the pages show and the audit hash covers.
+  const rows = await service().sql<{ at: string }>(
+    "select to_char(at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') as at from audit_log where actor = 'fay' order by id",
+  );
+  const exported = (await client.get("/audit.csv")).body;
+  t.ok(rows.length > 0);
+  for (const r of rows) t.match(exported, r.at, `the export writes ${r.at} as stored`);
 });
