@@ -383,3 +383,43 @@ t.test("keyboard: the header, the filters and the search are reached with a visi
   await page.goto(`${bo.url}/operators`);
   await axeClean(t, page, "operators", true);
 });
+
+t.test("narrow (375 px) and desktop: no page scrolls sideways, only a table inside its own box; the queue's action is in view", async (t) => {
+  const ada = await pageAs(t, "ada");
+  // A payout waiting, with a long customer pin: the queue's widest row.
+  await processSale(service().edgeUrl, {
+    merchant_id: "m-plat-manual",
+    frontend: "manual-usd",
+    order_id: orderId("wide"),
+    transaction_type: "payout",
+    cvv: undefined,
+    pin: "customer-with-a-rather-long-pin-0123456789",
+  });
+  const widths: string[] = [];
+  for (const width of [375, 1280]) {
+    await ada.setViewportSize({ width, height: 800 });
+    for (const path of [...SECTIONS, "/merchants/m-plat-manual"]) {
+      await ada.goto(`${bo.url}${path}`);
+      const wide = (await ada.evaluate("document.documentElement.scrollWidth")) as number;
+      if (wide > width) widths.push(`${path} at ${width}: ${wide} px`);
+    }
+  }
+  t.same(widths, [], "every page fits its viewport");
+  await ada.setViewportSize({ width: 375, height: 800 });
+  for (const path of ["/", "/merchants/m-plat-manual", "/audit"]) {
+    await ada.goto(`${bo.url}${path}`);
+    t.comment(`screenshot: ${await screenshot(ada, `backoffice-375${path.replaceAll("/", "-")}`)}`);
+  }
+  await ada.setViewportSize({ width: 1280, height: 800 });
+  await ada.goto(`${bo.url}/payouts`);
+  const decide = ada.locator("table a", { hasText: "Decide" }).first();
+  if ((await decide.count()) > 0) {
+    const box = await decide.boundingBox();
+    const wrap = await ada.locator(".table-wrap").first().boundingBox();
+    t.ok(box && wrap && box.x + box.width <= wrap.x + wrap.width + 1, "the Decide link is inside the visible table, not cut at its edge");
+  }
+  t.comment(`screenshot: ${await screenshot(ada, "backoffice-payouts-1280")}`);
+  await ada.setViewportSize({ width: 375, height: 800 });
+  await ada.goto(`${bo.url}/payouts`);
+  t.comment(`screenshot: ${await screenshot(ada, "backoffice-payouts-375")}`);
+});
