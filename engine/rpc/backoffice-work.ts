@@ -185,6 +185,8 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           target: `callback:${before.id}`,
           clientAddress: caller.clientAddress,
           beforeJson: canonicalJson({ state: before.state, attempts: before.attemptCount, trace_id: before.traceId }),
+          // What the redelivery leaves (callback-store's makeDue): due again now, its attempts counted from zero.
+          afterJson: outcome === "success" ? canonicalJson({ state: "pending", attempts: 0, trace_id: before.traceId }) : "",
           detail,
         });
         let audited = false;
@@ -287,7 +289,12 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
 
     bulkApprovePayouts: (req) =>
       consoleCall(async () => {
-        const who = await authorize(deps, callerOf(req.context), "payout.decide");
+        // A refusal names the payouts it was asked for, as a single decision's names its one (the list cut to the bulk limit).
+        const tried = req.traceIds
+          .slice(0, BULK_APPROVE_MAX)
+          .map((id) => `trace_id:${id}`)
+          .join(",");
+        const who = await authorize(deps, callerOf(req.context), "payout.decide", tried);
         if (req.traceIds.length < 1 || req.traceIds.length > BULK_APPROVE_MAX) throw invalidArgument("trace_ids", `must list 1 to ${BULK_APPROVE_MAX} payouts`);
         if (new Set(req.traceIds).size !== req.traceIds.length) throw invalidArgument("trace_ids", "must not repeat a payout");
         const reason = reasonFromProto(req.reason);

@@ -375,8 +375,14 @@ t.test("detail: the cascade with each processor's answer, the history, every cal
   t.ok(delivered?.attempts[0].httpStatus, "each attempt's reply");
   const redelivered = await bo().redeliverCallback({ context: ctx(sue.sessionToken), id: delivered?.id ?? 0n });
   t.equal(redelivered.delivery?.id, delivered?.id);
-  const [row] = await svc().sql<{ actor: string; merchant_id: string }>("select actor, merchant_id from audit_log where action = 'callback.redeliver'");
-  t.same(row, { actor: "sue", merchant_id: "m-plat-manual" });
+  const [row] = await svc().sql<{ actor: string; merchant_id: string; after_json: string }>(
+    "select actor, merchant_id, after_json from audit_log where action = 'callback.redeliver'",
+  );
+  t.same(
+    row,
+    { actor: "sue", merchant_id: "m-plat-manual", after_json: `{"attempts":0,"state":"pending","trace_id":${approvedPayout}}` },
+    "with what it left: due again",
+  );
 });
 
 t.test("dashboard and stuck work are drawn from the real transactions", async (t) => {

@@ -82,6 +82,11 @@ t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the acti
     ["callback.redeliver callback:987654", "transaction.check trace_id:987654", "payout.decide trace_id:987654", "operator.manage operator:no-such-operator"],
     "a refusal by role names what was tried on",
   );
+  const viewer = await enrolOperator(svc(), bo(), clock, "bulk-viewer", "viewer");
+  const bulk = await outcome(bo().bulkApprovePayouts({ context: ctx(viewer.sessionToken), traceIds: [987_654, 987_655], reason: PayoutReason.CHECKS_PASSED }));
+  t.equal(bulk.code, Code.PermissionDenied);
+  const [row] = await svc().sql<{ target: string }>("select target from audit_log where actor = 'bulk-viewer' and outcome = 'failure'");
+  t.equal(row?.target, "trace_id:987654,trace_id:987655", "a refused bulk approval names the payouts it was asked for");
 });
 
 t.test("a session is needed for every call but enrolment and sign-in", async (t) => {
