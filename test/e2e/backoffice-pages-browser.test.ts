@@ -14,7 +14,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, createOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
-import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeAll, axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -405,6 +405,15 @@ t.test("narrow (375 px) and desktop: no page scrolls sideways, only a table insi
     }
   }
   t.same(widths, [], "every page fits its viewport");
+  // Not only the serious: the moderate and minor findings too, on the pages with the most tables.
+  for (const path of ["/payouts", "/stuck", `/transactions/${sale.approvedTrace}`]) {
+    await ada.goto(`${bo.url}${path}`);
+    t.same(
+      (await axeAll(ada)).map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`),
+      [],
+      `axe, every impact: ${path}`,
+    );
+  }
   await ada.setViewportSize({ width: 375, height: 800 });
   for (const path of ["/", "/merchants/m-plat-manual", "/audit"]) {
     await ada.goto(`${bo.url}${path}`);

@@ -49,9 +49,13 @@ const RUN_AXE = `(async () => {
 
 /** axe-core's WCAG 2.1 A/AA (and best-practice) rules on the page as it stands; the serious and critical violations. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeAll(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** The same rules' violations of every impact, the moderate and minor ones included. */
+export async function axeAll(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(RUN_AXE)) as AxeViolation[];
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  return (await page.evaluate(RUN_AXE)) as AxeViolation[];
 }
 
 export interface FocusStop {

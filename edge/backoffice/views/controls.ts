@@ -64,13 +64,15 @@ ${f.hint ? html`<p class="hint" id="${hintId}">${f.hint}</p>` : ""}
 export function dataTable(f: {
   id?: string;
   caption: string;
+  /** The box's name when the caption alone repeats on the page (one "Replies" table per callback). */
+  label?: string;
   head: readonly (string | Html)[];
   rows: readonly Html[];
   empty: string;
   numeric?: readonly number[];
 }): Html {
   const num = new Set(f.numeric ?? []);
-  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption>${f.caption}</caption>
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.label ?? f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption>${f.caption}</caption>
 <thead><tr>${f.head.map((h, i) => html`<th scope="col"${num.has(i) ? html` class="num"` : ""}>${h}</th>`)}</tr></thead>
 <tbody>${f.rows.length ? f.rows : html`<tr><td colspan="${f.head.length}" class="muted">${f.empty}</td></tr>`}</tbody></table></div>`;
 }

@@ -76,7 +76,7 @@ export function queuePage(tr: ConsoleTranslator, v: QueueView): Html {
     t("bo.tx.amount"),
     t("bo.tx.card"),
     t("bo.payout.fourEyes"),
-    "",
+    html`<span class="visually-hidden">${t("bo.op.actions")}</span>`,
   ];
   const rows = v.payouts.map((p) => {
     const x = p.transaction!;

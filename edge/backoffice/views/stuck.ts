@@ -29,7 +29,16 @@ ${noticeBox(v.notice)}
 ${dataTable({
   id: "failing-callbacks",
   caption: t("bo.stuck.callbacksCaption"),
-  head: [t("bo.tx.trace"), t("bo.dash.kind"), t("bo.tx.merchant"), t("bo.tx.status"), t("bo.cb.attempts"), t("bo.stuck.lastError"), t("bo.cb.created"), ""],
+  head: [
+    t("bo.tx.trace"),
+    t("bo.dash.kind"),
+    t("bo.tx.merchant"),
+    t("bo.tx.status"),
+    t("bo.cb.attempts"),
+    t("bo.stuck.lastError"),
+    t("bo.cb.created"),
+    html`<span class="visually-hidden">${t("bo.op.actions")}</span>`,
+  ],
   rows: w.failingCallbacks.map((c) => {
     const last = c.attempts.at(-1);
     return html`<tr><td><a href="/transactions/${c.traceId}">${c.traceId}</a></td><td>${kindName(tr, c.kind)}</td><td>${c.merchantId}</td><td>${callbackBadge(tr, c.state)}</td>

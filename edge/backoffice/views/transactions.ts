@@ -164,6 +164,7 @@ ${c.nextAttemptTime ? html`<dt>${t("bo.cb.next")}</dt><dd>${when(tr, c.nextAttem
 <h4>${t("bo.cb.request")}</h4><pre dir="ltr" tabindex="0">${c.body}</pre>
 ${dataTable({
   caption: t("bo.cb.replies"),
+  label: `${t("bo.cb.replies")}: ${kindName(tr, c.kind)} ${c.id}`,
   head: [t("bo.cb.time"), t("bo.cb.duration"), t("bo.cb.http"), t("bo.cb.outcome"), t("bo.cb.error"), t("bo.cb.reply")],
   rows: c.attempts.map(
     (a) =>
