@@ -45,8 +45,15 @@ async function payout(amount = 500): Promise<number> {
   return r.body.trace_id as number;
 }
 
+/** With a reason that fits the decision (an approval: checks passed; a rejection or cancellation: the customer asked). */
 const decide = (who: EnrolledOperator, traceId: number, decision: PayoutDecision) =>
-  bo().decidePayout({ context: ctx(who.sessionToken), traceId, decision, reason: PayoutReason.CHECKS_PASSED, note: "looked at it" });
+  bo().decidePayout({
+    context: ctx(who.sessionToken),
+    traceId,
+    decision,
+    reason: decision === PayoutDecision.APPROVE ? PayoutReason.CHECKS_PASSED : PayoutReason.CUSTOMER_REQUEST,
+    note: "looked at it",
+  });
 
 /** The id of the database transaction that wrote the decision's status change, and of the one that wrote its audit row. */
 async function writers(traceId: number, cause: string, action: string) {
