@@ -25,7 +25,7 @@ import type { MerchantSpec } from "./app/ports.ts";
 import { PgFollowUpStore } from "./store/follow-up-store.ts";
 import { PgRetentionStore } from "./store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
-import { prepareServiceRole, SERVICE_ROLE } from "./store/service-role.ts";
+import { prepareServiceRole } from "./store/service-role.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./metrics.ts";
 import { startMetricsServer } from "./metrics-server.ts";
 import { loadServerTls } from "./tls.ts";
@@ -161,7 +161,11 @@ async function prepareDatabase(
       await migrate(startup, (m) => log.info({ component: "orm" }, m));
       const role = await prepareServiceRole(startup, databaseUrl);
       if ("why" in role) log.warn({ reason: role.why }, "serving as the database URL's own user (no least-privilege role)");
-      else log.info({ role: SERVICE_ROLE }, "serving as the database role cashier_service: rows only, no schema, the audit log append-only");
+      else
+        log.info(
+          { role: decodeURIComponent(new URL(role.url).username) },
+          "serving as the database's service role: rows only, no schema, the audit log append-only",
+        );
       await bootstrapMerchants(
         new PgMerchantStore(startup, keys.encryption, undefined, now),
         merchantsFile,

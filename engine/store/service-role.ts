@@ -2,44 +2,65 @@
  * The role the engine serves as: least privilege. Migrations and the start-up
  * steps run as the database URL's user, which owns the schema. When that user
  * is a superuser (the embedded default, the compose file's, the tests'
- * cluster's, an operator's admin URL), the serving pool connects as
- * `cashier_service` instead, which may read and write rows and nothing more: it
- * cannot change the schema or switch a trigger off, cannot update, delete or
- * truncate the audit log, and cannot touch the table of allowed transitions or
- * the migrations' record. A flaw that let a caller run SQL through the engine
- * would meet those walls too.
+ * cluster's, an operator's admin URL), the serving pool connects as the
+ * database's own service role instead, `cashier_service_<database>`, which may
+ * read and write rows and nothing more: it cannot change the schema or switch a
+ * trigger off, cannot update, delete or truncate the audit log, and cannot
+ * touch the table of allowed transitions or the migrations' record. A flaw
+ * that let a caller run SQL through the engine would meet those walls too.
  *
+ * Roles belong to the cluster, so each database has its own (two databases on
+ * one cluster, with different owners' passwords, never reset each other's).
+ * Every start sets the role's attributes and grants anew, whatever an earlier
+ * hand changed, and refuses to use a role that was made a member of another.
  * Its password is derived from the URL's (HMAC), so every engine on one
- * database derives the same one and none needs to be stored. When the URL's user
- * is not a superuser (one with CREATEROLE alone may lack the grant options on
- * tables it does not own, and GRANT would only warn), the URL carries no
- * password, or the role cannot sign in
- * (a pg_hba.conf that admits only the URL's user), the engine serves as the
- * URL's user, as before, and says so.
+ * database derives the same one and none needs to be stored; it is set as a
+ * SCRAM verifier, so the password itself never reaches Postgres's log.
+ *
+ * When the URL's user is not a superuser (one with CREATEROLE alone may lack
+ * the grant options on tables it does not own, and GRANT would only warn), the
+ * URL carries no password, or the server's pg_hba.conf admits the role by no
+ * password, the engine serves as the URL's user, as before, and says so. Any
+ * other failure to sign in as the role stops the start: an engine must not
+ * quietly serve as superuser beside others that do not.
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
+import { StartError } from "../start-error.ts";
 
-export const SERVICE_ROLE = "cashier_service";
+/** The service role of a database: a Postgres name of at most 63 bytes. */
+export function serviceRoleName(database: string): string {
+  return `cashier_service_${database.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`.slice(0, 63);
+}
 
 /** Tables the service role may read but never write: the rules the triggers enforce, and the schema's own record. */
 const READ_ONLY = ["allowed_transition", "mikro_orm_migrations"];
 /** Append-only: the service role adds rows and reads them. */
 const APPEND_ONLY = ["audit_log"];
 
-/** The service role's password on the database of `url`: derived from the owner's, never stored. */
-export function servicePassword(ownerPassword: string): string {
-  return createHmac("sha256", ownerPassword).update(`cashier:${SERVICE_ROLE}`).digest("base64url");
+/** The service role's password: derived from the owner's, never stored. */
+export function servicePassword(ownerPassword: string, role: string): string {
+  return createHmac("sha256", ownerPassword).update(`cashier:${role}`).digest("base64url");
 }
 
-/** `url` with the service role's name and password. */
+/** `url` with its database's service role and password. */
 export function serviceRoleUrl(url: string): string {
   const u = new URL(url);
-  const password = servicePassword(decodeURIComponent(u.password));
-  u.username = SERVICE_ROLE;
-  u.password = encodeURIComponent(password);
+  const role = serviceRoleName(decodeURIComponent(u.pathname.slice(1)));
+  u.username = role;
+  u.password = encodeURIComponent(servicePassword(decodeURIComponent(u.password), role));
   return u.toString();
+}
+
+/** A SCRAM-SHA-256 verifier of `password` (RFC 7677, as Postgres stores one): what ALTER ROLE takes instead of the password. */
+export function scramVerifier(password: string, iterations = 4096): string {
+  const salt = randomBytes(16);
+  const salted = pbkdf2Sync(password.normalize("NFKC"), salt, iterations, 32, "sha256");
+  const clientKey = createHmac("sha256", salted).update("Client Key").digest();
+  const storedKey = createHash("sha256").update(clientKey).digest();
+  const serverKey = createHmac("sha256", salted).update("Server Key").digest();
+  return `SCRAM-SHA-256$${iterations}:${salt.toString("base64")}$${storedKey.toString("base64")}:${serverKey.toString("base64")}`;
 }
 
 type Exec = (sql: string) => Promise<Record<string, unknown>[]>;
@@ -61,7 +82,7 @@ async function signsIn(url: string): Promise<true | string> {
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Makes (or keeps) the service role and its grants on this database, on the
+ * Makes (or sets anew) the database's service role and its grants, on the
  * start-up pool under the start-up lock; the URL the serving pool should use,
  * or undefined to serve as the URL's own user (`why` says why).
  */
@@ -69,35 +90,52 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
   const exec: Exec = (sql) => startup.em.fork().execute(sql);
   const u = new URL(url);
   if (!u.password) return { url: undefined, why: "the database URL carries no password to derive the service role's from" };
-  const [me] = await exec("select current_user as name, rolsuper as can from pg_roles where rolname = current_user");
-  if (me?.name === SERVICE_ROLE) return { url: undefined, why: `the database URL's user is ${SERVICE_ROLE} itself` };
+  const [me] = await exec("select current_user as name, current_database() as db, rolsuper as can from pg_roles where rolname = current_user");
+  const role = serviceRoleName(String(me?.db));
+  if (me?.name === role) return { url: undefined, why: `the database URL's user is ${role} itself` };
   if (!me?.can)
     return { url: undefined, why: `the database URL's user ${String(me?.name)} is not a superuser, which alone may make the role and grant it every table` };
+  const r = quoteIdent(role);
 
-  // Several engines (or test files on one cluster) may start at once: a role made meanwhile is kept.
-  await exec(
-    `do $$ begin create role ${SERVICE_ROLE} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls noinherit;
-     exception when duplicate_object or unique_violation then null; end $$`,
-  );
-  const [{ db }] = (await exec("select current_database() as db")) as [{ db: string }];
-  await exec(`grant connect, temporary on database ${quoteIdent(db)} to ${SERVICE_ROLE}`);
-  await exec(`grant usage on schema public to ${SERVICE_ROLE}`);
-  await exec(`grant select, insert, update, delete on all tables in schema public to ${SERVICE_ROLE}`);
-  await exec(`grant usage, select on all sequences in schema public to ${SERVICE_ROLE}`);
-  await exec(`revoke insert, update, delete, truncate on ${READ_ONLY.join(", ")} from ${SERVICE_ROLE}`);
-  await exec(`revoke update, delete, truncate on ${APPEND_ONLY.join(", ")} from ${SERVICE_ROLE}`);
+  // Several engines may start at once on one cluster: a role made meanwhile is kept, and set as below.
+  await exec(`do $$ begin create role ${r}; exception when duplicate_object or unique_violation then null; end $$`);
+  const [{ n }] = (await exec(`select count(*)::int as n from pg_auth_members where member = (select oid from pg_roles where rolname = '${role}')`)) as [
+    { n: number },
+  ];
+  if (n > 0)
+    throw new StartError(
+      `the database role ${role} was made a member of another role`,
+      `revoke that membership (\\du ${role} in psql), or drop the role: the next start makes it anew`,
+    );
+  // One transaction: engines already serving as the role never see it between the revoke and the grants.
+  await startup.em.fork().transactional(async (tx) => {
+    for (const sql of [
+      `alter role ${r} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls noinherit connection limit -1`,
+      `revoke all on all tables in schema public from ${r}`,
+      `revoke all on all sequences in schema public from ${r}`,
+      `grant connect, temporary on database ${quoteIdent(String(me.db))} to ${r}`,
+      `grant usage on schema public to ${r}`,
+      `grant select, insert, update, delete on all tables in schema public to ${r}`,
+      `grant usage, select on all sequences in schema public to ${r}`,
+      `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
+      `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
+    ])
+      await tx.execute(sql);
+  });
 
   const serving = serviceRoleUrl(url);
   let signed = await signsIn(serving);
-  // 28P01: not this password yet (a new role, or the owner's password changed since). Two engines setting the same
-  // value at once may collide on the role's row: one more try.
+  // 28P01: not this password yet (a new role, or the owner's password changed since). Two engines setting it at once
+  // may collide on the role's row: one more try.
   for (let i = 0; signed === "28P01" && i < 3; i++) {
-    const password = servicePassword(decodeURIComponent(u.password)).replaceAll("'", "''");
-    await exec(`alter role ${SERVICE_ROLE} password '${password}'`).catch((err: { code?: string }) => {
+    const verifier = scramVerifier(servicePassword(decodeURIComponent(u.password), role));
+    await exec(`alter role ${r} password '${verifier}'`).catch((err: { code?: string }) => {
       if (err.code !== "XX000" && err.code !== "40001") throw err;
     });
     signed = await signsIn(serving);
   }
-  if (signed !== true) return { url: undefined, why: `${SERVICE_ROLE} could not sign in (${signed})` };
-  return { url: serving };
+  if (signed === true) return { url: serving };
+  // 28000: pg_hba.conf admits no such sign-in; 28P01 still: it takes no SCRAM password. The URL's user serves.
+  if (signed === "28000" || signed === "28P01") return { url: undefined, why: `${role} is not admitted by the server (${signed})` };
+  throw new StartError(`the engine could not sign in as its database role ${role} (${signed})`, "check that Postgres accepts connections, then start again");
 }

@@ -9,7 +9,7 @@ import pg from "pg";
 import { canTransition, statesOf, type State } from "../../engine/domain/transitions.ts";
 import { TRANSITIONS } from "../../engine/domain/transitions.ts";
 import type { PayoutLetter, TransactionStatus, TransactionType } from "../../engine/domain/transaction.ts";
-import { SERVICE_ROLE, serviceRoleUrl } from "../../engine/store/service-role.ts";
+import { serviceRoleName, serviceRoleUrl } from "../../engine/store/service-role.ts";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
@@ -87,40 +87,43 @@ t.test("an attempt is born only in its type's initial state", async (t) => {
   t.equal(inserted.length, 1, "pending is how a sale's attempt starts");
 });
 
-t.test("the engine serves as cashier_service, which writes rows but cannot switch the guard off, loosen its table or rewrite the audit log", async (t) => {
-  await processSale(svc().edgeUrl, {});
-  const serving = await svc().sql<{ usename: string }>(
-    "select distinct usename from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
-  );
-  t.same(
-    serving.map((r) => r.usename),
-    [SERVICE_ROLE],
-    "every connection of the engine (the serving pool, the work listener) is the service role's",
-  );
-  const client = new pg.Client({ connectionString: serviceRoleUrl(svc().engine.databaseUrl) });
-  await client.connect();
-  t.teardown(() => client.end());
-  const refused = async (sql: string) => {
-    try {
-      await client.query(sql);
-      return "done";
-    } catch (err) {
-      return (err as { code?: string }).code;
-    }
-  };
-  t.ok(Number((await client.query("select count(*) as n from transaction")).rows[0].n) > 0, "it reads the rows it serves");
-  t.same(
-    await Promise.all([
-      refused("alter table transaction disable trigger transaction_transition"),
-      refused("insert into allowed_transition (type, from_state, to_state) values ('sale', 'declined', 'approved')"),
-      refused("delete from allowed_transition"),
-      refused("update audit_log set actor = 'someone else'"),
-      refused("delete from audit_log"),
-      refused("truncate audit_log"),
-      refused("delete from mikro_orm_migrations"),
-      refused("create table intruder (x int)"),
-    ]),
-    ["42501", "42501", "42501", "42501", "42501", "42501", "42501", "42501"],
-    "each refused for want of privilege (42501)",
-  );
-});
+t.test(
+  "the engine serves as its database's service role, which writes rows but cannot switch the guard off, loosen its table or rewrite the audit log",
+  async (t) => {
+    await processSale(svc().edgeUrl, {});
+    const serving = await svc().sql<{ usename: string }>(
+      "select distinct usename from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
+    );
+    t.same(
+      serving.map((r) => r.usename),
+      [serviceRoleName(svc().databaseName)],
+      "every connection of the engine (the serving pool, the work listener) is the service role's",
+    );
+    const client = new pg.Client({ connectionString: serviceRoleUrl(svc().engine.databaseUrl) });
+    await client.connect();
+    t.teardown(() => client.end());
+    const refused = async (sql: string) => {
+      try {
+        await client.query(sql);
+        return "done";
+      } catch (err) {
+        return (err as { code?: string }).code;
+      }
+    };
+    t.ok(Number((await client.query("select count(*) as n from transaction")).rows[0].n) > 0, "it reads the rows it serves");
+    t.same(
+      await Promise.all([
+        refused("alter table transaction disable trigger transaction_transition"),
+        refused("insert into allowed_transition (type, from_state, to_state) values ('sale', 'declined', 'approved')"),
+        refused("delete from allowed_transition"),
+        refused("update audit_log set actor = 'someone else'"),
+        refused("delete from audit_log"),
+        refused("truncate audit_log"),
+        refused("delete from mikro_orm_migrations"),
+        refused("create table intruder (x int)"),
+      ]),
+      ["42501", "42501", "42501", "42501", "42501", "42501", "42501", "42501"],
+      "each refused for want of privilege (42501)",
+    );
+  },
+);

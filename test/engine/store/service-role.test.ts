@@ -8,7 +8,7 @@
 import pg from "pg";
 import t from "tap";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
-import { prepareServiceRole, SERVICE_ROLE, serviceRoleUrl } from "../../../engine/store/service-role.ts";
+import { prepareServiceRole, scramVerifier, serviceRoleName, serviceRoleUrl } from "../../../engine/store/service-role.ts";
 import { acquireDatabase } from "../../support/test-database.ts";
 
 const db = await acquireDatabase();
@@ -33,10 +33,45 @@ async function as(url: string, sql: string): Promise<string> {
 t.test("a superuser owner: the service role, its URL, rows only", async (t) => {
   const made = await prepareServiceRole(owner, db.url);
   t.same(made, { url: serviceRoleUrl(db.url) });
-  t.equal(decodeURIComponent(new URL(made.url!).username), SERVICE_ROLE);
+  const role = serviceRoleName(db.name);
+  t.equal(decodeURIComponent(new URL(made.url!).username), role, "the database's own role");
   t.equal(await as(made.url!, "update recovery_watermark set scanned_to = scanned_to"), "done", "it writes rows");
   t.equal(await as(made.url!, "create table intruder (x int)"), "42501", "but no schema");
   t.same(await prepareServiceRole(owner, db.url), made, "a second start keeps it as it is");
+
+  // Changed by hand since: more rights, another password. The next start sets it right again.
+  const exec = (sql: string) => owner.em.fork().execute(sql);
+  await exec(`alter role "${role}" createdb bypassrls password 'changed-by-hand'`);
+  await exec(`grant truncate, trigger on audit_log to "${role}"`);
+  t.same(await prepareServiceRole(owner, db.url), made);
+  const [attrs] = await exec(`select rolcreatedb, rolbypassrls, rolsuper from pg_roles where rolname = '${role}'`);
+  t.same(attrs, { rolcreatedb: false, rolbypassrls: false, rolsuper: false }, "its attributes are set anew");
+  t.equal(await as(made.url!, "truncate audit_log"), "42501", "and its grants: no truncate of the audit log");
+  t.equal(await as(made.url!, "select 1"), "done", "its password is the derived one again");
+  const [stored] = await exec(`select rolpassword from pg_authid where rolname = '${role}'`);
+  t.match(stored, { rolpassword: /^SCRAM-SHA-256\$4096:/ }, "kept as a SCRAM verifier, set as one: the password never went to the server as text");
+
+  // Made a member of the owner: it could SET ROLE to it. The start stops, naming it.
+  const [{ me }] = (await exec("select current_user as me")) as [{ me: string }];
+  await exec(`grant "${me}" to "${role}"`);
+  await t.rejects(prepareServiceRole(owner, db.url), { name: "StartError", message: new RegExp(`${role} was made a member of another role`) });
+  await exec(`revoke "${me}" from "${role}"`);
+});
+
+t.test("a SCRAM verifier that Postgres takes: the password signs in", async (t) => {
+  const user = `cashier_t_scram_${process.pid}`;
+  const exec = (sql: string) => owner.em.fork().execute(sql);
+  await exec(`drop role if exists ${user}`);
+  await exec(`create role ${user} login password '${scramVerifier("p@ss w/ord:é")}'`);
+  await exec(`grant connect on database "${db.name}" to ${user}`);
+  t.teardown(async () => {
+    await exec(`revoke connect on database "${db.name}" from ${user}`);
+    await exec(`drop role if exists ${user}`);
+  });
+  const u = new URL(db.url);
+  u.username = user;
+  u.password = encodeURIComponent("p@ss w/ord:é");
+  t.equal(await as(u.toString(), "select 1"), "done");
 });
 
 t.test("not a superuser (even with CREATEROLE), or no password to derive from: the URL's own user, and why", async (t) => {
