@@ -8,6 +8,7 @@
  * have later. What would change nothing is refused by its cause
  * (domain/check-now.ts). The change and its audit row commit together.
  */
+import { maskCardNumbers } from "../domain/card.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { type CheckStep, checkVerdict } from "../domain/check-now.ts";
 import { type DomainError, domainError } from "../domain/errors.ts";
@@ -43,7 +44,8 @@ export async function checkOffered(deps: Pick<Deps, "merchants" | "processors">,
 }
 
 export async function checkTransactionNow(deps: Deps, who: SignedIn, traceId: number, reason: string): Promise<CheckNowResult> {
-  const text = reason.trim();
+  // Kept in the audit log: a card number typed in is masked.
+  const text = maskCardNumbers(reason.trim());
   // Refused before the transaction is read: audited too, with no merchant (one outside the scope is not named).
   const unread = async (error: DomainError): Promise<CheckNowResult> => {
     await deps.audit.append({

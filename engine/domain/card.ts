@@ -53,21 +53,53 @@ export function cardBrand(digits: string): string {
 }
 
 /** 4111111111111111 -> 411111******1111. */
-/** A run of 12 to 19 digits, single spaces or dashes allowed between them, not part of a longer run of digits. */
-const CARD_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
+/** Decimal digits as people type them: ASCII, Arabic-Indic, Eastern Arabic-Indic and fullwidth. */
+const DIGIT = "[0-9\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19]";
+/** A run of digits with at most two separators (spaces, no-break spaces, dots, dashes, slashes) between each two. */
+const DIGIT_RUN = new RegExp(`${DIGIT}(?:[\\s./-]{0,2}${DIGIT})+`, "gu");
+const DIGIT_ONE = new RegExp(`^${DIGIT}$`, "u");
+
+/** A digit's value, whichever of the DIGIT blocks it is from. */
+function digitValue(c: string): number {
+  const cp = c.codePointAt(0)!;
+  for (const zero of [0x30, 0x660, 0x6f0, 0xff10]) if (cp >= zero && cp <= zero + 9) return cp - zero;
+  return Number.NaN;
+}
 
 /**
  * Free text (an operator's reason or note, a platform's words, a processor's message) with every card number in it
- * masked as maskCard does (first 6, last 4): such text is stored, audited and sent in callbacks, where CONTRACT
- * section 8 allows no full card number. A run counts as a card number when its digits pass the Luhn check.
+ * masked: such text is stored, audited and sent in callbacks, where CONTRACT section 8 allows no full card number.
+ * Every 12 to 19 consecutive digits of a run (separators between them allowed, other digits around them too: an
+ * expiry, a CVV, a longer reference) that pass the Luhn check are masked as maskCard masks them, each separator
+ * kept where it was. A long number may lose a few digits to a window that passes by chance; a card number is never
+ * left whole.
  */
 export function maskCardNumbers(text: string): string {
-  return text.replace(CARD_LIKE, (run) => {
-    const digits = run.replace(/[ -]/g, "");
-    return luhnValid(digits) ? maskCard(digits) : run;
+  return text.replace(DIGIT_RUN, (run) => {
+    const chars = [...run];
+    const at = chars.flatMap((c, i) => (DIGIT_ONE.test(c) ? [i] : []));
+    const digits = at.map((i) => String(digitValue(chars[i])));
+    const hide = new Set<number>();
+    const claimed = new Set<number>();
+    // The usual lengths first, so that a card number followed by a CVV is found as the 16 digits it is; digits that
+    // belong to a number found are not looked at again (inside it, shorter windows pass the check by chance).
+    for (const len of [16, 15, 19, 18, 17, 14, 13, 12]) {
+      for (let start = 0; start + len <= digits.length; start++) {
+        if (digits.slice(start, start + len).some((_, k) => claimed.has(start + k))) continue;
+        const window = digits.slice(start, start + len).join("");
+        if (!luhnValid(window)) continue;
+        const masked = maskCard(window);
+        for (let k = 0; k < len; k++) {
+          claimed.add(start + k);
+          if (masked[k] === "*") hide.add(at[start + k]);
+        }
+      }
+    }
+    return hide.size === 0 ? run : chars.map((c, i) => (hide.has(i) ? "*" : c)).join("");
   });
 }
 
+/** The masked number a card may be kept as: first 6 and last 4 from 15 digits up, else the last 4. */
 export function maskCard(digits: string): string {
   // First 6 and last 4 only when at least 5 digits stay hidden (15 digits and up):
   // with fewer, the Luhn digit and a few guesses would give the number back.

@@ -10,6 +10,7 @@
  * same secret-free views the calls return. Read-only calls are not audited.
  * The console reuses adminService() unwrapped and audits those calls itself.
  */
+import { maskCardNumbers } from "../domain/card.ts";
 import { create, toJson } from "@bufbuild/protobuf";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import {
@@ -86,7 +87,9 @@ export function auditedAdminService(deps: Deps): ServiceImpl<typeof AdminService
     settingsChange(ctx, action, merchantId, merchantBefore(merchantId, ctx), apply, (r) => merchantJson(r.merchant));
 
   /** A payout decision; its row is written in the decision's own transaction (the step to A, J or C). */
-  async function decide(req: { traceId: number; operator: string }, decision: PayoutDecision, reason: string, ctx: CallContext) {
+  async function decide(req: { traceId: number; operator: string }, decision: PayoutDecision, typed: string, ctx: CallContext) {
+    // Kept in the audit row's after value and the payout's details: no card number (decide-payout masks it there too).
+    const reason = maskCardNumbers(typed);
     const base = { actor: operatorActor(req.operator), action: `payout.${decision}`, target: `trace_id:${req.traceId}`, clientAddress: clientAddressOf(ctx) };
     await auditRefusal(
       (detail) => ({ ...base, outcome: "failure", detail }),

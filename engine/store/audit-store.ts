@@ -44,12 +44,7 @@ const MAX_TEXT = 4000;
  * emoji, or a caller's lone escape; the driver stores it as U+FFFD, and the row would no longer match its hash) both
  * as U+FFFD.
  */
-/** A text as the log keeps it: a card number an operator typed masked, at most MAX_TEXT, well formed, no NUL. */
-const cut = (s: string | undefined) =>
-  maskCardNumbers(s ?? "")
-    .slice(0, MAX_TEXT)
-    .toWellFormed()
-    .replaceAll("\u0000", "\uFFFD");
+const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).toWellFormed().replaceAll("\u0000", "\uFFFD");
 
 export class PgAuditStore {
   readonly #orm: MikroORM;
@@ -86,7 +81,9 @@ export class PgAuditStore {
       clientAddress: cut(r.clientAddress),
       beforeJson: cut(r.beforeJson),
       afterJson: cut(r.afterJson),
-      detail: cut(r.detail),
+      // The one free text of a row (a refusal's words, an operator's reason): a card number typed in is masked. The other
+      // fields are identifiers and canonical JSON, whose free text is masked where it is written (console-payouts.ts).
+      detail: cut(maskCardNumbers(r.detail ?? "")),
     };
     const prevHash = last?.hash ?? GENESIS_HASH;
     const hash = auditHash(prevHash, content, this.#key);

@@ -11,6 +11,7 @@
  * attempt is kept. Typed queries and the entity manager: a delivery costs a
  * network call, beside which a statement's planning does not count.
  */
+import { maskCardNumbers } from "../domain/card.ts";
 import { randomUUID } from "node:crypto";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter } from "../app/ports.ts";
@@ -24,7 +25,11 @@ import { msFromNow, typedDb } from "./typed-db.ts";
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
 
-const cut = (s: string) => ([...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, KEPT_REPLY_CHARS).join("") : s);
+/** A platform's reply as it is kept and shown to operators: a card number in it masked (it was verified on receipt), then cut. */
+const cut = (raw: string) => {
+  const s = maskCardNumbers(raw);
+  return [...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, KEPT_REPLY_CHARS).join("") : s;
+};
 
 export class PgCallbackStore implements CallbackLog {
   readonly #orm: MikroORM;

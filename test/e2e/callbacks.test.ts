@@ -113,6 +113,16 @@ t.test("a Validation rejection declines with the platform's description and call
   );
 });
 
+t.test("a card number in the platform's Validation description is masked in the reply and in the kept reply body", async (t) => {
+  stub.script("validation", { status: 17, description: "card 4111 1111 1111 1111 is blocked" });
+  const r = await processSale(svc().edgeUrl, PLAT);
+  t.equal(r.body.error_details, "card 4111 11** **** 1111 is blocked");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  const body = got.callbacks.find((c) => c.kind === CallbackKind.VALIDATION)?.attempts[0].responseBody ?? "";
+  t.match(body, /card 4111 11\*\* \*{4} 1111 is blocked/, "the reply as operators see it");
+  t.notMatch(JSON.stringify(got, (_, v) => (typeof v === "bigint" ? String(v) : v)).replace(/[ -]/g, ""), /4111111111111111/, "the number is nowhere whole");
+});
+
 t.test("an unusable Validation reply declines with 9003 and says why", async (t) => {
   const cases = [
     [{ badSignature: true }, /signature is wrong/],

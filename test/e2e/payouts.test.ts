@@ -177,9 +177,9 @@ t.test("manual: reject is J, cancel is C, both with 9007 and the reason; both te
 t.test("a card number typed into an operator's reason is masked in the payout, its notification and the deliveries' log", async (t) => {
   const rej = await payout("m-plat-manual", "manual-usd");
   const rejected = await svc().admin.rejectPayout({ traceId: rej.r.body.trace_id, operator: "carol", reason: "customer card 4000 0000 0000 0077 blocked" });
-  t.equal(rejected.transaction?.errorDetails, "customer card 400000******0077 blocked");
+  t.equal(rejected.transaction?.errorDetails, "customer card 4000 00** **** 0077 blocked");
   const [n] = await stub().waitFor("notification", (x) => ofOrder(rej.oid)(x));
-  t.equal(body(n).error_details, "customer card 400000******0077 blocked");
+  t.equal(body(n).error_details, "customer card 4000 00** **** 0077 blocked");
   const deliveries = await svc().admin.listDeliveries({ traceId: rej.r.body.trace_id });
   t.ok(deliveries.deliveries.length > 0);
   const seen = [JSON.stringify(body(n)), ...deliveries.deliveries.map((c) => c.body), rejected.transaction?.errorDetails ?? ""].join("\n");
