@@ -156,7 +156,7 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   await Promise.all([p3.waitForURL(/\/withdrawal/), p3.click(`#cancel-${lateId}`)]);
   t.equal(
     await p3.textContent("#cancel-late"),
-    "This withdrawal could not be cancelled: it is no longer waiting, it was decided meanwhile. Where it stands is shown on this page.",
+    "This withdrawal could not be cancelled: it was decided meanwhile and is no longer waiting.",
     "a cancel that came too late is told on the withdrawal page, not a 404",
   );
   t.notMatch(await p3.textContent("#withdrawal-made"), /cancelled/, "and the payout is as the operator left it");

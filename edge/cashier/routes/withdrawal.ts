@@ -6,7 +6,8 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema, ErrorReason } from "../../../gen/cashier/engine/v1/errors_pb.js";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitWithdrawalRequest, SubmitWithdrawalRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
@@ -111,8 +112,9 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     } catch (err) {
       // Decided meanwhile (an operator, the processor), or not the customer's: back to the page, whose list and
       // state say where the withdrawal is now; a stranger's trace_id learns nothing more than that.
-      const code = ConnectError.from(err).code;
-      if (code === Code.FailedPrecondition || code === Code.NotFound)
+      // Only those two reasons: NOT_ALLOWED_BY_FRONTEND (the merchant switched cancelling off) is the page's refusal.
+      const [detail] = ConnectError.from(err).findDetails(ErrorDetailSchema);
+      if (detail?.reason === ErrorReason.INVALID_STATE || detail?.reason === ErrorReason.NOT_FOUND)
         return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent, { cancelled: "late" }));
       refuse(ctx, deps, err, l.frame.session);
     }
