@@ -99,7 +99,8 @@ async function sameHands(deps: Deps, first: string, second: string, tx?: EntityM
  * operator could still give it: four eyes means two people who may decide now.
  */
 export async function stillDecides(deps: Pick<Deps, "operators">, login: string, merchantId: string, tx?: EntityManager): Promise<boolean> {
-  const op = await deps.operators.get(login, tx);
+  // Locked inside the decision's transaction: a disable committing at the same moment waits, or is seen.
+  const op = await deps.operators.get(login, tx, tx !== undefined);
   return op?.state === "active" && allows(op.role, "payout.decide") && inScope({ login, role: op.role, merchantIds: op.merchantIds }, merchantId);
 }
 

@@ -124,6 +124,15 @@ export class PgOperatorStore {
 
   async setRole(login: string, role: Role, merchantIds: string[], now: Date, tx: EntityManager): Promise<void> {
     await this.#db(tx).updateTable("operator").set({ role, merchant_ids: merchantIds, updated_at: now }).where("login", "=", login).execute();
+    await this.#voidFirstApprovals(login, tx);
+  }
+
+  /**
+   * The operator's four-eyes first approvals no longer count once its access changes (disabled, reset, another role or
+   * scope): moved back later, it must approve again (console-payouts.ts also checks at the second approval).
+   */
+  async #voidFirstApprovals(login: string, tx: EntityManager): Promise<void> {
+    await this.#db(tx).deleteFrom("payout_first_approval").where("login", "=", login).execute();
   }
 
   /** Disabled: no sign-in, no enrolment link, every session ended. */
@@ -135,6 +144,7 @@ export class PgOperatorStore {
       .where("login", "=", login)
       .execute();
     await this.endSessions(login, now, tx);
+    await this.#voidFirstApprovals(login, tx);
   }
 
   /** Every credential cleared, enrolling again with a new link. */
@@ -159,6 +169,7 @@ export class PgOperatorStore {
       .execute();
     await db.deleteFrom("operator_passkey").where("login", "=", login).execute();
     await this.endSessions(login, now, tx);
+    await this.#voidFirstApprovals(login, tx);
   }
 
   async endSessions(login: string, now: Date, tx?: EntityManager): Promise<void> {

@@ -142,13 +142,23 @@ t.test("four eyes: a first approval counts only while its operator may still dec
   t.equal(queued?.firstApproval, undefined, "the queue no longer shows dan's approval as the first");
   const ben1 = await approve(ben);
   t.same([ben1.awaitingSecondApproval, ben1.transaction?.status], [true, TransactionStatus.REQUESTED], "ben's approval is now the first: nothing is paid");
-  const [voided] = await svc().sql<{ after_json: string; actor: string }>(
-    "select after_json, actor from audit_log where action = 'payout.approve.first.void' and target = $1",
-    [`trace_id:${big.traceId}`],
-  );
-  t.match(voided, { actor: "ben", after_json: /"voided_first_approval":"dan"/ }, "the void is audited");
   const ann2 = await approve(ann);
   t.same([ann2.awaitingSecondApproval, ann2.transaction?.status], [false, TransactionStatus.APPROVED], "two operators who may decide now: paid");
+
+  // An account whose state changed by another way than the engine's (here by hand in SQL): the first approval is
+  // found void at the second, and that is audited.
+  const eve = await enrolOperator(svc(), bo(), clock, "eve", "payouts");
+  const other = await payout(30_000, "cust-eve");
+  const approveOther = (who: EnrolledOperator) =>
+    bo().decidePayout({ context: ctx(who.sessionToken), traceId: other.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED });
+  t.equal((await approveOther(eve)).awaitingSecondApproval, true);
+  await svc().sql("update operator set state = 'disabled' where login = 'eve'");
+  t.equal((await approveOther(ben)).awaitingSecondApproval, true, "ben's approval is the first");
+  const [voided] = await svc().sql<{ after_json: string; actor: string }>(
+    "select after_json, actor from audit_log where action = 'payout.approve.first.void' and target = $1",
+    [`trace_id:${other.traceId}`],
+  );
+  t.match(voided, { actor: "ben", after_json: /"voided_first_approval":"eve"/ }, "the void is audited");
 });
 
 t.test("four eyes: an account one approver set up (created or reset) cannot be the other's pair", async (t) => {
