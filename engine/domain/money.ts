@@ -57,7 +57,8 @@ export function wireRepresentable(minor: number, currency: string): boolean {
 export function wireUnitProblem(currency: string): string {
   const exponent = currencyExponent(currency) ?? 2;
   const step = 10n ** BigInt(Math.max(0, exponent - (WHOLE_UNIT_CURRENCIES.has(currency) ? 0 : 2)));
-  return `must be a multiple of ${step} minor units: the merchant interface carries ${currency} in whole units`;
+  const unit = WHOLE_UNIT_CURRENCIES.has(currency) ? "whole units" : "hundredths";
+  return `must be a multiple of ${step} minor units: the merchant interface carries ${currency} in ${unit}`;
 }
 
 /**

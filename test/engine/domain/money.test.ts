@@ -4,7 +4,7 @@
  * exactly, including amounts a double cannot hold.
  */
 import t from "tap";
-import { currencyExponent, formatMajor, isCurrency, wireAmount, wireRepresentable } from "../../../engine/domain/money.ts";
+import { currencyExponent, formatMajor, isCurrency, wireAmount, wireRepresentable, wireUnitProblem } from "../../../engine/domain/money.ts";
 
 t.test("currencyExponent: ISO 4217 digits; undefined for unknown and non-money codes", async (t) => {
   const rows: [string, number | undefined][] = [
@@ -102,4 +102,9 @@ t.test("minor units back to the wire's unit, and which amounts the wire can expr
     t.equal(wireRepresentable(minor, currency), wire !== null, `${minor} ${currency} ${wire === null ? "cannot" : "can"} be written on the wire`);
     if (wire !== null) t.equal(wireAmount(minor, currency), wire, `${minor} ${currency} -> ${wire}`);
   }
+});
+
+t.test("wireUnitProblem says the interface's unit of the currency", async (t) => {
+  t.equal(wireUnitProblem("BHD"), "must be a multiple of 1000 minor units: the merchant interface carries BHD in whole units");
+  t.equal(wireUnitProblem("KWD"), "must be a multiple of 10 minor units: the merchant interface carries KWD in hundredths");
 });
