@@ -17,7 +17,7 @@ import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../domain/errors.ts";
 import { allows, inScope } from "../domain/operator-roles.ts";
 import { maskCardNumbers } from "../domain/card.ts";
-import { APPROVAL_REASONS, NOTE_MAX, type PayoutReason } from "../domain/payout-reasons.ts";
+import { APPROVAL_REASONS, NOTE_MAX, type PayoutReason, reasonMisfit } from "../domain/payout-reasons.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { BackofficeDeps } from "./backoffice-deps.ts";
@@ -36,9 +36,11 @@ export function reasonFaults(reason: PayoutReason | undefined, note: string, dec
   const faults: FieldViolation[] = [];
   if (!reason) faults.push({ field: "reason", description: "is required: one of the listed reasons" });
   // An audit row reading "approved, suspected fraud" could be a slip or a choice: the reason must fit the decision.
-  else if (decision === "approve" && !APPROVAL_REASONS.includes(reason))
-    faults.push({ field: "reason", description: `an approval takes ${APPROVAL_REASONS.join(" or ")}` });
-  else if (decision !== "approve" && reason === "checks_passed") faults.push({ field: "reason", description: "checks_passed is a reason to approve" });
+  else {
+    const misfit = reasonMisfit(decision === "approve", reason);
+    if (misfit === "not-an-approval-reason") faults.push({ field: "reason", description: `an approval takes ${APPROVAL_REASONS.join(" or ")}` });
+    if (misfit === "an-approval-reason") faults.push({ field: "reason", description: "checks_passed is a reason to approve" });
+  }
   if (CONTROL_CHARACTERS.test(note)) faults.push({ field: "note", description: "must not contain control characters" });
   else if ([...note].length > NOTE_MAX) faults.push({ field: "note", description: `must be at most ${NOTE_MAX} characters` });
   if (reason === "other" && note.trim() === "") faults.push({ field: "note", description: "is required with the reason other" });

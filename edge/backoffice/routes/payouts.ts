@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
-import { APPROVAL_REASONS, BULK_APPROVE_MAX, NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
+import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/domain/payout-reasons.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
@@ -23,11 +23,10 @@ const NOTICES: Record<string, ConsoleKey> = {
   cancelled: "bo.payout.noticeCancelled",
 };
 
-/** The message key when the reason does not fit the decision (the engine's APPROVAL_REASONS, said in the operator's language). */
+/** The message key when the reason does not fit the decision (the engine's rule, said in the operator's language). */
 function reasonFit(decision: PayoutDecision, reason: PayoutReason): "bo.payout.reasonForApproval" | "bo.payout.reasonForRefusal" | undefined {
-  const name = REASON_NAMES[reason];
-  if (decision === PayoutDecision.APPROVE) return (APPROVAL_REASONS as readonly string[]).includes(name) ? undefined : "bo.payout.reasonForApproval";
-  return name === "checks_passed" ? "bo.payout.reasonForRefusal" : undefined;
+  const misfit = reasonMisfit(decision === PayoutDecision.APPROVE, REASON_NAMES[reason] as EngineReason);
+  return misfit === "not-an-approval-reason" ? "bo.payout.reasonForApproval" : misfit === "an-approval-reason" ? "bo.payout.reasonForRefusal" : undefined;
 }
 
 export function payoutRoutes(router: Router, deps: PageDeps): void {
