@@ -118,18 +118,24 @@ t.test(
   },
 );
 
-t.test("cancel: offered only where the frontend allows it; the customer's cancel reaches UpdatePayout as C by customer", async (t) => {
-  const s = await withdrawalSession(t);
+/** A withdrawal of 20 requested on the session's page, then back to the page, whose pending list offers its cancel. */
+async function requestedAndBack(t: Test, redirectUrl: string, card: string): Promise<{ page: Page; traceId: number }> {
   const page = await freshPage(t);
-  await page.goto(s.redirectUrl);
+  await page.goto(redirectUrl);
   await page.fill("#amount", "20");
-  await page.fill("#card_number", "4111 1111 1111 1111");
+  await page.fill("#card_number", card);
   await page.fill("#card_exp", "12/30");
   await page.fill("#holder", "Jane Doe");
   await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#withdraw")]);
   const traceId = Number(/\/result\/(\d+)/.exec(page.url())![1]);
   await page.click("#back");
   await page.waitForSelector(`#cancel-${traceId}`);
+  return { page, traceId };
+}
+
+t.test("cancel: offered only where the frontend allows it; the customer's cancel reaches UpdatePayout as C by customer", async (t) => {
+  const s = await withdrawalSession(t);
+  const { page, traceId } = await requestedAndBack(t, s.redirectUrl, "4111 1111 1111 1111");
   t.same(await axeViolations(page), [], "axe: pending list with cancel");
   t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-pending-en")}`);
   await Promise.all([page.waitForURL(/\/withdrawal/), page.click(`#cancel-${traceId}`)]);
@@ -142,16 +148,7 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
 
   // Decided by an operator while the customer still sees it waiting: the cancel is too late, and the page says so.
   const late = await withdrawalSession(t);
-  const p3 = await freshPage(t);
-  await p3.goto(late.redirectUrl);
-  await p3.fill("#amount", "20");
-  await p3.fill("#card_number", "4111111111111111");
-  await p3.fill("#card_exp", "12/30");
-  await p3.fill("#holder", "Jane Doe");
-  await Promise.all([p3.waitForURL(/\/result\/\d+/), p3.click("#withdraw")]);
-  const lateId = Number(/\/result\/(\d+)/.exec(p3.url())![1]);
-  await p3.click("#back");
-  await p3.waitForSelector(`#cancel-${lateId}`);
+  const { page: p3, traceId: lateId } = await requestedAndBack(t, late.redirectUrl, "4111111111111111");
   await service().admin.approvePayout({ traceId: lateId, operator: "alice" });
   await Promise.all([p3.waitForURL(/\/withdrawal/), p3.click(`#cancel-${lateId}`)]);
   t.equal(
