@@ -91,11 +91,18 @@ async function attempts(deps: WorkDeps, ids: number[]): Promise<Attempt[]> {
 
 async function queued(deps: WorkDeps, list: Attempt[]) {
   const firsts = await deps.backoffice.firstApprovals(list.map((a) => a.traceId));
+  // Once per approver and merchant, not once per row.
+  const asked = new Map<string, Promise<boolean>>();
+  const decides = (login: string, merchantId: string) => {
+    const key = `${login}\u0000${merchantId}`;
+    if (!asked.has(key)) asked.set(key, stillDecides(deps, login, merchantId));
+    return asked.get(key)!;
+  };
   return Promise.all(
     list.map(async (a) => {
       // A first approval whose operator may no longer decide is not shown: it no longer counts (console-payouts.ts).
       const recorded = firsts.get(a.traceId);
-      const first = recorded && (await stillDecides(deps, recorded.login, a.merchantId)) ? recorded : undefined;
+      const first = recorded && (await decides(recorded.login, a.merchantId)) ? recorded : undefined;
       return create(QueuedPayoutSchema, {
         transaction: attemptToProto(a),
         fourEyesRequired: a.status === "requested" && (await needsFourEyes(deps, a)),

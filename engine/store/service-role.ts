@@ -5,8 +5,10 @@
  * cluster's, an operator's admin URL), the serving pool connects as the
  * database's own service role instead, `cashier_service_<database>`, which may
  * read and write rows and nothing more: it cannot change the schema or switch a
- * trigger off, cannot update, delete or truncate the audit log, and cannot
- * touch the table of allowed transitions or the migrations' record. A flaw
+ * trigger off, cannot update, delete or truncate the audit log, cannot
+ * rewrite a transaction's or a callback's history (the retention purge may
+ * delete it), and cannot touch the table of allowed transitions or the
+ * migrations' record. A flaw
  * that let a caller run SQL through the engine would meet those walls too.
  *
  * Roles belong to the cluster, so each database has its own (two databases on
@@ -38,6 +40,8 @@ export function serviceRoleName(database: string): string {
 const READ_ONLY = ["allowed_transition", "mikro_orm_migrations"];
 /** Append-only: the service role adds rows and reads them. */
 const APPEND_ONLY = ["audit_log"];
+/** History: added and read, never rewritten; the retention purge deletes old rows. */
+const HISTORY = ["transaction_event", "callback_attempt"];
 
 /** The service role's password: derived from the owner's, never stored. */
 export function servicePassword(ownerPassword: string, role: string): string {
@@ -119,6 +123,7 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
       `grant usage, select on all sequences in schema public to ${r}`,
       `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
       `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
+      `revoke update on ${HISTORY.join(", ")} from ${r}`,
     ])
       await tx.execute(sql);
   });

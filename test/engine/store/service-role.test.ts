@@ -74,7 +74,7 @@ t.test("every table has its access decided: a table a later migration adds fails
     allowed_transition: "r---",
     audit_log: "ra--",
     callback: ROWS,
-    callback_attempt: ROWS,
+    callback_attempt: "ra-d",
     cashier_session: ROWS,
     console_session: ROWS,
     four_eyes_threshold: ROWS,
@@ -91,7 +91,7 @@ t.test("every table has its access decided: a table a later migration adds fails
     retention_watermark: ROWS,
     saved_card: ROWS,
     transaction: ROWS,
-    transaction_event: ROWS,
+    transaction_event: "ra-d",
   });
 });
 
