@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync } from 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
+import { sqlOutcome } from "../../support/sql-outcome.ts";
 import t from "tap";
 import { embeddedPassword, passwordOf, socketDirOf, startEmbeddedPostgres } from "../../../engine/store/embedded-postgres.ts";
 
@@ -21,16 +22,8 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 /** Signs in to the cluster of `url` with `password`: the server's answer, "ok" or its error code. */
 async function signIn(url: string, password: string): Promise<string> {
   const u = new URL(url);
-  const client = new pg.Client({ host: decodeURIComponent(u.hostname), port: Number(u.port), user: "postgres", password, database: "cashier" });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return "ok";
-  } catch (err) {
-    return (err as { code?: string }).code ?? String(err);
-  } finally {
-    await client.end().catch(() => {});
-  }
+  const outcome = await sqlOutcome({ host: decodeURIComponent(u.hostname), port: Number(u.port), user: "postgres", password, database: "cashier" });
+  return outcome === "done" ? "ok" : outcome;
 }
 
 t.test("a new data dir: a password of its own, the shared one refused", async (t) => {

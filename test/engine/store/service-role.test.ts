@@ -5,10 +5,10 @@
  * with CREATEROLE) or the URL has no password (the engine then serves as that user). The
  * whole service serving as it is in test/e2e/transition-guard.test.ts.
  */
-import pg from "pg";
 import t from "tap";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
 import { prepareServiceRole, scramVerifier, serviceRoleName, serviceRoleUrl } from "../../../engine/store/service-role.ts";
+import { sqlOutcome } from "../../support/sql-outcome.ts";
 import { acquireDatabase } from "../../support/test-database.ts";
 
 const db = await acquireDatabase();
@@ -17,26 +17,13 @@ const owner = await openOrm(db.url, () => {}, { bounded: false });
 t.teardown(() => owner.close());
 await migrate(owner, () => {});
 
-async function as(url: string, sql: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-    await client.query(sql);
-    return "done";
-  } catch (err) {
-    return (err as { code?: string }).code ?? String(err);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 t.test("a superuser owner: the service role, its URL, rows only", async (t) => {
   const made = await prepareServiceRole(owner, db.url);
   t.same(made, { url: serviceRoleUrl(db.url) });
   const role = serviceRoleName(db.name);
   t.equal(decodeURIComponent(new URL(made.url!).username), role, "the database's own role");
-  t.equal(await as(made.url!, "update recovery_watermark set scanned_to = scanned_to"), "done", "it writes rows");
-  t.equal(await as(made.url!, "create table intruder (x int)"), "42501", "but no schema");
+  t.equal(await sqlOutcome(made.url!, "update recovery_watermark set scanned_to = scanned_to"), "done", "it writes rows");
+  t.equal(await sqlOutcome(made.url!, "create table intruder (x int)"), "42501", "but no schema");
   t.same(await prepareServiceRole(owner, db.url), made, "a second start keeps it as it is");
 
   // Changed by hand since: more rights, another password. The next start sets it right again.
@@ -46,8 +33,8 @@ t.test("a superuser owner: the service role, its URL, rows only", async (t) => {
   t.same(await prepareServiceRole(owner, db.url), made);
   const [attrs] = await exec(`select rolcreatedb, rolbypassrls, rolsuper from pg_roles where rolname = '${role}'`);
   t.same(attrs, { rolcreatedb: false, rolbypassrls: false, rolsuper: false }, "its attributes are set anew");
-  t.equal(await as(made.url!, "truncate audit_log"), "42501", "and its grants: no truncate of the audit log");
-  t.equal(await as(made.url!, "select 1"), "done", "its password is the derived one again");
+  t.equal(await sqlOutcome(made.url!, "truncate audit_log"), "42501", "and its grants: no truncate of the audit log");
+  t.equal(await sqlOutcome(made.url!, "select 1"), "done", "its password is the derived one again");
   const [stored] = await exec(`select rolpassword from pg_authid where rolname = '${role}'`);
   t.match(stored, { rolpassword: /^SCRAM-SHA-256\$4096:/ }, "kept as a SCRAM verifier, set as one: the password never went to the server as text");
 
@@ -108,7 +95,7 @@ t.test("a SCRAM verifier that Postgres takes: the password signs in", async (t) 
   const u = new URL(db.url);
   u.username = user;
   u.password = encodeURIComponent("p@ss w/ord:é");
-  t.equal(await as(u.toString(), "select 1"), "done");
+  t.equal(await sqlOutcome(u.toString(), "select 1"), "done");
 });
 
 t.test("not a superuser (even with CREATEROLE), or no password to derive from: the URL's own user, and why", async (t) => {
