@@ -158,6 +158,7 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   );
   t.notMatch(await p3.textContent("#withdrawal-made"), /cancelled/, "and the payout is as the operator left it");
   t.same(await axeViolations(p3), [], "axe: the page after a late cancel");
+  t.comment(`screenshot: ${await screenshot(p3, "cashier-withdrawal-cancel-late-en")}`);
 
   // Another frontend of the merchant keeps the default: no cancel button.
   const other = await withdrawalSession(t, { frontend: "manual-nocancel" });
