@@ -11,10 +11,12 @@ import { reportStartFailure } from "./start-error.ts";
 import { createLogger } from "./log.ts";
 import { startEngine } from "./engine.ts";
 import { handleShutdownSignals } from "./shutdown.ts";
+import { exitLoudlyWhenLoopEmpties } from "./empty-loop.ts";
 import { loadServerTls, loopbackTrust } from "./tls.ts";
 
 const withEdge = process.argv.includes("--with-edge");
 const log = createLogger(process.env.LOG_LEVEL || "info");
+exitLoudlyWhenLoopEmpties(log, "cashier");
 // Set once the engine runs, so that a later failure (the edge's port taken)
 // stops it, and its embedded Postgres, before the process exits.
 let started: { stop(): Promise<void> } | undefined;
