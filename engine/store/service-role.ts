@@ -31,9 +31,24 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
 import { StartError } from "../start-error.ts";
 
-/** The service role of a database: a Postgres name of at most 63 bytes. */
+const ROLE_PREFIX = "cashier_service_";
+/** Postgres keeps 63 bytes of a name. */
+const NAME_MAX = 63;
+
+/**
+ * The service role of a database: `cashier_service_<database>` when the
+ * database's name is lowercase letters, digits and underscores and fits;
+ * otherwise the name made so, shortened, and 8 hex digits of its hash, so that
+ * databases whose names differ only in case or punctuation ("pay-eu" and
+ * "pay_eu") or past the 63rd byte never share one role (each start would reset
+ * the other's password).
+ */
 export function serviceRoleName(database: string): string {
-  return `cashier_service_${database.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`.slice(0, 63);
+  const plain = `${ROLE_PREFIX}${database}`;
+  if (/^[a-z0-9_]+$/.test(database) && plain.length <= NAME_MAX) return plain;
+  const tag = createHash("sha256").update(database).digest("hex").slice(0, 8);
+  const made = database.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  return `${ROLE_PREFIX}${made}`.slice(0, NAME_MAX - tag.length - 1) + `_${tag}`;
 }
 
 /** Tables the service role may read but never write: the rules the triggers enforce, and the schema's own record. */

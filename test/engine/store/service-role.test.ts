@@ -118,3 +118,48 @@ t.test("not a superuser (even with CREATEROLE), or no password to derive from: t
   noPassword.password = "";
   t.match(await prepareServiceRole(owner, noPassword.toString()), { url: undefined, why: /carries no password/ });
 });
+
+t.test("databases whose names differ only in case, punctuation or past the 63rd byte have roles of their own", async (t) => {
+  t.equal(serviceRoleName("cashier"), "cashier_service_cashier", "a plain name is kept as it is");
+  const names = ["pay-eu", "pay_eu", "Pay_EU", "pay.eu", `${"x".repeat(60)}a`, `${"x".repeat(60)}b`];
+  const roles = names.map(serviceRoleName);
+  t.equal(new Set(roles).size, names.length, roles.join(", "));
+  for (const r of roles) t.ok(/^[a-z0-9_]{1,63}$/.test(r), `${r}: a Postgres name that needs no quoting`);
+
+  // On the cluster: two databases named so, each migrated, each with its role; neither role reads the other's rows.
+  const admin = new URL(db.url);
+  admin.pathname = "/postgres";
+  const exec = (sql: string) => owner.em.fork().execute(sql);
+  const made: { name: string; url: string }[] = [];
+  for (const name of [`${db.name}-pun`, `${db.name}_pun`]) {
+    await sqlOutcome(admin.toString(), `create database "${name}"`);
+    const u = new URL(db.url);
+    u.pathname = `/${encodeURIComponent(name)}`;
+    made.push({ name, url: u.toString() });
+  }
+  t.teardown(async () => {
+    for (const { name } of made) await sqlOutcome(admin.toString(), `drop database if exists "${name}" with (force)`);
+    for (const { name } of made) await exec(`drop role if exists "${serviceRoleName(name)}"`).catch(() => {});
+  });
+  const served: string[] = [];
+  for (const { url } of made) {
+    const orm = await openOrm(url, () => {}, { bounded: false });
+    try {
+      await migrate(orm, () => {});
+      const r = await prepareServiceRole(orm, url);
+      served.push(r.url!);
+    } finally {
+      await orm.close();
+    }
+  }
+  t.not(new URL(served[0]).username, new URL(served[1]).username, "two roles");
+  for (const [mine, other] of [
+    [0, 1],
+    [1, 0],
+  ]) {
+    t.equal(await sqlOutcome(served[mine], "select count(*) from audit_log"), "done", `${made[mine].name}: its own rows`);
+    const across = new URL(served[mine]);
+    across.pathname = new URL(made[other].url).pathname;
+    t.equal(await sqlOutcome(across.toString(), "select count(*) from audit_log"), "42501", `${made[mine].name}'s role: not the other's`);
+  }
+});
