@@ -19,9 +19,11 @@
  * database derives the same one and none needs to be stored; it is set as a
  * SCRAM verifier, so the password itself never reaches Postgres's log.
  *
- * When the URL's user is not a superuser (one with CREATEROLE alone may lack
- * the grant options on tables it does not own, and GRANT would only warn), the
- * URL carries no password, or the server's pg_hba.conf admits the role by no
+ * The URL's user makes the role when it is a superuser, or when it has
+ * CREATEROLE and owns the database and every table in it (a managed
+ * Postgres's admin user, which ran the migrations): then it may grant every
+ * table. Otherwise (CREATEROLE alone may lack the grant options on tables it
+ * does not own, and GRANT would only warn), or when the URL carries no password, or the server's pg_hba.conf admits the role by no
  * password, the engine serves as the URL's user, as before, and says so. Any
  * other failure to sign in as the role stops the start: an engine must not
  * quietly serve as superuser beside others that do not.
@@ -48,7 +50,8 @@ export function serviceRoleName(database: string): string {
   if (/^[a-z0-9_]+$/.test(database) && plain.length <= NAME_MAX) return plain;
   const tag = createHash("sha256").update(database).digest("hex").slice(0, 8);
   const made = database.toLowerCase().replace(/[^a-z0-9_]/g, "_");
-  return `${ROLE_PREFIX}${made}`.slice(0, NAME_MAX - tag.length - 1) + `_${tag}`;
+  const head = `${ROLE_PREFIX}${made}`.slice(0, NAME_MAX - tag.length - 1);
+  return `${head}_${tag}`;
 }
 
 /** Tables the service role may read but never write: the rules the triggers enforce, and the schema's own record. */
@@ -100,6 +103,33 @@ async function signsIn(url: string): Promise<true | string> {
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+interface Me {
+  name: string;
+  db: string;
+  super: boolean;
+  createrole: boolean;
+  createdb: boolean;
+  replication: boolean;
+  bypassrls: boolean;
+  owns_db: boolean;
+  not_owned: number;
+}
+
+/**
+ * The role's attributes as ALTER ROLE sets them: no power of any kind. Only a role that has an attribute may
+ * set or clear it on another (Postgres 16 on), so one without it leaves it out; the role is read back after.
+ */
+function attributesFor(me: Me): string {
+  const off = [
+    me.super && "nosuperuser",
+    (me.super || me.createdb) && "nocreatedb",
+    "nocreaterole",
+    (me.super || me.replication) && "noreplication",
+    (me.super || me.bypassrls) && "nobypassrls",
+  ].filter(Boolean);
+  return ["login", ...off, "noinherit", "connection limit -1"].join(" ");
+}
+
 /**
  * Makes (or sets anew) the database's service role and its grants, on the
  * start-up pool under the start-up lock; the URL the serving pool should use,
@@ -109,11 +139,23 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
   const exec: Exec = (sql) => startup.em.fork().execute(sql);
   const u = new URL(url);
   if (!u.password) return { url: undefined, why: "the database URL carries no password to derive the service role's from" };
-  const [me] = await exec("select current_user as name, current_database() as db, rolsuper as can from pg_roles where rolname = current_user");
-  const role = serviceRoleName(String(me?.db));
-  if (me?.name === role) return { url: undefined, why: `the database URL's user is ${role} itself` };
-  if (!me?.can)
-    return { url: undefined, why: `the database URL's user ${String(me?.name)} is not a superuser, which alone may make the role and grant it every table` };
+  const [me] = (await exec(
+    `select current_user as name, current_database() as db, r.rolsuper as super, r.rolcreaterole as createrole,
+       r.rolcreatedb as createdb, r.rolreplication as replication, r.rolbypassrls as bypassrls,
+       (select d.datdba = r.oid from pg_database d where d.datname = current_database()) as owns_db,
+       (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and c.relowner <> r.oid) as not_owned
+     from pg_roles r where r.rolname = current_user`,
+  )) as unknown as [Me];
+  const role = serviceRoleName(me.db);
+  if (me.name === role) return { url: undefined, why: `the database URL's user is ${role} itself` };
+  // A superuser may make the role and grant it anything. So may the owner of the database and of everything in it
+  // when it has CREATEROLE (a managed Postgres's admin user: not a superuser, but the owner of what it migrated).
+  if (!me.super && !(me.createrole && me.owns_db && me.not_owned === 0))
+    return {
+      url: undefined,
+      why: `the database URL's user ${me.name} is neither a superuser nor, with CREATEROLE, the owner of the database and of every table in it, which alone may make the role and grant it every table`,
+    };
   const r = quoteIdent(role);
 
   // Several engines may start at once on one cluster: a role made meanwhile is kept, and set as below.
@@ -127,21 +169,43 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
       `revoke that membership (\\du ${role} in psql), or drop the role: the next start makes it anew`,
     );
   // One transaction: engines already serving as the role never see it between the revoke and the grants.
-  await startup.em.fork().transactional(async (tx) => {
-    for (const sql of [
-      `alter role ${r} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls noinherit connection limit -1`,
-      `revoke all on all tables in schema public from ${r}`,
-      `revoke all on all sequences in schema public from ${r}`,
-      `grant connect, temporary on database ${quoteIdent(String(me.db))} to ${r}`,
-      `grant usage on schema public to ${r}`,
-      `grant select, insert, update, delete on all tables in schema public to ${r}`,
-      `grant usage, select on all sequences in schema public to ${r}`,
-      `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
-      `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
-      `revoke update on ${HISTORY.join(", ")} from ${r}`,
-    ])
-      await tx.execute(sql);
-  });
+  await startup.em
+    .fork()
+    .transactional(async (tx) => {
+      for (const sql of [
+        `alter role ${r} ${attributesFor(me)}`,
+        `revoke all on all tables in schema public from ${r}`,
+        `revoke all on all sequences in schema public from ${r}`,
+        `grant connect, temporary on database ${quoteIdent(me.db)} to ${r}`,
+        `grant usage on schema public to ${r}`,
+        `grant select, insert, update, delete on all tables in schema public to ${r}`,
+        `grant usage, select on all sequences in schema public to ${r}`,
+        `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
+        `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
+        `revoke update on ${HISTORY.join(", ")} from ${r}`,
+      ])
+        await tx.execute(sql);
+    })
+    .catch((err: { code?: string; message?: string }) => {
+      // 42501: a role made by another (a superuser, an earlier owner) that this CREATEROLE user has no ADMIN on.
+      if (err.code !== "42501") throw err;
+      throw new StartError(
+        `${me.name} may not set up the database role ${role}: ${err.message ?? "permission denied"}`,
+        `have a superuser run GRANT ${role} TO ${me.name} WITH ADMIN OPTION, or drop the role: the next start makes it anew`,
+      );
+    });
+
+  const [kept] = (await exec(`select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = '${role}'`)) as [
+    Record<string, boolean>,
+  ];
+  const powers = Object.entries(kept)
+    .filter(([, on]) => on)
+    .map(([name]) => name.slice(3).toUpperCase());
+  if (powers.length > 0)
+    throw new StartError(
+      `the database role ${role} has ${powers.join(", ")}, which ${me.name} may not take away`,
+      `have a superuser run ALTER ROLE ${role} ${powers.map((p) => `NO${p}`).join(" ")}, or drop the role: the next start makes it anew`,
+    );
 
   const serving = serviceRoleUrl(url);
   let signed = await signsIn(serving);

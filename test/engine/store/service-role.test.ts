@@ -98,7 +98,7 @@ t.test("a SCRAM verifier that Postgres takes: the password signs in", async (t) 
   t.equal(await sqlOutcome(u.toString(), "select 1"), "done");
 });
 
-t.test("not a superuser (even with CREATEROLE), or no password to derive from: the URL's own user, and why", async (t) => {
+t.test("not a superuser, CREATEROLE without owning the tables, or no password to derive from: the URL's own user, and why", async (t) => {
   const user = `cashier_t_plain_${process.pid}`;
   const u = new URL(db.url);
   await owner.em.fork().execute(`drop role if exists ${user}`);
@@ -112,7 +112,10 @@ t.test("not a superuser (even with CREATEROLE), or no password to derive from: t
   u.password = "plain-password";
   const plain = await openOrm(u.toString(), () => {}, { bounded: false });
   t.teardown(() => plain.close());
-  t.match(await prepareServiceRole(plain, u.toString()), { url: undefined, why: `the database URL's user ${user} is not a superuser` });
+  t.match(await prepareServiceRole(plain, u.toString()), {
+    url: undefined,
+    why: `the database URL's user ${user} is neither a superuser nor, with CREATEROLE, the owner of the database and of every table in it`,
+  });
 
   const noPassword = new URL(db.url);
   noPassword.password = "";
@@ -162,4 +165,57 @@ t.test("databases whose names differ only in case, punctuation or past the 63rd 
     across.pathname = new URL(made[other].url).pathname;
     t.equal(await sqlOutcome(across.toString(), "select count(*) from audit_log"), "42501", `${made[mine].name}'s role: not the other's`);
   }
+});
+
+t.test("a managed Postgres's admin user (CREATEROLE, owner of the database it migrated, no superuser): the service role too", async (t) => {
+  const exec = (sql: string) => owner.em.fork().execute(sql);
+  const admin = new URL(db.url);
+  admin.pathname = "/postgres";
+  const user = `cashier_t_owner_${process.pid}`;
+  const name = `${db.name}_own`;
+  const role = serviceRoleName(name);
+  await exec(`drop role if exists ${user}`);
+  await exec(`create role ${user} login createrole password 'owner-password'`);
+  await sqlOutcome(admin.toString(), `create database "${name}" owner ${user}`);
+  t.teardown(async () => {
+    await sqlOutcome(admin.toString(), `drop database if exists "${name}" with (force)`);
+    await exec(`drop role if exists ${role}`);
+    await exec(`drop role if exists ${user}`);
+  });
+  const u = new URL(db.url);
+  u.username = user;
+  u.password = "owner-password";
+  u.pathname = `/${name}`;
+  const mine = await openOrm(u.toString(), () => {}, { bounded: false });
+  t.teardown(() => mine.close());
+  await migrate(mine, () => {});
+
+  const made = await prepareServiceRole(mine, u.toString());
+  t.same(made, { url: serviceRoleUrl(u.toString()) }, "made by the owner");
+  t.equal(decodeURIComponent(new URL(made.url!).username), role);
+  t.equal(await sqlOutcome(made.url!, "update recovery_watermark set scanned_to = scanned_to"), "done", "it writes rows");
+  t.equal(await sqlOutcome(made.url!, "create table intruder (x int)"), "42501", "but no schema");
+  t.equal(await sqlOutcome(made.url!, "truncate audit_log"), "42501", "nor truncates the audit log");
+  t.equal(await sqlOutcome(made.url!, "delete from allowed_transition"), "42501", "nor rewrites the rules");
+  const [attrs] = await exec(`select rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls from pg_roles where rolname = '${role}'`);
+  t.same(attrs, { rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false, rolbypassrls: false }, "no power");
+  t.same(await prepareServiceRole(mine, u.toString()), made, "a second start keeps it");
+
+  // A power the owner may not take away (only a role with BYPASSRLS may clear it): the start stops, naming it.
+  await exec(`alter role ${role} bypassrls`);
+  await t.rejects(prepareServiceRole(mine, u.toString()), {
+    name: "StartError",
+    message: `the database role ${role} has BYPASSRLS, which ${user} may not take away`,
+  });
+  await exec(`alter role ${role} nobypassrls`);
+
+  // The role as if made by someone else: the owner holds no ADMIN on it. The start stops, saying what to grant.
+  await exec(`revoke admin option for ${role} from ${user}`);
+  await t.rejects(prepareServiceRole(mine, u.toString()), {
+    name: "StartError",
+    message: new RegExp(`^${user} may not set up the database role ${role}`),
+    fix: new RegExp(`GRANT ${role} TO ${user} WITH ADMIN OPTION`),
+  });
+  await exec(`grant ${role} to ${user} with admin option`);
+  t.same(await prepareServiceRole(mine, u.toString()), made, "with ADMIN granted, it is set up");
 });
