@@ -20,16 +20,23 @@ export const PASSWORD_MAX = 256;
 /** Argon2id (the library's const enum value 2); OWASP's Argon2id settings: 19 MiB, 2 passes, 1 lane. */
 const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-const BREACHED: ReadonlySet<string> = new Set(
-  ((dictionary as Record<string, string[] | undefined>)["passwords-common"] ?? (dictionary as Record<string, string[] | undefined>).passwords ?? []).map((p) =>
-    p.toLowerCase(),
-  ),
-);
+// Made at the first password it judges, as the estimator below.
+let breached: ReadonlySet<string> | undefined;
+const breachedList = () => {
+  const lists = dictionary as Record<string, string[] | undefined>;
+  breached ??= new Set((lists["passwords-common"] ?? lists.passwords ?? []).map((p) => p.toLowerCase()));
+  return breached;
+};
 
 /** zxcvbn's estimator with the common dictionaries and keyboard layouts; scores 0 to 4, 3 meaning "safely unguessable" online and slow offline. */
 // Its first 64 characters are judged: past them a password is strong enough, and a 256-character one would hold
 // the engine's event loop for a few hundred milliseconds.
-const STRENGTH = new zxcvbn.ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs, maxLength: 64 });
+// Built at the first password it judges (about 35 ms of CPU that an engine's start need not spend).
+let strength: InstanceType<typeof zxcvbn.ZxcvbnFactory> | undefined;
+const estimator = () => {
+  strength ??= new zxcvbn.ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs, maxLength: 64 });
+  return strength;
+};
 const MIN_SCORE = 3;
 
 /** Why a password is refused, or undefined when it is acceptable. */
@@ -38,10 +45,10 @@ export function passwordFault(password: string, login: string): string | undefin
   if (length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
   if (length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
   const lower = password.toLowerCase();
-  if (BREACHED.has(lower)) return "is on the list of breached or common passwords; choose another";
+  if (breachedList().has(lower)) return "is on the list of breached or common passwords; choose another";
   if (lower.includes(login.toLowerCase())) return "must not contain the login";
   if (new Set(password).size < 4) return "must use more than a few different characters";
-  if (STRENGTH.check(password, [login]).score < MIN_SCORE)
+  if (estimator().check(password, [login]).score < MIN_SCORE)
     return "is too easy to guess (a keyboard run, a common word or phrase with digits); a few unrelated words are better";
   return undefined;
 }
