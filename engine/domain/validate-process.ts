@@ -5,7 +5,8 @@
  */
 import { isIP } from "node:net";
 import countries from "i18n-iso-countries";
-import validator from "validator";
+// One function's file, not the package's index (about 30 ms a process).
+import email from "validator/lib/isEmail.js";
 import { cardNumberProblem } from "./card.ts";
 import { wireRepresentable, isCurrency, wireUnitProblem } from "./money.ts";
 import { API_VERSION, type FrontendView, type ProcessInput } from "./transaction.ts";
@@ -124,7 +125,7 @@ const RULES: { [F in ProcessField]?: Check[] } = {
       return date.getTime() >= today ? "must be in the past" : undefined;
     },
   ],
-  email: [(i) => required(i.customer.email) ?? maxLen(i.customer.email, 50) ?? (validator.isEmail(i.customer.email) ? undefined : "must be an e-mail address")],
+  email: [(i) => required(i.customer.email) ?? maxLen(i.customer.email, 50) ?? (email.default(i.customer.email) ? undefined : "must be an e-mail address")],
   phone: [
     (i) => {
       const v = i.customer.phone;
