@@ -22,7 +22,7 @@ export type ConsoleRefusal =
   | { kind: "rate-limited" }
   | { kind: "not-found" }
   /** INVALID_ARGUMENT: the fields at fault, with the engine's description of each. */
-  | { kind: "invalid"; violations: { field: string; description: string }[]; message: string }
+  | { kind: "invalid"; violations: { field: string; description: string; rule?: string }[]; message: string }
   /** FAILED_PRECONDITION and the like: the engine's message is meant for the operator. */
   | { kind: "refused"; message: string }
   | { kind: "unavailable" }
@@ -79,7 +79,7 @@ export function consoleRefusal(err: unknown): ConsoleRefusal {
       const [detail] = err.findDetails(ErrorDetailSchema);
       return {
         kind: "invalid",
-        violations: (detail?.violations ?? []).map((v) => ({ field: v.field, description: v.description })),
+        violations: (detail?.violations ?? []).map((v) => ({ field: v.field, description: v.description, ...(v.rule ? { rule: v.rule } : {}) })),
         message: err.rawMessage,
       };
     }

@@ -16,7 +16,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { CONSOLE_RULES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError } from "../domain/errors.ts";
-import { hashPassword, passwordFault, verifyPassword } from "../security/operator-credentials.ts";
+import { hashPassword, passwordFault, UNCHANGED_PASSWORD, verifyPassword } from "../security/operator-credentials.ts";
 import type { BackofficeDeps, ConsoleCaller } from "./backoffice-deps.ts";
 import { authenticate } from "./console-session.ts";
 
@@ -35,8 +35,8 @@ export async function changePassword(
   const now = deps.now();
   const audit = (outcome: "success" | "failure", detail: string, tx?: EntityManager) =>
     deps.audit.append({ actor: login, action: ACTION, outcome, target: `operator:${login}`, clientAddress: caller.clientAddress, detail }, tx);
-  const invalid = (field: string, description: string) => {
-    const violations = [{ field, description }];
+  const invalid = (field: string, description: string, rule?: string) => {
+    const violations = [{ field, description, ...(rule ? { rule } : {}) }];
     return { ok: false as const, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   };
   const locked = {
@@ -62,10 +62,10 @@ export async function changePassword(
   }
   await deps.operators.releaseAttempt(login);
 
-  const fault = passwordFault(next, login) ?? ((await verifyPassword(checked, next)) ? "must differ from the current password" : undefined);
+  const fault = passwordFault(next, login) ?? ((await verifyPassword(checked, next)) ? UNCHANGED_PASSWORD : undefined);
   if (fault) {
-    await audit("failure", `new password ${fault}`);
-    return invalid("new_password", fault);
+    await audit("failure", `new password ${fault.description}`);
+    return invalid("new_password", fault.description, fault.rule);
   }
   const hash = await hashPassword(next);
   const endedSessions = await deps.operators.transaction(async (tx) => {

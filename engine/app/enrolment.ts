@@ -67,8 +67,8 @@ export async function setEnrolmentPassword(
   const fault = passwordFault(password, op.login);
   if (fault) {
     // Audited like a wrong TOTP code: the link holder's attempts are the operator's to review.
-    await refusedStep(deps, caller, op.login, "enrolment.password", fault);
-    const violations = [{ field: "password", description: fault }];
+    await refusedStep(deps, caller, op.login, "enrolment.password", fault.description);
+    const violations = [{ field: "password", description: fault.description, rule: fault.rule }];
     return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
   }
   if (op.totpSealed) return { ok: false, error: domainError("INVALID_STATE", "the password is set: enter the authenticator app's code") };

@@ -9,6 +9,8 @@ import { ownEntry } from "./own-entry.ts";
 export interface FieldViolation {
   field: string;
   description: string;
+  /** The rule broken, named stably for a client that words it itself (errors.proto); absent for most. */
+  rule?: string;
 }
 
 export type GrpcCodeName =

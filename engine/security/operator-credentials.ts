@@ -39,19 +39,30 @@ const estimator = () => {
 };
 const MIN_SCORE = 3;
 
+/** A refused password: the rule it breaks (errors.proto's FieldViolation.rule) and the sentence for a developer. */
+export interface PasswordFault {
+  rule: string;
+  description: string;
+}
+
+const fault = (rule: string, description: string): PasswordFault => ({ rule: `password.${rule}`, description });
+
 /** Why a password is refused, or undefined when it is acceptable. */
-export function passwordFault(password: string, login: string): string | undefined {
+export function passwordFault(password: string, login: string): PasswordFault | undefined {
   const length = [...password].length;
-  if (length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
-  if (length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
+  if (length < PASSWORD_MIN) return fault("too_short", `must be at least ${PASSWORD_MIN} characters`);
+  if (length > PASSWORD_MAX) return fault("too_long", `must be at most ${PASSWORD_MAX} characters`);
   const lower = password.toLowerCase();
-  if (breachedList().has(lower)) return "is on the list of breached or common passwords; choose another";
-  if (lower.includes(login.toLowerCase())) return "must not contain the login";
-  if (new Set(password).size < 4) return "must use more than a few different characters";
+  if (breachedList().has(lower)) return fault("breached", "is on the list of breached or common passwords; choose another");
+  if (lower.includes(login.toLowerCase())) return fault("has_login", "must not contain the login");
+  if (new Set(password).size < 4) return fault("few_characters", "must use more than a few different characters");
   if (estimator().check(password, [login]).score < MIN_SCORE)
-    return "is too easy to guess (a keyboard run, a common word or phrase with digits); a few unrelated words are better";
+    return fault("guessable", "is too easy to guess (a keyboard run, a common word or phrase with digits); a few unrelated words are better");
   return undefined;
 }
+
+/** The fault of a new password that is the current one. */
+export const UNCHANGED_PASSWORD: PasswordFault = fault("unchanged", "must differ from the current password");
 
 export const hashPassword = (password: string) => hash(password, ARGON2);
 

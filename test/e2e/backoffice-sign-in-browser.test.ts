@@ -219,7 +219,7 @@ t.test("My account: a password change is refused beside its fields, then made; t
   await submit(uma.password, NEW, `${NEW}!`);
   t.match(await page.textContent("#new_password_again-error"), /The two passwords are not the same/);
   await submit(uma.password, "passwordpassword");
-  t.match(await page.textContent("#new_password-error"), /New password: is on the list of breached or common passwords/);
+  t.match(await page.textContent("#new_password-error"), /This password is on a list of breached or common passwords\. Choose another\./);
   await submit(uma.password, NEW);
   await page.waitForURL(/\/account\?notice=password$/);
   t.match(await page.textContent("#notice"), /Your password was changed\. Your sessions on other devices were signed out/);

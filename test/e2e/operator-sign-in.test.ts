@@ -24,13 +24,14 @@ const bo = () => backofficeClient(svc().engineUrl);
 async function refusal(p: Promise<unknown>) {
   try {
     await p;
-    return { code: undefined, reason: undefined, fields: [] as string[], message: "" };
+    return { code: undefined, reason: undefined, fields: [] as string[], rules: [] as string[], message: "" };
   } catch (err) {
     const e = ConnectError.from(err);
     return {
       code: e.code,
       reason: e.findDetails(ConsoleErrorSchema)[0]?.reason,
       fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)),
+      rules: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.rule)),
       message: e.rawMessage,
     };
   }
@@ -49,10 +50,15 @@ t.test("the operator command creates an operator and prints a one-time enrolment
   t.equal(view.step, EnrolmentStep.PASSWORD);
 
   // Short, breached and login-containing passwords are refused, naming the field.
-  for (const bad of ["short-pass", "passwordpassword", "cli.jane-is-my-password"]) {
+  for (const [bad, rule] of [
+    ["short-pass", "password.too_short"],
+    ["passwordpassword", "password.breached"],
+    ["cli.jane-is-my-password", "password.has_login"],
+  ]) {
     const r = await refusal(bo().setEnrolmentPassword({ context: ctx(), token, password: bad }));
     t.equal(r.code, Code.InvalidArgument, bad);
     t.same(r.fields, ["password"], bad);
+    t.same(r.rules, [rule], `${bad}: the rule named, for a client to word`);
   }
   const refusedSteps = await svc().sql<{ detail: string }>(
     "select detail from audit_log where actor = 'cli.jane' and action = 'enrolment.password' and outcome = 'failure' order by id",
@@ -250,10 +256,16 @@ t.test("an operator changes their own password: the current one is judged like a
     refusal(bo().changePassword({ context: ctx(token), currentPassword, newPassword }));
 
   t.same((await change("not my password at all", NEW)).fields, ["current_password"], "a wrong current password names its field");
-  for (const bad of ["short-pass", "passwordpassword", "paula-has-a-long-password", PASSWORD]) {
+  for (const [bad, rule] of [
+    ["short-pass", "password.too_short"],
+    ["passwordpassword", "password.breached"],
+    ["paula-has-a-long-password", "password.has_login"],
+    [PASSWORD, "password.unchanged"],
+  ]) {
     const r = await change(PASSWORD, bad);
     t.equal(r.code, Code.InvalidArgument, bad);
     t.same(r.fields, ["new_password"], `${bad}: refused by enrolment's rules, or as the current one`);
+    t.same(r.rules, [rule], bad);
   }
   t.equal(
     (await refusal(bo().changePassword({ context: ctx("not-a-session"), currentPassword: PASSWORD, newPassword: NEW }))).reason,

@@ -59,8 +59,14 @@ export async function createOperator(
 export class ConsoleClient {
   readonly base: string;
   readonly cookies = new Map<string, string>();
-  constructor(base: string) {
+  /** The browser's languages, when a test reads the console in another (Accept-Language). */
+  readonly language: string | undefined;
+  constructor(base: string, language?: string) {
     this.base = base;
+    this.language = language;
+  }
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { cookie: this.cookieHeader(), ...(this.language ? { "accept-language": this.language } : {}), ...extra };
   }
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -76,7 +82,7 @@ export class ConsoleClient {
     }
   }
   async get(path: string): Promise<{ status: number; body: string; location: string | null }> {
-    const res = await fetch(`${this.base}${path}`, { headers: { cookie: this.cookieHeader() }, redirect: "manual" });
+    const res = await fetch(`${this.base}${path}`, { headers: this.headers(), redirect: "manual" });
     this.keep(res);
     return { status: res.status, body: await res.text(), location: res.headers.get("location") };
   }
@@ -88,7 +94,7 @@ export class ConsoleClient {
     for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) form.append(k, x);
     const res = await fetch(`${this.base}${path}`, {
       method: "POST",
-      headers: { cookie: this.cookieHeader(), "content-type": "application/x-www-form-urlencoded" },
+      headers: this.headers({ "content-type": "application/x-www-form-urlencoded" }),
       body: form.toString(),
       redirect: "manual",
     });

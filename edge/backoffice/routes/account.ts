@@ -11,7 +11,7 @@ import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
 import { accountPage } from "../views/admin.ts";
 import type { Notice } from "../views/model.ts";
-import { MIN_PASSWORD_LENGTH } from "./gate.ts";
+import { MIN_PASSWORD_LENGTH, passwordRefusal } from "../password-rules.ts";
 import { consoleGet, consolePost, type PageDeps, type SignedIn } from "./pages.ts";
 
 const NOTICES = {
@@ -70,7 +70,7 @@ export function accountRoutes(router: Router, deps: PageDeps): void {
       const errors = refusal.violations.map((v) =>
         v.field === "current_password"
           ? { field: v.field, message: t("bo.password.wrongCurrent") }
-          : { field: "new_password", message: `${t("bo.password.new")}: ${v.description}` },
+          : { field: "new_password", message: passwordRefusal(t, v) ?? `${t("bo.password.new")}: ${v.description}` },
       );
       return again(errors);
     }

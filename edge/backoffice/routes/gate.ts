@@ -20,9 +20,8 @@ import { enrolPasswordPage, enrolTotpPage, messagePage, recoveryCodesPage, secon
 import type { Notice } from "../views/model.ts";
 import { readConsoleForm } from "./forms.ts";
 import { refusalPage } from "./pages.ts";
+import { MIN_PASSWORD_LENGTH, passwordRefusal } from "../password-rules.ts";
 
-/** The password rule the enrolment page shows (the engine enforces it). */
-export const MIN_PASSWORD_LENGTH = 12;
 const ENROL_TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_PASSKEY_JSON = 8 * 1024;
 
@@ -281,7 +280,9 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
         if (refusal.kind === "refused") return seeOther(ctx, `/enrol/${token}`);
         if (refusal.kind !== "invalid") throw err;
         failed();
-        return await showEnrolment(ctx, kit, token, [{ field: "password", message: t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH }) }], 400);
+        const [broken] = refusal.violations;
+        const message = (broken && passwordRefusal(t, broken)) ?? t("bo.enrol.refused", { min: MIN_PASSWORD_LENGTH });
+        return await showEnrolment(ctx, kit, token, [{ field: "password", message }], 400);
       }
       seeOther(ctx, `/enrol/${token}`);
     });

@@ -40,9 +40,16 @@ t.test("enrolment: the password twice, then a TOTP code; recovery codes once; a 
   t.match(mismatch.body, /The two passwords are not the same/);
   const breached = await c.post(`/enrol/${token}`, { password: "password1234", password_again: "password1234" });
   t.equal(breached.status, 400, "a breached password is refused by the engine");
-  t.match(breached.body, /not accepted/);
+  t.match(breached.body, /This password is on a list of breached or common passwords\. Choose another\./, "the rule it breaks, in the console's words");
   const short = await c.post(`/enrol/${token}`, { password: "short", password_again: "short" });
   t.equal(short.status, 400, "a short one too");
+  t.match(short.body, /The password needs at least 12 characters\./);
+  // The engine names the rule; the console words it in the operator's language, not the engine's English.
+  const german = new ConsoleClient(bo.url, "de");
+  const guessable = await german.post(`/enrol/${token}`, { password: "qwertyuiopasdfgh", password_again: "qwertyuiopasdfgh" });
+  t.equal(guessable.status, 400);
+  t.match(guessable.body, /Dieses Passwort ist zu leicht zu erraten/, "in German");
+  t.notMatch(guessable.body, /too easy to guess/, "with none of the engine's English");
 
   const enrolled = await enrolOverHttp(bo.url, token, "ann", undefined, clock.now);
   t.equal(enrolled.recoveryCodes.length, 10, "ten recovery codes, shown once");

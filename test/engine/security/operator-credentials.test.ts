@@ -16,14 +16,14 @@ import {
 } from "../../../engine/security/operator-credentials.ts";
 
 t.test("password rules", async (t) => {
-  t.match(passwordFault("short", "jane"), /at least 12/);
-  t.match(passwordFault("x".repeat(257), "jane"), /at most 256/);
-  t.match(passwordFault("qwerty123456", "jane"), /breached or common/);
-  t.match(passwordFault("QWERTY123456", "jane"), /breached or common/, "the list is checked without case");
-  t.match(passwordFault("jane-the-operator", "jane"), /login/);
-  t.match(passwordFault("aaaaaaaaaaaaaaab", "jane"), /different characters/);
+  t.match(passwordFault("short", "jane"), { rule: "password.too_short", description: /at least 12/ });
+  t.match(passwordFault("x".repeat(257), "jane"), { rule: "password.too_long", description: /at most 256/ });
+  t.match(passwordFault("qwerty123456", "jane"), { rule: "password.breached", description: /breached or common/ });
+  t.match(passwordFault("QWERTY123456", "jane"), { rule: "password.breached" }, "the list is checked without case");
+  t.match(passwordFault("jane-the-operator", "jane"), { rule: "password.has_login", description: /login/ });
+  t.match(passwordFault("aaaaaaaaaaaaaaab", "jane"), { rule: "password.few_characters", description: /different characters/ });
   for (const easy of ["qwertyuiopasdfgh", "iloveyou12345", "Password1234!"])
-    t.match(passwordFault(easy, "jane"), /too easy to guess/, `${easy}: a keyboard run or a common word with digits`);
+    t.match(passwordFault(easy, "jane"), { rule: "password.guessable", description: /too easy to guess/ }, `${easy}: a keyboard run or a common word with digits`);
   t.equal(passwordFault("correct horse battery staple", "jane"), undefined);
   t.equal(passwordFault("my cat likes tuna at noon", "jane"), undefined, "a few unrelated words");
 });

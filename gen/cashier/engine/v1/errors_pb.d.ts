@@ -31,6 +31,17 @@ export declare type FieldViolation = Message<"cashier.engine.v1.FieldViolation">
    * @generated from field: string description = 2;
    */
   description: string;
+
+  /**
+   * The rule the field breaks, named stably, where a client words it in its own
+   * language (the Backoffice does); empty where the description is the only
+   * wording. Operator passwords: "password.too_short", "password.too_long",
+   * "password.breached", "password.has_login", "password.few_characters",
+   * "password.guessable", "password.unchanged".
+   *
+   * @generated from field: string rule = 3;
+   */
+  rule: string;
 };
 
 /**
