@@ -91,7 +91,8 @@ export class PgOrderStore implements OrderStore {
   }
 
   async findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined> {
-    const byTrace = /^\d{1,10}$/.test(referenceId) && Number(referenceId) < 2 ** 31 ? Number(referenceId) : undefined;
+    // A trace_id as Cashier writes it: no leading zero. "0205" is an order_id (a platform's zero-padded one), not 205.
+    const byTrace = /^[1-9]\d{0,9}$/.test(referenceId) && Number(referenceId) < 2 ** 31 ? Number(referenceId) : undefined;
     // A trace_id match wins over an order_id match; within an order, its approved attempt.
     const r = await this.#db()
       .selectFrom("transaction as t")

@@ -404,6 +404,17 @@ t.test("refunds", async (t) => {
   });
   t.equal(byOrderId.body.transaction_status, "approved", "reference by order_id");
 
+  // A zero-padded order_id is that order's, never the trace_id its digits spell (another sale's).
+  const padded = await process(url(), { amount: 5000, order_id: `0${sale.body.trace_id}` });
+  t.equal(padded.body.transaction_status, "approved");
+  const byPadded = await process(url(), { transaction_type: "refund", reference_id: `0${sale.body.trace_id}`, amount: 4500 });
+  t.equal(byPadded.body.transaction_status, "approved", "4500 of the padded order's 5000, more than the other sale holds");
+  const [refunded] = await service().sql<{ reference_trace_id: number }>(
+    "select o.reference_trace_id from payment_order o join transaction t on t.order_ref = o.id where t.trace_id = $1",
+    [byPadded.body.trace_id],
+  );
+  t.equal(refunded.reference_trace_id, padded.body.trace_id, "booked against the padded order's sale");
+
   const tooMuch = await refund({ amount: 401 });
   t.equal(tooMuch.http, 400);
   t.equal(tooMuch.body.status, 11);
