@@ -91,7 +91,11 @@ export interface OrderOriginRecord {
   udef2: string | null;
 }
 
-export type CreateOrderResult = { created: true; attempt: Attempt } | { created: false; fingerprint: string; attempt: Attempt };
+/**
+ * A repeat (`created: false`) carries the order's latest attempt and its first, the one the original call answered
+ * (they differ after a cascade).
+ */
+export type CreateOrderResult = { created: true; attempt: Attempt } | { created: false; fingerprint: string; attempt: Attempt; first: Attempt };
 
 /** A sale that a refund may name. */
 export interface RefundableSale {

@@ -162,8 +162,11 @@ export async function processTransaction(
         ]),
       );
     }
+    // A platform's repeat gets the attempt its original call answered (CONTRACT 3: the same trace_id), in its state now;
+    // after a cascade, the later attempts' results reach its notification_url. A customer's repeated form (a session's
+    // order) is shown where the order stands: its latest attempt.
     // The platform is told this state: if it is not final, its next change must be notified.
-    let attempt = created.attempt;
+    let attempt = origin?.session ? created.attempt : created.first;
     if (!isFinal(attempt.type, stateOf(attempt)) && !attempt.replied) {
       attempt = (await deps.followUps.markReplied(attempt.traceId)) ?? attempt;
     }

@@ -78,16 +78,16 @@ export class PgOrderStore implements OrderStore {
       created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId);
     }
     if (created) return { created: true, attempt: attemptFromRow(created) };
-    // A repeat: the order's latest attempt.
-    const existing = await selectAttempts(this.#db())
+    // A repeat: the order's attempts, latest first (a cascade's few).
+    const attempts = await selectAttempts(this.#db())
       .select("o.fingerprint")
       .where("o.merchant_id", "=", d.merchantId)
       .where("o.order_id", "=", d.orderId)
       .orderBy("t.attempt", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    if (!existing) throw new Error("order vanished between conflict and read");
-    return { created: false, fingerprint: existing.fingerprint, attempt: attemptFromRow(existing) };
+      .execute();
+    const [latest] = attempts;
+    if (!latest) throw new Error("order vanished between conflict and read");
+    return { created: false, fingerprint: latest.fingerprint, attempt: attemptFromRow(latest), first: attemptFromRow(attempts[attempts.length - 1]) };
   }
 
   async findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined> {

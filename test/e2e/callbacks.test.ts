@@ -378,6 +378,13 @@ t.test("cascade: declined_retry on sim-a, then a new transaction on sim-b whose 
   const second = await svc().client.getTransaction({ traceId: next.trace_id });
   t.equal(second.transaction?.attempt, 2);
   t.equal(second.transaction?.orderId, first.transaction?.orderId, "the same order_id");
+  // The platform repeats its request (a lost reply): the same trace_id as the first reply (CONTRACT 3), not the next attempt's.
+  const again = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000259", notification_url: `${stub.url}/notify` });
+  t.same(
+    [again.http, again.body.trace_id, again.body.transaction_status, again.body.payment_processor],
+    [200, r.body.trace_id, "declined_retry", "sim-a"],
+    "a repeat answers the attempt the first reply named",
+  );
   t.equal(
     stub.received("record_failed_deposit").filter((c) => [r.body.trace_id, next.trace_id].includes(body(c).TraceID)).length,
     0,
