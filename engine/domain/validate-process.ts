@@ -70,7 +70,9 @@ export function parseDob(value: string): Date | undefined {
   if (us) [mo, d, y] = [Number(us[1]), Number(us[2]), Number(us[3])];
   else if (iso) [y, mo, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else return undefined;
-  const date = new Date(Date.UTC(y, mo - 1, d));
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date : undefined;
 }
 

@@ -20,7 +20,7 @@ const WORDS: Record<number, string> = {
   [WireViolationKind.NOT_STRING]: "must be a JSON string",
   [WireViolationKind.NOT_INTEGER]: "must be a JSON integer",
   [WireViolationKind.NOT_INTEGER_OR_STRING]: "must be a JSON integer or a string of digits",
-  [WireViolationKind.BAD_NAME]: "is no member name a signature can carry (empty, __proto__, or holding &, = or a control character)",
+  [WireViolationKind.BAD_NAME]: "is no member name a signature can carry (empty, __proto__, or holding an ampersand, an equals sign or a control character)",
   [WireViolationKind.NOT_UNICODE]: "must be Unicode text (it holds half of a surrogate pair alone)",
 };
 

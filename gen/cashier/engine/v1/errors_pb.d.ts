@@ -148,7 +148,8 @@ export enum ErrorReason {
   PAYLOAD_TOO_LARGE = 7,
 
   /**
-   * [8] HTTP 415: Content-Type is not application/json.
+   * [8] HTTP 415: Content-Type is not application/json, names a charset other
+   * than UTF-8, or a Content-Encoding other than identity.
    *
    * @generated from enum value: ERROR_REASON_UNSUPPORTED_MEDIA_TYPE = 8;
    */
@@ -162,7 +163,8 @@ export enum ErrorReason {
   REFERENCE_NOT_FOUND = 9,
 
   /**
-   * [10] HTTP 400: the referenced sale is not approved or is in another currency.
+   * [10] HTTP 400: the referenced sale is not approved, is in another currency,
+   * or was paid with another card than the refund names.
    *
    * @generated from enum value: ERROR_REASON_REFERENCE_NOT_REFUNDABLE = 10;
    */
