@@ -32,6 +32,9 @@ const BAD_NAME = /^$|^__proto__$|[&=]|\p{Cc}|\p{Surrogate}/u;
 /** Half of a surrogate pair alone: JSON can escape one, but it is no Unicode text (it would sign and store as U+FFFD). */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/** A JSON integer past 2^53 - 1 either way: JSON.parse has already rounded it (1e21 included, Infinity not). */
+const tooLarge = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v);
+
 /** Members of `body` whose JSON type breaks the interface, given which members are strings and which integers. */
 export function typeViolations(body: Body, members: { strings: readonly string[]; integers: readonly string[] }): WireViolation[] {
   const out: WireViolation[] = [];
@@ -50,7 +53,7 @@ export function typeViolations(body: Body, members: { strings: readonly string[]
   for (const f of members.integers) {
     const v = body[f];
     if (v !== undefined && v !== null && !(typeof v === "number" && Number.isSafeInteger(v)) && !found.has(f))
-      out.push({ field: f, kind: WireViolationKind.NOT_INTEGER });
+      out.push({ field: f, kind: tooLarge(v) ? WireViolationKind.INTEGER_TOO_LARGE : WireViolationKind.NOT_INTEGER });
   }
   const phone = body.phone;
   if (
@@ -59,7 +62,10 @@ export function typeViolations(body: Body, members: { strings: readonly string[]
     !found.has("phone") &&
     !(typeof phone === "string" || (typeof phone === "number" && Number.isSafeInteger(phone) && phone >= 0))
   ) {
-    out.push({ field: "phone", kind: WireViolationKind.NOT_INTEGER_OR_STRING });
+    out.push({
+      field: "phone",
+      kind: tooLarge(phone) && (phone as number) > 0 ? WireViolationKind.INTEGER_TOO_LARGE : WireViolationKind.NOT_INTEGER_OR_STRING,
+    });
   }
   return out;
 }

@@ -22,6 +22,7 @@ const WORDS: Record<number, string> = {
   [WireViolationKind.NOT_INTEGER_OR_STRING]: "must be a JSON integer or a string of digits",
   [WireViolationKind.BAD_NAME]: "is no member name a signature can carry (empty, __proto__, or holding an ampersand, an equals sign or a control character)",
   [WireViolationKind.NOT_UNICODE]: "must be Unicode text (it holds half of a surrogate pair alone)",
+  [WireViolationKind.INTEGER_TOO_LARGE]: `is an integer beyond ${Number.MAX_SAFE_INTEGER} (2^53 - 1), which JSON readers cannot hold exactly`,
 };
 
 /** A member name as the edge renders one it may echo: the name itself, or its safe form marked "(renamed)". */
@@ -37,7 +38,12 @@ function amountWords(currency: string): string {
 
 export function describeWireViolation(v: WireViolation, currency: string): FieldViolation {
   const field = MEMBER.test(v.field) ? v.field : "(a member)";
-  const words = v.kind === WireViolationKind.AMOUNT_NOT_WHOLE ? amountWords(currency) : ownEntry(WORDS, v.kind);
+  const words =
+    v.kind === WireViolationKind.AMOUNT_NOT_WHOLE
+      ? amountWords(currency)
+      : v.kind === WireViolationKind.INTEGER_TOO_LARGE && field === "phone"
+        ? `${WORDS[v.kind]}: send the phone as a string of digits`
+        : ownEntry(WORDS, v.kind);
   return { field, description: words ?? "has a JSON type the seed does not allow" };
 }
 

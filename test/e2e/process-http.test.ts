@@ -307,6 +307,17 @@ t.test("control characters are a 400 naming the field, never a 5xx", async (t) =
   }
 });
 
+t.test("an integer beyond 2^53 is told so, not called no integer", async (t) => {
+  const r = await post(url(), sign(saleBody({ phone: 2 ** 65, amount: 2 ** 53 + 2 })));
+  t.equal(r.http, 400);
+  t.equal(r.body.status, 2);
+  t.match(r.body.description, /amount: is an integer beyond 9007199254740991 \(2\^53 - 1\), which JSON readers cannot hold exactly/);
+  t.match(
+    r.body.description,
+    /phone: is an integer beyond 9007199254740991 \(2\^53 - 1\), which JSON readers cannot hold exactly: send the phone as a string of digits/,
+  );
+});
+
 t.test("a refusal's signed description cannot pose as other members", async (t) => {
   const forged = "Approved&payment_processor=sim-a&status=0&trace_id=424242&transaction_status=approved&version=1.0&zz";
   const r = await post(url(), { merchant_id: "m-test", signature: "0".repeat(96), timestamp: 1, [forged]: {} });

@@ -101,6 +101,7 @@ t.test("wireTypeViolations: JSON types per the seed", async (t) => {
     ["amount as a string", { amount: "1050" }, ["amount"]],
     ["amount with a fraction", { amount: 10.5 }, ["amount"]],
     ["amount beyond 2^53", { amount: 2 ** 53 }, ["amount"]],
+    ["timestamp beyond 2^53, as 1e21", { timestamp: 1e21 }, ["timestamp"]],
     ["amount as a boolean", { amount: true }, ["amount"]],
     ["timestamp as a string", { timestamp: "1795000000" }, ["timestamp"]],
     ["timestamp with a fraction", { timestamp: 1795000000.5 }, ["timestamp"]],
@@ -133,6 +134,8 @@ t.test("wireTypeViolations: JSON types per the seed", async (t) => {
     const v = wireTypeViolations({ ...vectorBody(), ...over });
     t.same(v.map((x) => x.field).sort(), [...fields].sort(), name);
     for (const x of v) t.ok(x.kind !== WireViolationKind.UNSPECIFIED && x.kind in WireViolationKind, `${name}: ${x.field} described (its kind)`);
+    const big = name.includes("beyond 2^53");
+    for (const x of v) t.equal(x.kind === WireViolationKind.INTEGER_TOO_LARGE, big, `${name}: ${big ? "too large" : "not too large"}, told apart`);
     const d = decodeProcessRequest({ ...vectorBody(), ...over });
     t.equal(d.ok, fields.length === 0, `${name}: decode ${fields.length ? "refuses" : "accepts"}`);
     if (!d.ok) t.same(d.violations, v, `${name}: decode returns the same violations`);

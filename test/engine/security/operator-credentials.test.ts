@@ -23,7 +23,11 @@ t.test("password rules", async (t) => {
   t.match(passwordFault("jane-the-operator", "jane"), { rule: "password.has_login", description: /login/ });
   t.match(passwordFault("aaaaaaaaaaaaaaab", "jane"), { rule: "password.few_characters", description: /different characters/ });
   for (const easy of ["qwertyuiopasdfgh", "iloveyou12345", "Password1234!"])
-    t.match(passwordFault(easy, "jane"), { rule: "password.guessable", description: /too easy to guess/ }, `${easy}: a keyboard run or a common word with digits`);
+    t.match(
+      passwordFault(easy, "jane"),
+      { rule: "password.guessable", description: /too easy to guess/ },
+      `${easy}: a keyboard run or a common word with digits`,
+    );
   t.equal(passwordFault("correct horse battery staple", "jane"), undefined);
   t.equal(passwordFault("my cat likes tuna at noon", "jane"), undefined, "a few unrelated words");
 });

@@ -795,7 +795,7 @@ export enum WireViolationKind {
   NOT_STRING = 2,
 
   /**
-   * Not a JSON integer (or beyond 2^53), where the merchant interface types int.
+   * Not a JSON integer, where the merchant interface types int.
    *
    * @generated from enum value: WIRE_VIOLATION_KIND_NOT_INTEGER = 3;
    */
@@ -831,6 +831,14 @@ export enum WireViolationKind {
    * @generated from enum value: WIRE_VIOLATION_KIND_NOT_UNICODE = 7;
    */
   NOT_UNICODE = 7,
+
+  /**
+   * A JSON integer beyond 2^53 - 1 (9007199254740991), which a JSON reader
+   * cannot hold exactly (phone: send it as a string of digits).
+   *
+   * @generated from enum value: WIRE_VIOLATION_KIND_INTEGER_TOO_LARGE = 8;
+   */
+  INTEGER_TOO_LARGE = 8,
 }
 
 /**
