@@ -87,14 +87,19 @@ export function parseFrontend(fr: unknown, fw: string): Required<FrontendSpec> {
   return { name, baseCurrency: base, currencies: accepted, settings: parseFrontendSettings(f, fw, accepted) };
 }
 
+/** The spellings of "no letter": the merchants file's "" and the word the AdminService writes for it. */
+const NO_LETTERS = new Set<unknown>(["", "none"]);
+
 /** One merchant entry of the file's format. */
 export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where}`, `must be an object`);
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
   if (!MERCHANT_ID.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
-  const statuses = str(m, "update_payout_statuses", where, false) ?? "CAPYJ";
-  if (!/^[CAPYJ]{0,5}$/.test(statuses)) throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ`);
+  // "" (or "none"): no letter sends UpdatePayout, for a platform that never built that deprecated call.
+  const statuses = NO_LETTERS.has(m.update_payout_statuses) ? "" : (str(m, "update_payout_statuses", where, false) ?? "CAPYJ");
+  if (!/^[CAPYJ]{0,5}$/.test(statuses))
+    throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ, or "none" (or "") for no UpdatePayout`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
   if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval`, `must be auto or manual`);
   const processors = m.processors ?? [...SIMULATED_PROCESSORS];

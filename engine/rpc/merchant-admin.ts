@@ -53,7 +53,8 @@ function merchantToProto(v: MerchantView): Merchant {
     platformUrl: v.platformUrl ?? "",
     validationUrl: v.validationUrl ?? "",
     updatePayoutUrl: v.updatePayoutUrl ?? "",
-    updatePayoutStatuses: v.updatePayoutStatuses,
+    // Stored as no letter; told as the word, since an empty proto3 string means "not set" (the default, all five).
+    updatePayoutStatuses: v.updatePayoutStatuses === "" ? "none" : v.updatePayoutStatuses,
     payoutApproval: v.payoutApproval === "manual" ? PayoutApproval.MANUAL : PayoutApproval.AUTO,
     processors: v.processors,
     frontends: v.frontends.map(frontendToProto),

@@ -61,6 +61,25 @@ t.test("create a merchant; it can sign its first request at once; its secret nev
   seen.push(toJsonString(MerchantSchema, got.merchant!));
 });
 
+t.test("update_payout_statuses none: no UpdatePayout at all, told back as none; letters again restore it", async (t) => {
+  await svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-ops-up" }), secret: SECRET_A });
+  const off = await svc().admin.updateMerchant({
+    merchant: { merchantId: "m-ops-up", updatePayoutStatuses: "none" },
+    updateMask: { paths: ["update_payout_statuses"] },
+  });
+  t.equal(off.merchant?.updatePayoutStatuses, "none");
+  const [{ update_payout_statuses }] = await svc().sql<{ update_payout_statuses: string }>("select update_payout_statuses from merchant where id = 'm-ops-up'");
+  t.equal(update_payout_statuses, "", "kept as no letter");
+  t.equal((await svc().admin.getMerchant({ merchantId: "m-ops-up" })).merchant?.updatePayoutStatuses, "none");
+  const other = await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops-up", siteId: 13 }, updateMask: { paths: ["site_id"] } });
+  t.equal(other.merchant?.updatePayoutStatuses, "none", "another field's update keeps it");
+  const on = await svc().admin.updateMerchant({
+    merchant: { merchantId: "m-ops-up", updatePayoutStatuses: "YJ" },
+    updateMask: { paths: ["update_payout_statuses"] },
+  });
+  t.equal(on.merchant?.updatePayoutStatuses, "YJ");
+});
+
 t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
   const cases: [() => Promise<unknown>, string][] = [
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-x1" }), secret: "short" }), "secret"],

@@ -95,6 +95,18 @@ t.test("auto on a declining card: A, P, J; only the letters the merchant chose a
   const owed = await settledCallbacks(svc().client, yj.r.body.trace_id, CallbackKind.UPDATE_PAYOUT);
   t.equal(owed.length, 1, "one UpdatePayout owed, and it was answered");
   t.same(letters(yj.oid), ["Y"], "update_payout_statuses YJ: only Y");
+
+  // "" : a platform that never built the deprecated UpdatePayout is sent none, its payout's life all the same.
+  const none = await payout("m-plat-no-up", "no-up-usd");
+  t.equal(none.r.body.transaction_status, "approved");
+  const seen = await svc().client.getTransaction({ traceId: none.r.body.trace_id });
+  t.same(
+    seen.callbacks.filter((c) => c.kind === CallbackKind.UPDATE_PAYOUT),
+    [],
+    "no UpdatePayout recorded, for any letter",
+  );
+  t.ok((seen.transaction?.history.length ?? 0) >= 3, "the letters were walked all the same");
+  t.equal(stub().received("update_payout").filter(ofOrder(none.oid)).length, 0, "and none reached the platform");
   t.equal(body(stub().received("update_payout").filter(ofOrder(yj.oid))[0]).SiteID, 7);
 });
 

@@ -35,6 +35,7 @@ export function platformMerchants(stubUrl: string) {
       },
       { ...common, merchant_id: "m-plat-manual", payout_approval: "manual", frontends: [{ name: "manual-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-yj", update_payout_statuses: "YJ", frontends: [{ name: "yj-usd", base_currency: "USD" }] },
+      { ...common, merchant_id: "m-plat-no-up", update_payout_statuses: "", frontends: [{ name: "no-up-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-quiet", site_id: undefined, frontends: [{ name: "quiet-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-fallback", update_payout_url: undefined, frontends: [{ name: "fallback-usd", base_currency: "USD" }] },
       { ...common, merchant_id: "m-plat-down", validation_url: "http://127.0.0.1:9/api/validation", frontends: [{ name: "down-usd", base_currency: "USD" }] },

@@ -27,6 +27,18 @@ t.test("a __proto__ or constructor member sets nothing (JSON.parse makes it an o
   t.equal(spec.siteId, null);
 });
 
+t.test("update_payout_statuses: letters of CAPYJ, all five by default, or none at all", async (t) => {
+  const base = JSON.parse(entry()) as Record<string, unknown>;
+  t.equal(parseMerchantEntry(base, "m").updatePayoutStatuses, "CAPYJ");
+  t.equal(parseMerchantEntry({ ...base, update_payout_statuses: "YJ" }, "m").updatePayoutStatuses, "YJ");
+  t.equal(parseMerchantEntry({ ...base, update_payout_statuses: "" }, "m").updatePayoutStatuses, "", "an empty string: no UpdatePayout");
+  t.equal(parseMerchantEntry({ ...base, update_payout_statuses: "none" }, "m").updatePayoutStatuses, "", "the word none: the same");
+  t.throws(
+    () => parseMerchantEntry({ ...base, update_payout_statuses: "XY" }, "m"),
+    new MerchantsFileError("m.update_payout_statuses", 'must be letters of CAPYJ, or "none" (or "") for no UpdatePayout'),
+  );
+});
+
 t.test("a file whose merchants hide under __proto__ has no merchants list", async (t) => {
   t.throws(() => parseMerchantsFile(`{"__proto__":{"merchants":[${entry()}]}}`), new MerchantsFileError("", 'must be {"merchants": [...]}'));
 });

@@ -189,7 +189,8 @@ export declare type Merchant = Message<"cashier.admin.v1.Merchant"> & {
   updatePayoutUrl: string;
 
   /**
-   * The payout letters (of CAPYJ) that send UpdatePayout.
+   * The payout letters (of CAPYJ) that send UpdatePayout; "none" for no
+   * UpdatePayout at all; empty: not set (all five on creation).
    *
    * @generated from field: string update_payout_statuses = 6;
    */
