@@ -14,6 +14,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 // ignoreBOM keeps a byte order mark in the text, so that JSON.parse refuses it as before.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/**
+ * Charsets whose text is UTF-8: none named, UTF-8 itself, and US-ASCII, its first 128 code points (a body with a
+ * byte past them is refused as no UTF-8 below, or read as the UTF-8 it is). Another charset is refused rather than
+ * read as UTF-8: a Latin-1 body could read as other text than its signer meant.
+ */
+const UTF8_CHARSETS = new Set(["", "utf-8", "utf8", "us-ascii", "ascii"]);
+
 /** The charset parameter of a Content-Type, lower case; "" when none is named. */
 function charsetOf(contentType: string): string {
   for (const param of contentType.split(";").slice(1)) {
@@ -34,7 +41,7 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
     throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be application/json, got ${type || "none"}`);
   }
   const charset = charsetOf(contentType);
-  if (charset !== "" && charset !== "utf-8" && charset !== "utf8") {
+  if (!UTF8_CHARSETS.has(charset)) {
     throw new WireError("UNSUPPORTED_MEDIA_TYPE", `charset must be utf-8 (JSON is UTF-8), got ${charset.slice(0, 40).replace(/[^a-z0-9._-]/g, "?")}`);
   }
   const encoding = (ctx.get("content-encoding") || "identity").trim().toLowerCase();

@@ -212,6 +212,8 @@ t.test("bodies that are not JSON objects, too large or of another type", async (
   t.equal(approved.headers.get("cache-control"), "no-store", "nor a processed reply");
   const utf8 = await post(url(), sign(saleBody()), { contentType: "application/json; charset=UTF-8" });
   t.equal(utf8.http, 200, "charset=UTF-8 is JSON's own");
+  const ascii = await post(url(), sign(saleBody()), { contentType: "application/json; charset=us-ascii" });
+  t.equal(ascii.http, 200, "charset=us-ascii: UTF-8's first 128 code points");
   const latin1 = await post(url(), sign(saleBody()), { contentType: "application/json; charset=latin1" });
   t.equal(latin1.http, 415, "another charset is refused, not read as UTF-8");
   t.equal(latin1.body.status, 8);

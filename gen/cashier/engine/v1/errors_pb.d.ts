@@ -149,7 +149,7 @@ export enum ErrorReason {
 
   /**
    * [8] HTTP 415: Content-Type is not application/json, names a charset other
-   * than UTF-8, or a Content-Encoding other than identity.
+   * than UTF-8 (or US-ASCII, its subset), or a Content-Encoding other than identity.
    *
    * @generated from enum value: ERROR_REASON_UNSUPPORTED_MEDIA_TYPE = 8;
    */
