@@ -6,6 +6,7 @@
  * server's error page (Spring's {"status":500}), not the platform's answer.
  */
 import { judgeAck, type Ack, type CallbackKind, type RetryPolicy, type Verdict } from "../domain/callbacks.ts";
+import { duplicateMember } from "../security/duplicate-member.ts";
 import type { SendResult } from "./http-sender.ts";
 
 type QueuedKind = Exclude<CallbackKind, "validation">;
@@ -16,17 +17,19 @@ const READ: Record<QueuedKind, { member: string; mustBe2xx: boolean }> = {
   record_failed_deposit: { member: "Status", mustBe2xx: false },
 };
 
-/** A reply body as a JSON object, or why it is not one. */
-export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: "not JSON" | "not a JSON object" } {
+/** A reply body as a JSON object that names each member once, or why it is not one. */
+export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
     return { ok: false, error: "not JSON" };
   }
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? { ok: true, value: v as Record<string, unknown> }
-    : { ok: false, error: "not a JSON object" };
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return { ok: false, error: "not a JSON object" };
+  // Two of one member: JSON.parse keeps the last, the platform's own reader may have meant the first.
+  const twice = duplicateMember(text);
+  if (twice !== undefined) return { ok: false, error: `a JSON object naming ${twice.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50)} twice` };
+  return { ok: true, value: v as Record<string, unknown> };
 }
 
 export function readAck(kind: QueuedKind, r: SendResult): Ack {
@@ -35,7 +38,7 @@ export function readAck(kind: QueuedKind, r: SendResult): Ack {
   if (mustBe2xx && (r.httpStatus < 200 || r.httpStatus > 299)) return { ok: false, error: `HTTP ${r.httpStatus}` };
   if (r.httpStatus >= 500 || r.httpStatus === 408 || r.httpStatus === 429) return { ok: false, error: `HTTP ${r.httpStatus}` };
   const body = parseJsonObject(r.body);
-  if (!body.ok) return { ok: false, error: `HTTP ${r.httpStatus}: the reply is not a JSON object` };
+  if (!body.ok) return { ok: false, error: `HTTP ${r.httpStatus}: the reply is ${body.error === "not JSON" ? "not a JSON object" : body.error}` };
   const status = body.value[member];
   if (typeof status !== "number" || !Number.isInteger(status)) return { ok: false, error: `HTTP ${r.httpStatus}: the reply has no integer ${member}` };
   return { ok: true, status };

@@ -597,6 +597,8 @@ t.test("readValidationReply: unusable replies, with a reason naming the cause", 
     ["array body", ok(JSON.stringify([good])), /JSON object/],
     ["JSON string body", ok('"ok"'), /JSON object/],
     ["JSON null body", ok("null"), /JSON object/],
+    // One member twice: JSON.parse keeps the last, the platform may have meant the first (its refusal, 7).
+    ["status twice, signed over the last", ok(`{"status":7,"description":"ok","status":0,"signature":"${sign(SECRET, good)}"}`), /naming status twice/],
     ["non-JSON", ok("OK"), /not JSON/],
     ["empty body", ok(""), /not JSON/],
     ["no status", ok(signed({ description: "ok" })), /status/],

@@ -131,6 +131,7 @@ const ROWS: Row[] = [
   { name: "JSON null", r: reply(200, "null"), want: all("retry"), reason: /JSON object/ },
   { name: "JSON number 0", r: reply(200, "0"), want: all("retry"), reason: /JSON object/ },
   { name: "JSON string", r: reply(200, '"ok"'), want: all("retry"), reason: /JSON object/ },
+  { name: "a member twice", r: reply(200, '{"status":-1,"Status":-1,"status":0,"Status":0}'), want: all("retry"), reason: /naming status twice/ },
   { name: "empty object", r: reply(200, "{}"), want: all("retry"), reason: /integer/ },
   { name: "string status", r: reply(200, '{"status":"0","Status":"0"}'), want: all("retry"), reason: /integer/ },
   { name: "float status 0.5", r: reply(200, '{"status":0.5,"Status":0.5}'), want: all("retry"), reason: /integer/ },

@@ -6,7 +6,10 @@
  * repeats a member is refused, naming it, rather than read either way.
  *
  * Runs on text JSON.parse has already accepted as an object: it only has to
- * find the member names at depth 1, skipping strings and nested values.
+ * find the member names at depth 1, skipping strings and nested values. The
+ * edge refuses such a request body; the engine finds such a platform reply
+ * unusable (a Validation reply "status":7 then "status":0 signed over 0 was
+ * taken as a confirmation).
  */
 export function duplicateMember(text: string): string | undefined {
   const seen = new Set<string>();

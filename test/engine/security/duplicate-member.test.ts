@@ -1,5 +1,5 @@
 import t from "tap";
-import { duplicateMember } from "../../../edge/wire/duplicate-member.ts";
+import { duplicateMember } from "../../../engine/security/duplicate-member.ts";
 
 t.test("finds a top-level member named twice, however it is spelled", async (t) => {
   t.equal(duplicateMember('{"a":1,"b":2,"a":3}'), "a");
