@@ -13,7 +13,8 @@ const proto = readFileSync(new URL("../../proto/cashier/engine/v1/errors.proto",
 t.test("every reason is in the proto with its wire status and HTTP status, and in the README", async (t) => {
   for (const [name, info] of Object.entries(REASONS)) {
     t.ok(name in ErrorReason, `${name} is an ErrorReason`);
-    const comment = new RegExp(`\\[${info.status}\\] HTTP ${info.http}[^\\n]*\\n\\s*ERROR_REASON_${name} =`);
+    // The comment's first line names the status and HTTP status; it may go on over more lines before the value.
+    const comment = new RegExp(`\\[${info.status}\\] HTTP ${info.http}[^\\n]*\\n(\\s*//[^\\n]*\\n)*\\s*ERROR_REASON_${name} =`);
     t.match(proto, comment, `${name}: proto comment says [${info.status}] HTTP ${info.http}`);
     const row = new RegExp(`\\| ${info.status} \\| ${info.http} \\| \`${name}\` \\| \`${info.grpc.toLowerCase()}\` \\|`);
     t.match(readme, row, `${name}: README row, with its gRPC code`);
