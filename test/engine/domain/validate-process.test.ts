@@ -282,6 +282,7 @@ t.test("country: ISO 3166-1 alpha-2, upper case", async (t) => {
     { name: "mixed case Gb", mut: (i) => void (i.customer.country = "Gb"), field: "country" },
     { name: "UK (not ISO)", mut: (i) => void (i.customer.country = "UK"), field: "country" },
     { name: "XX", mut: (i) => void (i.customer.country = "XX"), field: "country" },
+    { name: "XK (user-assigned, not ISO 3166-1)", mut: (i) => void (i.customer.country = "XK"), field: "country" },
     { name: "alpha-3 GBR", mut: (i) => void (i.customer.country = "GBR"), field: "country" },
     { name: "numeric 826", mut: (i) => void (i.customer.country = "826"), field: "country" },
     { name: "one letter", mut: (i) => void (i.customer.country = "G"), field: "country" },
