@@ -311,7 +311,10 @@ export interface CallbackLog {
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
   /** The callback as the redelivery left it (pending), or why it could not be made due. */
-  redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight">;
+  redeliver(
+    id: number,
+    alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>,
+  ): Promise<CallbackView | "not-found" | "not-queued" | "in-flight">;
 }
 
 export interface MerchantSpec {

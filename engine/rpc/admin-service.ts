@@ -14,7 +14,7 @@ import {
   RejectPayoutResponseSchema,
 } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { decidePayout, type PayoutDecision } from "../app/decide-payout.ts";
-import type { ProcessDeps } from "../app/ports.ts";
+import type { CallbackView, ProcessDeps } from "../app/ports.ts";
 import { domainError } from "../domain/errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
@@ -38,7 +38,7 @@ async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecisi
  * Makes a callback due again; `alongside` (the Backoffice's audit row) is
  * written in the same database transaction.
  */
-export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongside?: (tx: EntityManager) => Promise<void>) {
+export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>) {
   if (rawId <= 0n || rawId > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
   const id = Number(rawId);
   const outcome = await deps.callbacks.redeliver(id, alongside);

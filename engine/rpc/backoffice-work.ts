@@ -34,7 +34,7 @@ import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { auditExport } from "../app/console-export.ts";
 import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
 import type { PayoutDecision } from "../app/decide-payout.ts";
-import type { ProcessDeps } from "../app/ports.ts";
+import type { CallbackView, ProcessDeps } from "../app/ports.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { domainError, describeViolations } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
@@ -184,7 +184,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           if (!found || !inScope(who.scope, found.merchantId)) throw notFound(`no callback with id ${req.id}`);
           return found;
         });
-        const record = (outcome: "success" | "failure", detail = "") => ({
+        const record = (outcome: "success" | "failure", after?: CallbackView, detail = "") => ({
           actor: who.scope.login,
           action: "callback.redeliver",
           outcome,
@@ -192,21 +192,21 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           target: `callback:${before.id}`,
           clientAddress: caller.clientAddress,
           beforeJson: canonicalJson({ state: before.state, attempts: before.attemptCount, trace_id: before.traceId }),
-          // What the redelivery leaves (callback-store's makeDue): due again now, its attempts counted from zero.
-          afterJson: outcome === "success" ? canonicalJson({ state: "pending", attempts: 0, trace_id: before.traceId }) : "",
+          // The callback as the redelivery left it, read in its transaction.
+          afterJson: after ? canonicalJson({ state: after.state, attempts: after.attemptCount, trace_id: after.traceId }) : "",
           detail,
         });
         let audited = false;
         try {
           // The callback made due and its audit row: one transaction.
-          const r = await redeliverCallback(deps, req.id, async (tx) => {
-            await deps.audit.append(record("success"), tx);
+          const r = await redeliverCallback(deps, req.id, async (tx, after) => {
+            await deps.audit.append(record("success", after), tx);
             audited = true;
           });
           return create(BackofficeServiceRedeliverCallbackResponseSchema, { delivery: r.delivery });
         } catch (err) {
           // Refused before anything changed: audited as a failure on its own.
-          if (!audited) await deps.audit.append(record("failure", err instanceof Error ? err.message : "refused"));
+          if (!audited) await deps.audit.append(record("failure", undefined, err instanceof Error ? err.message : "refused"));
           throw err;
         }
       }),

@@ -273,15 +273,21 @@ export class PgCallbackStore implements CallbackLog {
    * workers at commit, in the same statement (notify-work.ts).
    */
   /**
-   * Makes a callback due again, with `alongside` (an operator's audit row, written last) in the same transaction:
-   * the callback as the redelivery left it (read before a worker, woken at the commit, can take it), or why not.
+   * Makes a callback due again, with `alongside` (an operator's audit row, written last, given the callback as the
+   * redelivery left it) in the same transaction: that callback (read before a worker, woken at the commit, can take
+   * it), or why not.
    */
-  async redeliver(id: number, alongside?: (tx: EntityManager) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
+  async redeliver(
+    id: number,
+    alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>,
+  ): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
     const made = await this.#orm.em.fork().transactional(async (tx) => {
       const db = typedDb(tx);
       if (!(await this.#makeDue(db, id))) return undefined;
-      await alongside?.(tx);
-      return this.#view(db, id);
+      // Made due in this transaction: the row is there to read.
+      const after = (await this.#view(db, id))!;
+      await alongside?.(tx, after);
+      return after;
     });
     return made ?? this.#whyNot(id);
   }
