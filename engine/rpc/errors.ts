@@ -34,7 +34,23 @@ export function checkTraceId(traceId: number, field = "trace_id"): void {
   if (traceId <= 0) throw invalidArgument(field, "must be a positive integer");
 }
 
-const UNAVAILABLE_PG_CODES = new Set(["55000", "3D000", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006", "08001", "08004", "40001", "40P01"]);
+// 57014: a statement cancelled (the serving pool's statement_timeout, orm.ts): the database was too slow to answer.
+const UNAVAILABLE_PG_CODES = new Set([
+  "55000",
+  "3D000",
+  "57P01",
+  "57P02",
+  "57P03",
+  "57014",
+  "53300",
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+  "40001",
+  "40P01",
+]);
 const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
 /**

@@ -41,6 +41,13 @@ const MIGRATIONS = [
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */
 export const POOL_WAIT_MS = 5000;
 export const QUERY_TIMEOUT_MS = 10_000;
+/**
+ * The server's own bound on a statement of the serving pool, a second inside the client's: a statement that waits
+ * (on a lock, a slow disk) is cancelled by Postgres before the client gives up on it. Without it the client answered
+ * 503 ("retry later") while the statement went on and could commit afterwards: an order the platform was told
+ * was not taken, there when it retried.
+ */
+export const STATEMENT_TIMEOUT_MS = QUERY_TIMEOUT_MS - 1000;
 
 /**
  * `bounded` (the serving pool): a database that hangs (not refusing, not
@@ -55,7 +62,8 @@ export async function openOrm(url: string, log: (msg: string) => void, opts: { p
     entities: [...ENTITIES],
     extensions: [Migrator],
     pool: { min: 1, max: opts.poolSize ?? 20 },
-    driverOptions: opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
+    driverOptions:
+      opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS, statement_timeout: STATEMENT_TIMEOUT_MS },
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,
