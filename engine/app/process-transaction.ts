@@ -127,13 +127,16 @@ export async function processTransaction(
   origin?: OrderOrigin,
 ): Promise<ProcessResult> {
   const now = deps.now();
+  // A merchant_id holding a control character is never looked up: refused at once. Elsewhere, such a field is named
+  // beside every other field at fault, in one answer (CONTRACT 3: the description names the offending fields).
   const unprintable = controlCharacterViolations(input);
-  if (unprintable.length > 0) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
+  if (unprintable.some((v) => v.field === "merchantId")) return fail(domainError("INVALID_FIELDS", describeViolations(unprintable), unprintable));
   const named = await merchantOfRequest(deps.merchants, input.merchantId, input.timestamp, wire, now);
   if (!named.ok) return fail(named.error);
   const merchant = named.merchant;
   const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
-  const violations = validateProcess(input, { frontend, now });
+  const unprintableFields = new Set(unprintable.map((v) => v.field));
+  const violations = [...unprintable, ...validateProcess(input, { frontend, now }).filter((v) => !unprintableFields.has(v.field))];
   if (!merchant && !violations.some((v) => v.field === "merchantId")) violations.unshift({ field: "merchantId", description: "names no merchant" });
   if (violations.length > 0 || !merchant || !input.type) return fail(domainError("INVALID_FIELDS", describeViolations(violations), violations));
 

@@ -222,7 +222,8 @@ export const EVERY_CONTROL_CHARACTER = /\p{Cc}/gu;
 
 /**
  * Control characters (NUL, newlines, ...) in any text member. Checked before
- * anything else, as such a value must not even be looked up.
+ * anything is looked up: a merchant_id holding one is refused at once; the
+ * other fields are named beside the rest of the request's faults.
  */
 export function controlCharacterViolations(input: ProcessInput): FieldViolation[] {
   return textFields(input)

@@ -301,6 +301,12 @@ t.test("control characters are a 400 naming the field, never a 5xx", async (t) =
   }
   const nl = await process(url(), { city: "Lon\ndon" });
   t.equal(nl.http, 400);
+  // Named beside the request's other faults, not alone.
+  const several = await process(url(), { first_name: "A\u0001", country: "XX", cvv: "1" });
+  t.equal(several.http, 400);
+  t.match(several.body.description, /first_name: must not contain control characters/);
+  t.match(several.body.description, /country: must be an ISO 3166-1 alpha-2 code/);
+  t.match(several.body.description, /cvv: /);
   // C1 controls too: U+009B is a terminal's escape (CSI) in a log or an operator's shell.
   for (const c of ["\u007f", "\u0085", "\u009b"]) {
     const r = await process(url(), { order_id: `ord-c1${c}x` });
