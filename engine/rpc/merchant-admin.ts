@@ -163,6 +163,9 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
           "update_mask",
           `${unknown} cannot be updated here (use ${SETTINGS.join(", ")} or *; secrets through RotateMerchantSecret, frontends through UpdateFrontend)`,
         );
+      // With no mask (the fields set) or "*" (all of them), frontends set here would be a change this call does not make.
+      if ((paths.length === 0 || paths.includes("*")) && req.merchant.frontends.length > 0)
+        throw invalidArgument("merchant.frontends", "cannot be updated here: use CreateFrontend and UpdateFrontend");
       const existing = await current(req.merchant.merchantId);
       // AIP-134: no mask changes the fields that are set; "*" replaces them all.
       const given = req.merchant;

@@ -96,6 +96,12 @@ t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
     [() => svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "" }), secret: SECRET_A }), "merchant.merchant_id"],
     [() => svc().admin.createMerchant({ secret: SECRET_A }), "merchant"],
     [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops" }, updateMask: { paths: ["secret"] } }), "update_mask"],
+    // Frontends set with no mask (or "*"): not silently dropped.
+    [() => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", frontends: [{ name: "g", baseCurrency: "EUR" }] } }), "merchant.frontends"],
+    [
+      () => svc().admin.updateMerchant({ merchant: { merchantId: "m-ops", frontends: [{ name: "g", baseCurrency: "EUR" }] }, updateMask: { paths: ["*"] } }),
+      "merchant.frontends",
+    ],
     [() => svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: "short" }), "new_secret"],
     [() => svc().admin.rotateMerchantSecret({ merchantId: "m-ops", newSecret: SECRET_B, overlapSeconds: 10_000_000 }), "overlap_seconds"],
     [() => svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "", baseCurrency: "USD" } }), "frontend.name"],
