@@ -30,7 +30,7 @@ export declare type ApprovePayoutRequest = Message<"cashier.admin.v1.ApprovePayo
   traceId: number;
 
   /**
-   * Who decided, recorded with the change (UpdatedBy in UpdatePayout).
+   * Who decided, recorded with the change (UpdatedBy in UpdatePayout). Required.
    *
    * @generated from field: string operator = 2;
    */
@@ -77,7 +77,7 @@ export declare type RejectPayoutRequest = Message<"cashier.admin.v1.RejectPayout
   traceId: number;
 
   /**
-   * Who decided.
+   * Who decided. Required.
    *
    * @generated from field: string operator = 2;
    */
@@ -131,7 +131,7 @@ export declare type CancelPayoutRequest = Message<"cashier.admin.v1.CancelPayout
   traceId: number;
 
   /**
-   * Who decided.
+   * Who decided. Required.
    *
    * @generated from field: string operator = 2;
    */
@@ -903,7 +903,7 @@ export declare type CreateOperatorRequest = Message<"cashier.admin.v1.CreateOper
   merchantIds: string[];
 
   /**
-   * Who creates it, recorded in the audit log as operator:<name>.
+   * Who creates it, recorded in the audit log as operator:<name>. Required.
    *
    * @generated from field: string operator = 4;
    */
@@ -957,7 +957,7 @@ export declare type DisableOperatorRequest = Message<"cashier.admin.v1.DisableOp
   login: string;
 
   /**
-   * Who disables it.
+   * Who disables it. Required.
    *
    * @generated from field: string operator = 2;
    */
@@ -1004,7 +1004,7 @@ export declare type ResetOperatorRequest = Message<"cashier.admin.v1.ResetOperat
   login: string;
 
   /**
-   * Who resets it.
+   * Who resets it. Required.
    *
    * @generated from field: string operator = 2;
    */
