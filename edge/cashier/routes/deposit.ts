@@ -17,6 +17,7 @@ import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/
 import type { FieldError } from "../../pages/kit/components.ts";
 import { withParent } from "../../pages/kit/security.ts";
 import { parseAmountInput } from "../amount-input.ts";
+import { maskCardNumbers } from "../../../engine/domain/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
@@ -92,13 +93,16 @@ export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Dec
   return { ok: true, request };
 }
 
-/** What the form showed, to show again: never the card number nor a code. */
+/**
+ * What the form showed, to show again: never the card number nor a code, and a card number typed into another
+ * field (the amount, the holder's name) comes back masked.
+ */
 function valuesOf(form: URLSearchParams): DepositValues {
   return {
-    amount: one(form, "amount"),
+    amount: maskCardNumbers(one(form, "amount")),
     preset: one(form, "preset"),
     source: one(form, "source") || undefined,
-    holder: one(form, "holder"),
+    holder: maskCardNumbers(one(form, "holder")),
     save: one(form, "save_card") === "1",
   };
 }

@@ -12,6 +12,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitWithdrawalRequest, SubmitWithdrawalRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
 import { parseAmountInput } from "../amount-input.ts";
+import { maskCardNumbers } from "../../../engine/domain/card.ts";
 import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
@@ -65,8 +66,13 @@ export function decodeWithdrawal(form: URLSearchParams, l: Loaded, ip: string): 
   };
 }
 
+/** What the form showed, to show again; a card number typed into the amount or the holder's name comes back masked. */
 function valuesOf(form: URLSearchParams): WithdrawalValues {
-  return { amount: one(form, "amount"), destination: one(form, "destination") || undefined, holder: one(form, "holder") };
+  return {
+    amount: maskCardNumbers(one(form, "amount")),
+    destination: one(form, "destination") || undefined,
+    holder: maskCardNumbers(one(form, "holder")),
+  };
 }
 
 export function withdrawalRoutes(router: Router, deps: CashierDeps): void {

@@ -57,6 +57,28 @@ t.test("forms: no CSRF token, another session's token, a form too large or of an
   t.equal((await fetch(service().edgeUrl + a.path)).headers.get("strict-transport-security"), null, "no HSTS over plain HTTP");
 });
 
+t.test("a card number typed into the amount or the holder's name comes back masked on the refused form", async (t) => {
+  const a = await redeem(await open());
+  const res = await post(
+    a.path,
+    new URLSearchParams({
+      session_token: a.session,
+      csrf_token: a.csrf,
+      submission_key: a.submissionKey,
+      amount: "4000000000000077",
+      card_number: "4111111111111111",
+      card_exp: "12/30",
+      cvv: "123",
+      holder: "4000 0000 0000 0077",
+    }).toString(),
+  );
+  t.equal(res.status, 400, "refused: no such amount");
+  const page = await res.text();
+  t.notMatch(page, /4000000000000077|4000 0000 0000 0077|4111111111111111/, "no card number on the page");
+  t.match(page, /value="400000\*{6}0077"/, "the amount field shows it masked");
+  t.match(page, /value="4000 00\*\* \*{4} 0077"/, "so does the holder's");
+});
+
 t.test("a form posted to the other intent's page is sent to its own page, with nothing made and no form shown", async (t) => {
   const orders = async () => (await service().sql<{ n: number }>("select count(*)::int as n from payment_order where created_by = 'customer'"))[0].n;
   const before = await orders();
