@@ -11,6 +11,7 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { REASONS } from "../engine/domain/errors.ts";
+import { redactPath } from "./cashier/paths.ts";
 import { unsignedRefusal } from "./middleware/errors.ts";
 
 /** Node's answers when no clientError listener is set (lib/_http_server.js). */
@@ -33,7 +34,8 @@ export function unknownMethodReply(method: string, target: string, allowedOn: (p
   const path = target.startsWith("/") ? target.split("?", 1)[0] : target;
   const allow = path.startsWith("/") ? allowedOn(path) : [];
   const reason = allow.length > 0 ? "METHOD_NOT_ALLOWED" : "NO_ROUTE";
-  const description = allow.length > 0 ? `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}` : `no route ${method} ${path}`;
+  const shown = redactPath(path);
+  const description = allow.length > 0 ? `${method} is not allowed on ${shown}; allowed: ${allow.join(", ")}` : `no route ${method} ${shown}`;
   // No merchant behind it: unsigned (signature null), made signable text by the reply module.
   const body = unsignedRefusal(path, REASONS[reason].status, description);
   const head = [

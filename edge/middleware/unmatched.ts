@@ -8,6 +8,7 @@
  * Mount it outside router.routes() and router.allowedMethods().
  */
 import type { Context, Next } from "koa";
+import { redactPath } from "../cashier/paths.ts";
 import { WireError } from "./errors.ts";
 
 export function unmatched() {
@@ -15,11 +16,12 @@ export function unmatched() {
     await next();
     const allow = ctx.response.get("Allow");
     if ((ctx.status === 405 || ctx.status === 501) && allow !== "") {
-      throw new WireError("METHOD_NOT_ALLOWED", `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`);
+      throw new WireError("METHOD_NOT_ALLOWED", `${ctx.method} is not allowed on ${redactPath(ctx.path)}; allowed: ${allow}`);
     }
     if (ctx.status === 501 || (ctx.status === 404 && ctx.body === undefined)) {
       ctx.remove("Allow");
-      throw new WireError("NO_ROUTE", `no route ${ctx.method} ${ctx.path}`);
+      // A session's or a link's token in the path is not said back: the reply may be logged or shown elsewhere.
+      throw new WireError("NO_ROUTE", `no route ${ctx.method} ${redactPath(ctx.path)}`);
     }
   };
 }

@@ -105,6 +105,14 @@ t.test("an unknown path is 404 NO_ROUTE whatever the method, without Allow", asy
   t.equal(propfind.status, 404);
   t.equal(propfind.headers.has("allow"), false);
   t.equal(JSON.parse(propfind.body).status, 13);
+  // A session's token in a path no route takes is not said back (the access log leaves it out too).
+  const token = "FmJoQ2x4cGZ0dXJhbmRvbXNlc3Npb250b2tlbg";
+  const session = await fetch(`${base}/cashier/s/${token}/status/73`);
+  t.equal(session.status, 404);
+  const said = ((await session.json()) as { description: string }).description;
+  t.equal(said, "no route GET /cashier/s/[session]/status/73");
+  const odd = await raw(`PROPFIND /cashier/s/${token}/x HTTP/1.1`);
+  t.notMatch(odd.body, token, "nor by the raw reply to a method Node does not know");
 });
 
 t.test("OPTIONS: 200 with Allow on a known path, 404 on an unknown one", async (t) => {
