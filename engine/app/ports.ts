@@ -214,6 +214,8 @@ export interface OrderStore {
   createOrder(draft: OrderDraft): Promise<CreateOrderResult>;
   /** An approved-or-not sale of the merchant by trace_id or order_id. */
   findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined>;
+  /** Whether a hosted Cashier withdrawal session was started under this order_id (its payout is the customer's). */
+  claimedByWithdrawalSession(merchantId: string, orderId: string): Promise<boolean>;
   /**
    * Moves an attempt from `from` along the decision and, in the same database
    * transaction, records the change, queues the callbacks it owes, seals or

@@ -90,6 +90,17 @@ export class PgOrderStore implements OrderStore {
     return { created: false, fingerprint: latest.fingerprint, attempt: attemptFromRow(latest), first: attemptFromRow(attempts[attempts.length - 1]) };
   }
 
+  async claimedByWithdrawalSession(merchantId: string, orderId: string): Promise<boolean> {
+    // A withdrawal session's key is its order_id (start-session.ts): the unique key's index answers.
+    const r = await this.#db()
+      .selectFrom("hosted_session")
+      .select("id")
+      .where("merchant_id", "=", merchantId)
+      .where("idempotency_key", "=", `w:${orderId}`)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
   async findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined> {
     // A trace_id as Cashier writes it: no leading zero. "0205" is an order_id (a platform's zero-padded one), not 205.
     const byTrace = /^[1-9]\d{0,9}$/.test(referenceId) && Number(referenceId) < 2 ** 31 ? Number(referenceId) : undefined;

@@ -205,6 +205,12 @@ t.test("a withdrawal's order_id names one session: other parameters 409, an orde
   const taken = await postSession(url(), withdrawalBody({ order_id: await lastOrderId() }));
   t.equal(taken.http, 409, "an order_id a Process order holds");
   t.match(taken.body.description, /is already an order of this merchant/);
+  // The other way round: a Process payout under the order_id a withdrawal session holds.
+  const payout = await processSale(url(), { frontend: "test-usd", transaction_type: "payout", order_id: body.order_id, cvv: "" });
+  t.equal(payout.http, 409, `a Process payout under a withdrawal session's order_id: ${payout.text}`);
+  t.equal(payout.body.status, 6);
+  t.equal(payout.body.description, "order_id: names a hosted Cashier withdrawal session, whose payout its customer requests");
+  t.same(await service().sql("select id from payment_order where order_id = $1", [body.order_id]), [], "no order made");
 });
 
 async function lastOrderId(): Promise<string> {

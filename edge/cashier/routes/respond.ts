@@ -72,6 +72,8 @@ export function noticeOf(err: unknown): NoticeKind {
       return "notAllowed";
     case "UNAVAILABLE":
       return "unavailable";
+    case "ORDER_CONFLICT":
+      return "taken";
     default:
       return refusalOf(err).reason === "INTERNAL" ? "failed" : "notFound";
   }

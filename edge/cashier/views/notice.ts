@@ -7,7 +7,7 @@ import { html } from "../../pages/kit/html.ts";
 import type { MessageKey, MessageValues } from "../../pages/kit/i18n.ts";
 import { type CashierPage, type PageContext, plainPage } from "./page.ts";
 
-export type NoticeKind = "autologin" | "ended" | "notFound" | "unavailable" | "failed" | "tooMany" | "notAllowed";
+export type NoticeKind = "autologin" | "ended" | "notFound" | "unavailable" | "failed" | "tooMany" | "notAllowed" | "taken";
 
 const HTTP: Readonly<Record<NoticeKind, number>> = {
   autologin: 410,
@@ -17,6 +17,8 @@ const HTTP: Readonly<Record<NoticeKind, number>> = {
   failed: 500,
   tooMany: 429,
   notAllowed: 403,
+  // The withdrawal's order_id already names a payout the platform made another way (Process).
+  taken: 409,
 };
 
 export function noticePage(c: PageContext, kind: NoticeKind, values: MessageValues = {}): CashierPage {

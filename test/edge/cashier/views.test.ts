@@ -165,4 +165,7 @@ t.test("notices say only what happened, framed by the session's allowed origins 
   t.match(framed.headers["Content-Security-Policy"], "frame-ancestors https://shop.example;", "a known session's notice: its frontend's origins");
   t.equal(noticePage(c(), "tooMany", { seconds: 30 }).headers["Retry-After"], "30");
   t.match(noticePage(c("ar"), "tooMany", { seconds: 2 }).html, "انتظر ثانيتين");
+  const taken = noticePage(c(), "taken");
+  t.equal(taken.http, 409, "a withdrawal whose order_id the platform used for a payout of its own: said so, not 'Page not found'");
+  t.match(taken.html, "This withdrawal cannot be requested here");
 });
