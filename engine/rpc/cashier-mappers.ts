@@ -62,6 +62,10 @@ export function sessionToProto(v: SessionView): CashierSession {
   const st = v.frontend.settings;
   const l = st.limits[s.currency] ?? {};
   const bound = (wire: number | undefined, round: "up" | "down") => BigInt(wire === undefined ? 0 : wireLimitToMinor(wire, s.currency, round));
+  // Presets outside this currency's deposit limits are not offered: choosing one could only be refused.
+  const presets = st.depositPresets
+    .map((p) => BigInt(wireLimitToMinor(p, s.currency, "down")))
+    .filter((p) => (l.depositMin === undefined || p >= bound(l.depositMin, "up")) && (l.depositMax === undefined || p <= bound(l.depositMax, "down")));
   return create(CashierSessionSchema, {
     intent: intentToProto(s.intent),
     merchantId: s.merchantId,
@@ -76,7 +80,7 @@ export function sessionToProto(v: SessionView): CashierSession {
     customerName: `${s.customer.firstName} ${s.customer.lastName}`.trim(),
     frontendSettings: create(CashierFrontendSchema, {
       allowedOrigins: st.allowedOrigins,
-      depositPresetsMinor: st.depositPresets.map((p) => BigInt(wireLimitToMinor(p, s.currency, "down"))),
+      depositPresetsMinor: presets,
       depositMinMinor: bound(l.depositMin, "up"),
       depositMaxMinor: bound(l.depositMax, "down"),
       withdrawalMinMinor: bound(l.withdrawalMin, "up"),

@@ -51,6 +51,9 @@ function merchants(stubUrl: string) {
           { name: "cash-usd", base_currency: "USD", limits: { USD: { deposit_min: 500, deposit_max: 100_000, withdrawal_max: 50_000 } } },
           { name: "open-usd", base_currency: "USD", closed_loop_withdrawals: false, save_cards: false },
           { name: "framed-usd", base_currency: "USD", allowed_origins: ["https://shop.example"] },
+          { name: "presets-usd", base_currency: "USD", deposit_presets: [1000, 2500, 5000] },
+          // Limits that leave one of the presets inside: 20.00 to 40.00 USD.
+          { name: "narrow-usd", base_currency: "USD", deposit_presets: [1000, 2500, 5000], limits: { USD: { deposit_min: 2000, deposit_max: 4000 } } },
         ],
       },
       {
@@ -127,6 +130,13 @@ const deposit = (token: string, number: string, amount = 1500, over: Record<stri
     submissionKey: formKey(),
     ...over,
   });
+
+t.test("presets outside the currency's deposit limits are not offered", async (t) => {
+  const wide = await opened({ frontend: "presets-usd" });
+  t.same(wide.redeemed.session?.frontendSettings?.depositPresetsMinor, [1000n, 2500n, 5000n], "no limits: all three");
+  const narrow = await opened({ frontend: "narrow-usd" });
+  t.same(narrow.redeemed.session?.frontendSettings?.depositPresetsMinor, [2500n], "only 25.00 inside 20.00 to 40.00 USD");
+});
 
 t.test("the autologin opens the session once; a replay, a second concurrent use and a late one reveal nothing", async (t) => {
   const b = sessionBody({ merchant_id: "m-cash", frontend: "cash-usd", timestamp: nowSeconds(), amount: 2000 });
