@@ -142,13 +142,16 @@ export class PgSessionStore implements SessionStore {
         .where("idempotency_key", "=", d.idempotencyKey)
         .executeTakeFirst()) as Row | undefined;
       if (!existing) continue;
-      if (existing.intent === "withdrawal" || existing.expires_at > now) return { created: false, session: sessionOf(existing) };
-      // An ended deposit session keeps its row under a key no start can repeat.
+      // A repeat answers the same session while its link is unused: a platform's retry of a lost reply. A deposit
+      // session whose link was used (or that ended) is not answered again: its link could only say it cannot be used.
+      if (existing.intent === "withdrawal" || (existing.expires_at > now && existing.autologin_used_at === null))
+        return { created: false, session: sessionOf(existing) };
+      // That deposit session keeps its row under a key no start can repeat; the start makes a new one.
       await db
         .updateTable("hosted_session")
         .set({ idempotency_key: `${d.idempotencyKey}#${existing.id}` })
         .where("id", "=", existing.id)
-        .where("expires_at", "<=", now)
+        .where((eb) => eb.or([eb("expires_at", "<=", now), eb("autologin_used_at", "is not", null)]))
         .execute();
     }
     throw new Error("session start: the idempotency key stayed taken");

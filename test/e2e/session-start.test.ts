@@ -187,6 +187,18 @@ t.test("the same signed request again answers the same session; other members ma
   t.equal(new Set(replies.map((r) => r.body.redirect_url)).size, 1, "eight at the same moment: one session");
   const [{ n }] = await service().sql<{ n: string }>("select count(*) as n from hosted_session where sc_order_id = $1", [concurrent.sc_order_id]);
   t.equal(Number(n), 1, "one row");
+
+  // Once its link is used, the same request opens a new session: the old link could only say it cannot be used.
+  const used = await fetch(first.body.redirect_url as string, { redirect: "manual" });
+  t.equal(used.status, 303, "the link logs in");
+  const after = await postSession(url(), { ...body, timestamp: (body.timestamp as number) - 3 });
+  t.equal(after.http, 200);
+  t.not(after.body.redirect_url, first.body.redirect_url, "a new link");
+  t.not(after.body.auth_token, first.body.auth_token, "of a new session");
+  const fresh = await fetch(after.body.redirect_url as string, { redirect: "manual" });
+  t.equal(fresh.status, 303, "which logs in");
+  const twice = await postSession(url(), { ...body, timestamp: (body.timestamp as number) - 2 });
+  t.not(twice.body.redirect_url, after.body.redirect_url, "and so on: each used link is followed by a new session");
 });
 
 t.test("a withdrawal's order_id names one session: other parameters 409, an order's id 409", async (t) => {
