@@ -146,9 +146,10 @@ export async function processTransaction(
     if ("error" in checked) return fail(checked.error);
     sale = checked.sale;
   }
-  // A withdrawal session's order_id names the payout its customer will request: the platform's own payout under it
-  // would leave the customer a form that can never be paid (the session start refuses the other order the same way).
-  if (input.type === "payout" && !origin?.session && (await deps.orders.claimedByWithdrawalSession(merchant.id, input.orderId)))
+  // A withdrawal session's order_id names the payout its customer will request: the platform's own order under it (a
+  // payout, a sale, a refund: order_ids are one namespace) would leave the customer a form that can never be paid.
+  // The session start refuses the other way round the same way.
+  if (!origin?.session && (await deps.orders.claimedByWithdrawalSession(merchant.id, input.orderId)))
     return fail(
       domainError("ORDER_CONFLICT", `order_id ${input.orderId} names a hosted Cashier withdrawal session: its payout is the customer's to request`, [
         { field: "orderId", description: "names a hosted Cashier withdrawal session, whose payout its customer requests" },

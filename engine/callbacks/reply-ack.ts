@@ -6,6 +6,7 @@
  * server's error page (Spring's {"status":500}), not the platform's answer.
  */
 import { judgeAck, type Ack, type CallbackKind, type RetryPolicy, type Verdict } from "../domain/callbacks.ts";
+import { maskCardNumbers } from "../domain/card.ts";
 import { duplicateMember } from "../security/duplicate-member.ts";
 import type { SendResult } from "./http-sender.ts";
 
@@ -28,7 +29,8 @@ export function parseJsonObject(text: string): { ok: true; value: Record<string,
   if (v === null || typeof v !== "object" || Array.isArray(v)) return { ok: false, error: "not a JSON object" };
   // Two of one member: JSON.parse keeps the last, the platform's own reader may have meant the first.
   const twice = duplicateMember(text);
-  if (twice !== undefined) return { ok: false, error: `a JSON object naming ${twice.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50)} twice` };
+  // The name is the platform's text: a card number used as one is masked like the reply body beside it.
+  if (twice !== undefined) return { ok: false, error: `a JSON object naming ${maskCardNumbers(twice.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 50))} twice` };
   return { ok: true, value: v as Record<string, unknown> };
 }
 

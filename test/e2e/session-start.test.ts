@@ -223,6 +223,8 @@ t.test("a withdrawal's order_id names one session: other parameters 409, an orde
   t.equal(payout.body.status, 6);
   t.equal(payout.body.description, "order_id: names a hosted Cashier withdrawal session, whose payout its customer requests");
   t.same(await service().sql("select id from payment_order where order_id = $1", [body.order_id]), [], "no order made");
+  const saleUnder = await processSale(url(), { frontend: "test-usd", order_id: body.order_id });
+  t.equal(saleUnder.http, 409, "nor a sale: order_ids are one namespace");
 });
 
 async function lastOrderId(): Promise<string> {

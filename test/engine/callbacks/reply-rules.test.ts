@@ -132,6 +132,12 @@ const ROWS: Row[] = [
   { name: "JSON number 0", r: reply(200, "0"), want: all("retry"), reason: /JSON object/ },
   { name: "JSON string", r: reply(200, '"ok"'), want: all("retry"), reason: /JSON object/ },
   { name: "a member twice", r: reply(200, '{"status":-1,"Status":-1,"status":0,"Status":0}'), want: all("retry"), reason: /naming status twice/ },
+  {
+    name: "a card number as the member named twice",
+    r: reply(200, '{"4111111111111111":1,"4111111111111111":2,"status":0,"Status":0}'),
+    want: all("retry"),
+    reason: /naming 411111\*{6}1111 twice/,
+  },
   { name: "empty object", r: reply(200, "{}"), want: all("retry"), reason: /integer/ },
   { name: "string status", r: reply(200, '{"status":"0","Status":"0"}'), want: all("retry"), reason: /integer/ },
   { name: "float status 0.5", r: reply(200, '{"status":0.5,"Status":0.5}'), want: all("retry"), reason: /integer/ },
