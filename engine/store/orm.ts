@@ -45,7 +45,8 @@ export const QUERY_TIMEOUT_MS = 10_000;
  * The server's own bound on a statement of the serving pool, a second inside the client's: a statement that waits
  * (on a lock, a slow disk) is cancelled by Postgres before the client gives up on it. Without it the client answered
  * 503 ("retry later") while the statement went on and could commit afterwards: an order the platform was told
- * was not taken, there when it retried.
+ * was not taken, there when it retried. Set on the service role (service-role.ts), so that it holds behind a
+ * pooler that refuses start-up parameters (PgBouncer); an engine serving as the URL's own user has that user's.
  */
 export const STATEMENT_TIMEOUT_MS = QUERY_TIMEOUT_MS - 1000;
 
@@ -62,8 +63,7 @@ export async function openOrm(url: string, log: (msg: string) => void, opts: { p
     entities: [...ENTITIES],
     extensions: [Migrator],
     pool: { min: 1, max: opts.poolSize ?? 20 },
-    driverOptions:
-      opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS, statement_timeout: STATEMENT_TIMEOUT_MS },
+    driverOptions: opts.bounded === false ? {} : { connectionTimeoutMillis: POOL_WAIT_MS, query_timeout: QUERY_TIMEOUT_MS },
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,

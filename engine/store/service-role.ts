@@ -32,6 +32,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
 import { StartError } from "../start-error.ts";
+import { STATEMENT_TIMEOUT_MS } from "./orm.ts";
 
 const ROLE_PREFIX = "cashier_service_";
 /** Postgres keeps 63 bytes of a name. */
@@ -45,6 +46,11 @@ const NAME_MAX = 63;
  * "pay_eu") or past the 63rd byte never share one role (each start would reset
  * the other's password).
  */
+/** The name the role had before unusual names got a hash: lowercased, punctuation to `_`, cut to 63 bytes. */
+function legacyRoleName(database: string): string {
+  return `${ROLE_PREFIX}${database.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`.slice(0, NAME_MAX);
+}
+
 export function serviceRoleName(database: string): string {
   const plain = `${ROLE_PREFIX}${database}`;
   if (/^[a-z0-9_]+$/.test(database) && plain.length <= NAME_MAX) return plain;
@@ -113,19 +119,23 @@ interface Me {
   bypassrls: boolean;
   owns_db: boolean;
   not_owned: number;
+  /** server_version_num: before 16, only a superuser may name REPLICATION or BYPASSRLS in ALTER ROLE at all. */
+  version: number;
 }
 
 /**
  * The role's attributes as ALTER ROLE sets them: no power of any kind. Only a role that has an attribute may
- * set or clear it on another (Postgres 16 on), so one without it leaves it out; the role is read back after.
+ * set or clear it on another (Postgres 16 on; before, REPLICATION and BYPASSRLS were a superuser's alone), so one
+ * without it leaves it out; the role is read back after.
  */
 function attributesFor(me: Me): string {
+  const mayName = (has: boolean) => me.super || (has && me.version >= 160000);
   const off = [
     me.super && "nosuperuser",
     (me.super || me.createdb) && "nocreatedb",
     "nocreaterole",
-    (me.super || me.replication) && "noreplication",
-    (me.super || me.bypassrls) && "nobypassrls",
+    mayName(me.replication) && "noreplication",
+    mayName(me.bypassrls) && "nobypassrls",
   ].filter(Boolean);
   return ["login", ...off, "noinherit", "connection limit -1"].join(" ");
 }
@@ -144,7 +154,8 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
        r.rolcreatedb as createdb, r.rolreplication as replication, r.rolbypassrls as bypassrls,
        (select d.datdba = r.oid from pg_database d where d.datname = current_database()) as owns_db,
        (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
-         where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and c.relowner <> r.oid) as not_owned
+         where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and c.relowner <> r.oid) as not_owned,
+       current_setting('server_version_num')::int as version
      from pg_roles r where r.rolname = current_user`,
   )) as unknown as [Me];
   const role = serviceRoleName(me.db);
@@ -183,8 +194,22 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
         `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
         `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
         `revoke update on ${HISTORY.join(", ")} from ${r}`,
+        // The server's own bound on the role's statements (orm.ts), kept with the role rather than sent at each
+        // connection's start, which a pooler such as PgBouncer would refuse.
+        `alter role ${r} in database ${quoteIdent(me.db)} set statement_timeout = ${STATEMENT_TIMEOUT_MS}`,
       ])
         await tx.execute(sql);
+      // Before roles were named with a hash, a database with an unusual name shared the plain-named role (which may
+      // now be another database's): it keeps no right here.
+      const legacy = legacyRoleName(me.db);
+      if (legacy !== role && (await tx.execute(`select 1 from pg_roles where rolname = '${legacy}'`)).length > 0)
+        for (const sql of [
+          `revoke all on all tables in schema public from ${quoteIdent(legacy)}`,
+          `revoke all on all sequences in schema public from ${quoteIdent(legacy)}`,
+          `revoke all on schema public from ${quoteIdent(legacy)}`,
+          `revoke connect, temporary on database ${quoteIdent(me.db)} from ${quoteIdent(legacy)}`,
+        ])
+          await tx.execute(sql);
     })
     .catch((err: { code?: string; message?: string }) => {
       // 42501: a role made by another (a superuser, an earlier owner) that this CREATEROLE user has no ADMIN on.

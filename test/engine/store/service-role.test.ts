@@ -219,3 +219,42 @@ t.test("a managed Postgres's admin user (CREATEROLE, owner of the database it mi
   await exec(`grant ${role} to ${user} with admin option`);
   t.same(await prepareServiceRole(mine, u.toString()), made, "with ADMIN granted, it is set up");
 });
+
+t.test("an upgrade: the plain-named role an unusual database name shared keeps no right there; the bound rides on the role", async (t) => {
+  const exec = (sql: string) => owner.em.fork().execute(sql);
+  const admin = new URL(db.url);
+  admin.pathname = "/postgres";
+  const name = `${db.name}-leg`;
+  // The role the database got before names had a hash, with the rights it had then.
+  const legacy = `cashier_service_${name.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`.slice(0, 63);
+  t.not(serviceRoleName(name), legacy, "the new name differs");
+  await sqlOutcome(admin.toString(), `create database "${name}"`);
+  await exec(`drop role if exists ${legacy}`);
+  await exec(`create role ${legacy} login password 'legacy-password'`);
+  t.teardown(async () => {
+    await sqlOutcome(admin.toString(), `drop database if exists "${name}" with (force)`);
+    await exec(`drop role if exists ${legacy}`).catch(() => {});
+    await exec(`drop role if exists "${serviceRoleName(name)}"`).catch(() => {});
+  });
+  const u = new URL(db.url);
+  u.pathname = `/${encodeURIComponent(name)}`;
+  const orm = await openOrm(u.toString(), () => {}, { bounded: false });
+  t.teardown(() => orm.close());
+  await migrate(orm, () => {});
+  await orm.em.fork().execute(`grant select, insert, update, delete on all tables in schema public to ${legacy}`);
+  const asLegacy = new URL(u.toString());
+  asLegacy.username = legacy;
+  asLegacy.password = "legacy-password";
+  t.equal(await sqlOutcome(asLegacy.toString(), "select count(*) from audit_log"), "done", "before: the old role reads its rows");
+
+  const made = await prepareServiceRole(orm, u.toString());
+  t.equal(decodeURIComponent(new URL(made.url!).username), serviceRoleName(name));
+  t.equal(await sqlOutcome(asLegacy.toString(), "select count(*) from audit_log"), "42501", "after: the old role reads nothing here");
+  t.equal(await sqlOutcome(made.url!, "select count(*) from audit_log"), "done", "the new one does");
+
+  const [setting] = await exec(
+    `select s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole join pg_database d on d.oid = s.setdatabase
+     where r.rolname = '${serviceRoleName(name)}' and d.datname = '${name}'`,
+  );
+  t.same(setting, { setconfig: ["statement_timeout=9000"] }, "the role carries the statement bound (no start-up parameter a pooler would refuse)");
+});
