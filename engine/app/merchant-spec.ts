@@ -7,6 +7,7 @@
 import { isCurrency } from "../domain/money.ts";
 import { MERCHANT_ID } from "../domain/transaction.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
+import { onceEach } from "../domain/once-each.ts";
 import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
 import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "./ports.ts";
 import { parseFrontendSettings } from "./frontend-settings-spec.ts";
@@ -98,18 +99,15 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   if (!MERCHANT_ID.test(merchantId)) throw new MerchantsFileError(`${where}.merchant_id`, `must be 1 to 50 letters, digits, '.', '_', ':' or '-'`);
   // "" (or "none"): no letter sends UpdatePayout, for a platform that never built that deprecated call.
   const statuses = NO_LETTERS.has(m.update_payout_statuses) ? "" : (str(m, "update_payout_statuses", where, false) ?? "CAPYJ");
-  if (!/^[CAPYJ]{0,5}$/.test(statuses) || new Set(statuses).size !== statuses.length)
-    throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ, each once, or "none" (or "") for no UpdatePayout`);
+  if (!/^[CAPYJ]*$/.test(statuses))
+    throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ, or "none" (or "") for no UpdatePayout`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
   if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval`, `must be auto or manual`);
   const processors = m.processors ?? [...SIMULATED_PROCESSORS];
   if (!Array.isArray(processors) || processors.length === 0 || !processors.every((p) => typeof p === "string" && KNOWN_PROCESSORS.has(p))) {
     throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
   }
-  // A processor listed twice would be tried twice in one cascade: the customer's card sent again to the acquirer that
-  // just said retry elsewhere.
-  const again = (processors as string[]).find((p, i) => processors.indexOf(p) !== i);
-  if (again) throw new MerchantsFileError(`${where}.processors`, `lists ${again} more than once: each processor once, in cascade order`);
+
   const siteId = m.site_id;
   if (siteId !== undefined && siteId !== null && (!Number.isInteger(siteId) || (siteId as number) < 0))
     throw new MerchantsFileError(`${where}.site_id`, `must be a non-negative integer`);
@@ -126,9 +124,12 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     platformUrl: url(m, "platform_url", where),
     validationUrl: url(m, "validation_url", where),
     updatePayoutUrl: url(m, "update_payout_url", where),
-    updatePayoutStatuses: statuses,
+    // Each once, in the order given: a processor listed twice would be tried twice in one cascade (the customer's
+    // card sent again to the acquirer that just said retry elsewhere). Taken once rather than refused, so that a
+    // file or a stored merchant that lists one twice still starts and updates (mappers.ts reads stored ones so too).
+    updatePayoutStatuses: onceEach(statuses),
     payoutApproval: approval,
-    processors: processors as string[],
+    processors: onceEach(processors as string[]),
     frontends,
     ...(accounts ? { processorAccounts: accounts } : {}),
   };

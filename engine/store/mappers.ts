@@ -7,6 +7,7 @@
 import type { InferEntity } from "@mikro-orm/core";
 import type { Selectable } from "kysely";
 import type { CallbackView, FrontendWithSettings, MerchantSettingsView } from "../app/ports.ts";
+import { onceEach } from "../domain/once-each.ts";
 import type { Attempt, StatusChange } from "../domain/transaction.ts";
 import type { AttemptRow } from "./attempt-select.ts";
 import type { FrontendEntity } from "./entities/frontend.entity.ts";
@@ -99,9 +100,10 @@ export function settingsOf(m: InferEntity<typeof MerchantEntity>, frontends: Inf
     platformUrl: m.platformUrl ?? null,
     validationUrl: m.validationUrl ?? null,
     updatePayoutUrl: m.updatePayoutUrl ?? null,
-    updatePayoutStatuses: m.updatePayoutStatuses,
+    // Each once (merchant-spec.ts): a merchant stored before that rule may list one twice.
+    updatePayoutStatuses: onceEach(m.updatePayoutStatuses),
     payoutApproval: m.payoutApproval,
-    processors: m.processors,
+    processors: onceEach(m.processors),
     frontends: frontends.map(frontendOf),
   };
 }

@@ -61,6 +61,15 @@ t.test("create a merchant; it can sign its first request at once; its secret nev
   seen.push(toJsonString(MerchantSchema, got.merchant!));
 });
 
+t.test("a merchant stored with a processor listed twice (before that was taken once) is read once each, and updates", async (t) => {
+  await svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-ops-twice" }), secret: SECRET_A });
+  await svc().sql(`update merchant set processors = '["sim-b", "sim-b", "sim-a"]', update_payout_statuses = 'YYJ' where id = 'm-ops-twice'`);
+  const got = await svc().admin.getMerchant({ merchantId: "m-ops-twice" });
+  t.same([got.merchant?.processors, got.merchant?.updatePayoutStatuses], [["sim-b", "sim-a"], "YJ"]);
+  const other = await svc().admin.updateMerchant({ merchant: { merchantId: "m-ops-twice", siteId: 14 }, updateMask: { paths: ["site_id"] } });
+  t.equal(other.merchant?.siteId, 14, "another field's update goes through");
+});
+
 t.test("update_payout_statuses none: no UpdatePayout at all, told back as none; letters again restore it", async (t) => {
   await svc().admin.createMerchant({ merchant: newMerchant({ merchantId: "m-ops-up" }), secret: SECRET_A });
   const off = await svc().admin.updateMerchant({
