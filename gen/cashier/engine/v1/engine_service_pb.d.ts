@@ -363,7 +363,8 @@ export declare type SignedReply = Message<"cashier.engine.v1.SignedReply"> & {
 export declare const SignedReplySchema: GenMessage<SignedReply>;
 
 /**
- * ProcessResponse is the result of the order's current attempt.
+ * ProcessResponse is the attempt a Process call answers: the order's first
+ * (the later attempts of a cascade are notified), in its state now.
  *
  * @generated from message cashier.engine.v1.ProcessResponse
  */
@@ -895,7 +896,9 @@ export declare const ChallengeStateSchema: GenEnum<ChallengeState>;
 export declare const EngineService: GenService<{
   /**
    * Process submits a sale, payout or refund. Idempotent on (merchant_id, order_id):
-   * a repeat with the same parameters returns the order's current result.
+   * a repeat with the same parameters returns, in its state now, the attempt the
+   * first call answered (the same trace_id; after a cascade, the later attempts'
+   * results go to the notification_url).
    *
    * @generated from rpc cashier.engine.v1.EngineService.Process
    */
