@@ -4,11 +4,12 @@
  * the console says it in the operator's language. A rule it does not know is
  * shown with the engine's own description.
  */
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../engine/domain/password-limits.ts";
 import type { ConsoleKey, ConsoleTranslator } from "./i18n.ts";
 
-/** The password rules' lengths the pages show (the engine enforces them). */
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
+/** The password rules' lengths the pages show: the engine's own (it enforces them). */
+export const MIN_PASSWORD_LENGTH = PASSWORD_MIN;
+export const MAX_PASSWORD_LENGTH = PASSWORD_MAX;
 
 const WORDING: Readonly<Record<string, ConsoleKey>> = {
   "password.too_short": "bo.password.rule.tooShort",

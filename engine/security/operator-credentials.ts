@@ -14,8 +14,7 @@ import zxcvbn from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 import { Secret, TOTP } from "otpauth";
 
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 256;
+import { PASSWORD_MAX, PASSWORD_MIN } from "../domain/password-limits.ts";
 
 /** Argon2id (the library's const enum value 2); OWASP's Argon2id settings: 19 MiB, 2 passes, 1 lane. */
 const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
