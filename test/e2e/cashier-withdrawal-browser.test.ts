@@ -174,6 +174,33 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   t.equal(await p2.locator("[id^=cancel-]").count(), 0, "no cancel button");
 });
 
+t.test("a Process payout that took the session's order_id (the two sent at the same moment): the form says so, not 'Page not found'", async (t) => {
+  const s = await withdrawalSession(t);
+  // The race, made by hand: the session's claim on its order_id is moved aside while the platform's payout is taken.
+  await service().sql("update hosted_session set idempotency_key = idempotency_key || '#race' where idempotency_key = $1", [`w:${s.order}`]);
+  const payout = await processSale(service().edgeUrl, {
+    merchant_id: "m-cash-manual",
+    frontend: "manual-usd",
+    transaction_type: "payout",
+    order_id: s.order,
+    cvv: "",
+  });
+  t.equal(payout.http, 200, "the platform's payout is taken", { payout: payout.text });
+  await service().sql("update hosted_session set idempotency_key = $1 where idempotency_key = $2", [`w:${s.order}`, `w:${s.order}#race`]);
+  const page = await freshPage(t);
+  await page.goto(s.redirectUrl);
+  await page.fill("#amount", "50");
+  await page.fill("#card_number", "4111111111111111");
+  await page.fill("#card_exp", "12/30");
+  await page.fill("#holder", "Jane Doe");
+  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.click("#withdraw")]);
+  t.equal(answer.status(), 409);
+  t.equal(await page.textContent("h1"), "This withdrawal cannot be requested here");
+  t.match(await page.textContent("main"), "Another order under this withdrawal's reference was already made.");
+  t.same(await axeViolations(page), [], "axe: the taken notice");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-taken-en")}`);
+});
+
 t.test("keyboard alone, in Arabic: the withdrawal completes", async (t) => {
   const s = await withdrawalSession(t, { locale: "ar" });
   const page = await freshPage(t);

@@ -17,7 +17,7 @@ const HTTP: Readonly<Record<NoticeKind, number>> = {
   failed: 500,
   tooMany: 429,
   notAllowed: 403,
-  // The withdrawal's order_id already names a payout the platform made another way (Process).
+  // The withdrawal's order_id already names an order the platform made another way (Process).
   taken: 409,
 };
 
