@@ -70,13 +70,11 @@ export interface SessionStore {
   /**
    * Creates the session, or returns the one already under its idempotency key
    * (created false), also when repeats arrive together. A deposit key whose
-   * session has ended is released first, so a new one is made.
+   * session has ended is released first, so a new one is made. A new
+   * withdrawal session is not made under an order_id the merchant has an order
+   * under already (`orderTaken`), also when that order comes at the same moment.
    */
-  start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord }>;
-  /** Removes a session just made that must not stand (its order_id is taken); nothing refers to it yet. */
-  discard(id: number): Promise<void>;
-  /** Whether the merchant has an order with this order_id already (a withdrawal's payout id). */
-  orderExists(merchantId: string, orderId: string): Promise<boolean>;
+  start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord } | { orderTaken: true }>;
   /**
    * Uses the autologin once: marks it used and keeps the browser session's
    * hash, in one statement; undefined when unknown, used or expired.

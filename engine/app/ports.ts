@@ -95,7 +95,11 @@ export interface OrderOriginRecord {
  * A repeat (`created: false`) carries the order's latest attempt and its first, the one the original call answered
  * (they differ after a cascade).
  */
-export type CreateOrderResult = { created: true; attempt: Attempt } | { created: false; fingerprint: string; attempt: Attempt; first: Attempt };
+export type CreateOrderResult =
+  | { created: true; attempt: Attempt }
+  | { created: false; fingerprint: string; attempt: Attempt; first: Attempt }
+  /** A platform's order under the order_id of a hosted Cashier withdrawal session: nothing was made. */
+  | { created: false; withdrawalSession: true };
 
 /** A sale that a refund may name. */
 export interface RefundableSale {
@@ -209,13 +213,13 @@ export interface OrderStore {
   /**
    * Creates the order and its first attempt in one database transaction, or
    * returns the existing order's latest attempt. For a refund it locks the sale
-   * and refuses (REFUND_EXCEEDS_REMAINING) what would exceed its amount.
+   * and refuses (REFUND_EXCEEDS_REMAINING) what would exceed its amount. An
+   * order not made in a session makes nothing under the order_id of a hosted
+   * Cashier withdrawal session, also when the two come at the same moment.
    */
   createOrder(draft: OrderDraft): Promise<CreateOrderResult>;
   /** An approved-or-not sale of the merchant by trace_id or order_id. */
   findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined>;
-  /** Whether a hosted Cashier withdrawal session was started under this order_id (its payout is the customer's). */
-  claimedByWithdrawalSession(merchantId: string, orderId: string): Promise<boolean>;
   /**
    * Moves an attempt from `from` along the decision and, in the same database
    * transaction, records the change, queues the callbacks it owes, seals or

@@ -146,15 +146,6 @@ export async function processTransaction(
     if ("error" in checked) return fail(checked.error);
     sale = checked.sale;
   }
-  // A withdrawal session's order_id names the payout its customer will request: the platform's own order under it (a
-  // payout, a sale, a refund: order_ids are one namespace) would leave the customer a form that can never be paid.
-  // The session start refuses the other way round the same way.
-  if (!origin?.session && (await deps.orders.claimedByWithdrawalSession(merchant.id, input.orderId)))
-    return fail(
-      domainError("ORDER_CONFLICT", `order_id ${input.orderId} names a hosted Cashier withdrawal session: its payout is the customer's to request`, [
-        { field: "orderId", description: "names a hosted Cashier withdrawal session, whose payout its customer requests" },
-      ]),
-    );
   const draft = draftOf(input, input.type, merchant, deps, sale, origin, wire);
   // A processor that cannot do this operation refuses it by name before any order exists.
   const able = deps.processors.capability(draft.processor, input.type, merchant);
@@ -166,6 +157,15 @@ export async function processTransaction(
     if (err instanceof DomainFailure) return fail(err.error);
     throw err;
   }
+  // A withdrawal session's order_id names the payout its customer will request: the platform's own order under it (a
+  // payout, a sale, a refund: order_ids are one namespace) would leave the customer a form that can never be paid.
+  // The session start refuses the other way round the same way.
+  if ("withdrawalSession" in created)
+    return fail(
+      domainError("ORDER_CONFLICT", `order_id ${input.orderId} names a hosted Cashier withdrawal session: its payout is the customer's to request`, [
+        { field: "orderId", description: "names a hosted Cashier withdrawal session, whose payout its customer requests" },
+      ]),
+    );
   if (!created.created) {
     if (created.fingerprint !== draft.fingerprint) {
       return fail(

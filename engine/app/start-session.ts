@@ -75,12 +75,9 @@ export async function startSession(deps: CashierDeps, input: SessionStartInput, 
     },
     now,
   );
+  // Named by an order that no session made (a Process payout): this session could never pay it.
+  if ("orderTaken" in started) return fail(conflict(input.orderId, "is already an order of this merchant"));
   if (!started.created && started.session.fingerprint !== fp) return fail(conflict(input.orderId, "was already used by this merchant with other parameters"));
-  if (started.created && input.intent === "withdrawal" && (await deps.sessions.orderExists(merchant.id, input.orderId))) {
-    // Named by an order that no session made (a Process payout): this session could never pay it.
-    await deps.sessions.discard(started.session.id);
-    return fail(conflict(input.orderId, "is already an order of this merchant"));
-  }
   const s = started.session;
   return {
     ok: true,

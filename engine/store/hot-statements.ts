@@ -74,9 +74,12 @@ export const CREATE_ORDER = preparedStatement<CreateOrderParams, AttemptRow>(
   with o as (
     insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
       card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, created_by, session_ref, sc_order_id, udef1, udef2)
-    values (${p.merchantId}, ${p.orderId}, ${p.type}, ${p.fingerprint}, ${p.amountMinor}, ${p.currency}, ${p.frontend}, ${p.pin}, ${p.customer}::jsonb,
+    select ${p.merchantId}, ${p.orderId}, ${p.type}, ${p.fingerprint}, ${p.amountMinor}, ${p.currency}, ${p.frontend}, ${p.pin}, ${p.customer}::jsonb,
       ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl},
-      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text)
+      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text
+    -- A platform's order_id must not be a withdrawal session's (migration 016: locks the pair, raises CW409); a
+    -- session's own order is made under its session.
+    where ${p.sessionRef}::bigint is not null or cashier_order_id_unclaimed(${p.merchantId}, ${p.orderId})
     on conflict on constraint payment_order_merchant_order_unique do nothing
     returning *),
   t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)

@@ -32,6 +32,17 @@ import { createRefund } from "./refund-order.ts";
 import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "./typed-db.ts";
 
+/** Raised by cashier_order_id_unclaimed (migration 016): the order_id is a hosted Cashier withdrawal session's. */
+const ORDER_ID_CLAIMED = "CW409";
+
+/** Whether `err` is that refusal, as pg raised it or as the ORM wrapped it. */
+function orderIdClaimed(err: unknown): boolean {
+  for (let e = err as { code?: unknown; sqlState?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === ORDER_ID_CLAIMED || e.sqlState === ORDER_ID_CLAIMED) return true;
+  }
+  return false;
+}
+
 export class PgOrderStore implements OrderStore {
   readonly #orm: MikroORM;
   /** This engine's name in the work notices it sends (work-notice.ts). */
@@ -47,6 +58,15 @@ export class PgOrderStore implements OrderStore {
   }
 
   async createOrder(d: OrderDraft): Promise<CreateOrderResult> {
+    try {
+      return await this.#createOrder(d);
+    } catch (err) {
+      if (orderIdClaimed(err)) return { created: false, withdrawalSession: true };
+      throw err;
+    }
+  }
+
+  async #createOrder(d: OrderDraft): Promise<CreateOrderResult> {
     let created: AttemptRow | undefined;
     if (d.referenceTraceId === null) {
       [created] = await CREATE_ORDER.run(this.#orm, {
@@ -88,17 +108,6 @@ export class PgOrderStore implements OrderStore {
     const [latest] = attempts;
     if (!latest) throw new Error("order vanished between conflict and read");
     return { created: false, fingerprint: latest.fingerprint, attempt: attemptFromRow(latest), first: attemptFromRow(attempts[attempts.length - 1]) };
-  }
-
-  async claimedByWithdrawalSession(merchantId: string, orderId: string): Promise<boolean> {
-    // A withdrawal session's key is its order_id (start-session.ts): the unique key's index answers.
-    const r = await this.#db()
-      .selectFrom("hosted_session")
-      .select("id")
-      .where("merchant_id", "=", merchantId)
-      .where("idempotency_key", "=", `w:${orderId}`)
-      .executeTakeFirst();
-    return r !== undefined;
   }
 
   async findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined> {

@@ -6,6 +6,7 @@
  * still pending counts against the sale. Not the hot path: typed queries.
  */
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql } from "kysely";
 import type { OrderDraft } from "../app/ports.ts";
 import { DomainFailure, domainError } from "../domain/errors.ts";
 import { formatMajor } from "../domain/money.ts";
@@ -24,6 +25,9 @@ export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId
       .where("t.trace_id", "=", saleTraceId)
       .forNoKeyUpdate("t")
       .executeTakeFirstOrThrow();
+    // A refund (the platform's alone) is not made under a hosted Cashier withdrawal session's order_id: raises CW409
+    // (migration 016), under a lock held until the commit.
+    await sql`select cashier_order_id_unclaimed(${d.merchantId}, ${d.orderId})`.execute(db);
     const order = await db
       .insertInto("payment_order")
       .values({

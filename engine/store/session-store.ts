@@ -6,7 +6,7 @@
  * pin, card_fingerprint).
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { type ExpressionBuilder, type QueryCreator, sql } from "kysely";
+import { type ExpressionBuilder, type Insertable, type QueryCreator, sql } from "kysely";
 import type { NewSavedCard, SavedCardRecord, SessionDraft, SessionRecord, SessionStore } from "../app/cashier-ports.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { customerFromRecord, customerRecord } from "./customer-record.ts";
@@ -91,6 +91,9 @@ const NOT_FINAL = ["pending", "pending_async", "requested"] as const;
 const unusedAutologin = (autologinHash: string, now: Date) => (eb: ExpressionBuilder<CashierDb, "hosted_session">) =>
   eb.and([eb("autologin_hash", "=", autologinHash), eb("autologin_used_at", "is", null), eb("expires_at", ">", now)]);
 
+/** Rolls a withdrawal session back whose order_id an order holds. */
+class OrderTaken extends Error {}
+
 export class PgSessionStore implements SessionStore {
   readonly #orm: MikroORM;
 
@@ -102,7 +105,7 @@ export class PgSessionStore implements SessionStore {
     return typedDb(this.#orm.em.fork());
   }
 
-  async start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord }> {
+  async start(d: SessionDraft, now: Date): Promise<{ created: boolean; session: SessionRecord } | { orderTaken: true }> {
     const values = {
       merchant_id: d.merchantId,
       intent: d.intent,
@@ -125,6 +128,7 @@ export class PgSessionStore implements SessionStore {
       udef2: d.udef2,
       expires_at: d.expiresAt,
     };
+    if (d.intent === "withdrawal" && d.orderId !== null) return this.#startWithdrawal(d.merchantId, d.orderId, values);
     // Two rounds at most: the second after releasing the key of an ended deposit session.
     for (let round = 0; round < 3; round++) {
       const db = this.#db();
@@ -157,18 +161,44 @@ export class PgSessionStore implements SessionStore {
     throw new Error("session start: the idempotency key stayed taken");
   }
 
-  async discard(id: number): Promise<void> {
-    await this.#db().deleteFrom("hosted_session").where("id", "=", id).execute();
-  }
-
-  async orderExists(merchantId: string, orderId: string): Promise<boolean> {
-    const r = await this.#db()
-      .selectFrom("payment_order")
-      .select("id")
-      .where("merchant_id", "=", merchantId)
-      .where("order_id", "=", orderId)
-      .executeTakeFirst();
-    return r !== undefined;
+  /**
+   * A withdrawal session under its order_id, in one transaction holding the order_id's lock (migration 016), which a
+   * Process order under the same order_id takes too: whichever comes second sees the first. A session made here is
+   * rolled back when an order holds the id; a withdrawal session is never released, so a repeat finds it.
+   */
+  async #startWithdrawal(merchantId: string, orderId: string, values: Insertable<CashierDb["hosted_session"]>) {
+    try {
+      return await this.#orm.em.fork().transactional(async (tx) => {
+        const db = typedDb(tx);
+        await sql`select cashier_order_id_lock(${merchantId}, ${orderId})`.execute(db);
+        const inserted = (await db
+          .insertInto("hosted_session")
+          .values(values)
+          .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
+          .returning(SESSION_COLUMNS)
+          .executeTakeFirst()) as Row | undefined;
+        if (inserted) {
+          const order = await db
+            .selectFrom("payment_order")
+            .select("id")
+            .where("merchant_id", "=", merchantId)
+            .where("order_id", "=", orderId)
+            .executeTakeFirst();
+          if (order) throw new OrderTaken();
+          return { created: true, session: sessionOf(inserted) };
+        }
+        const existing = (await db
+          .selectFrom("hosted_session")
+          .select(SESSION_COLUMNS)
+          .where("merchant_id", "=", values.merchant_id)
+          .where("idempotency_key", "=", values.idempotency_key)
+          .executeTakeFirstOrThrow()) as Row;
+        return { created: false, session: sessionOf(existing) };
+      });
+    } catch (err) {
+      if (err instanceof OrderTaken) return { orderTaken: true as const };
+      throw err;
+    }
   }
 
   async redeem(autologinHash: string, sessionHash: string, now: Date): Promise<SessionRecord | undefined> {

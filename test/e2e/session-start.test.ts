@@ -225,9 +225,43 @@ t.test("a withdrawal's order_id names one session: other parameters 409, an orde
   t.same(await service().sql("select id from payment_order where order_id = $1", [body.order_id]), [], "no order made");
   const saleUnder = await processSale(url(), { frontend: "test-usd", order_id: body.order_id });
   t.equal(saleUnder.http, 409, "nor a sale: order_ids are one namespace");
+  const refundUnder = await processSale(url(), {
+    frontend: "test-usd",
+    transaction_type: "refund",
+    reference_id: String(sale.body.trace_id),
+    amount: 100,
+    order_id: body.order_id,
+  });
+  t.equal(refundUnder.http, 409, `nor a refund: ${refundUnder.text}`);
+  t.equal(refundUnder.body.description, "order_id: names a hosted Cashier withdrawal session, whose payout its customer requests");
+  t.same(await service().sql("select id from payment_order where order_id = $1", [body.order_id]), [], "still no order made");
 });
 
 async function lastOrderId(): Promise<string> {
   const [row] = await service().sql<{ order_id: string }>("select order_id from payment_order order by id desc limit 1");
   return row.order_id;
 }
+
+t.test("a withdrawal session and a Process order racing for one order_id: exactly one of them takes it", async (t) => {
+  // Both sides at the same moment, many times: a check on each side alone lets both through now and then.
+  const pairs = await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      const id = orderId();
+      const kind = i % 2 === 0 ? "payout" : "sale";
+      const [session, order] = await Promise.all([
+        postSession(url(), withdrawalBody({ order_id: id })),
+        processSale(
+          url(),
+          kind === "payout" ? { frontend: "test-usd", transaction_type: "payout", order_id: id, cvv: "" } : { frontend: "test-usd", order_id: id },
+        ),
+      ]);
+      return { id, kind, session: session.http, order: order.http };
+    }),
+  );
+  for (const p of pairs) t.same([p.session, p.order].sort(), [200, 409], `${p.kind} ${p.id}: one 200 and one 409, got session ${p.session}, order ${p.order}`);
+  const [{ both }] = await service().sql<{ both: string }>(
+    `select count(*) as both from hosted_session s join payment_order o on o.merchant_id = s.merchant_id and o.order_id = s.order_id
+      where s.intent = 'withdrawal' and o.session_ref is null`,
+  );
+  t.equal(Number(both), 0, "no order_id is held by a withdrawal session and a Process order at once");
+});

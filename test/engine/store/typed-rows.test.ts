@@ -84,12 +84,18 @@ t.test("every read of the stores returns values of the types it declares", async
     ...extra,
   });
 
-  const created = await orders.createOrder(draft("o-1"));
+  // An order made, or an existing one's: never the withdrawal session's refusal here.
+  const made = async (d: OrderDraft) => {
+    const r = await orders.createOrder(d);
+    if (!("attempt" in r)) throw new Error(`createOrder ${d.orderId}: refused as a withdrawal session's order_id`);
+    return r;
+  };
+  const created = await made(draft("o-1"));
   t.ok(created.created, "created");
   checkAttempt(t, "createOrder (hand SQL)", created.attempt);
   const traceId = created.attempt.traceId;
 
-  const repeat = await orders.createOrder(draft("o-1"));
+  const repeat = await made(draft("o-1"));
   t.notOk(repeat.created, "a repeat");
   checkAttempt(t, "createOrder repeat (typed)", repeat.attempt);
   checkAttempt(t, "get", await orders.get(traceId));
@@ -120,7 +126,7 @@ t.test("every read of the stores returns values of the types it declares", async
   const sale = await orders.findSale("m-types", String(traceId));
   t.equal(typeof sale?.traceId, "number", "findSale: traceId");
   t.equal(typeof sale?.amountMinor, "number", "findSale: amountMinor");
-  const refund = await orders.createOrder(draft("r-1", { type: "refund", amountMinor: 100, referenceTraceId: traceId }));
+  const refund = await made(draft("r-1", { type: "refund", amountMinor: 100, referenceTraceId: traceId }));
   checkAttempt(t, "createOrder refund (typed, in a transaction)", refund.attempt);
   t.equal(refund.attempt.referenceTraceId, traceId, "the refund names its sale");
 
