@@ -174,9 +174,36 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   t.equal(await p2.locator("[id^=cancel-]").count(), 0, "no cancel button");
 });
 
-t.test("a Process payout that took the session's order_id (the two sent at the same moment): the form says so, not 'Page not found'", async (t) => {
+t.test("a balance below the smallest withdrawal: the page says so instead of a form, and still lists what is pending", async (t) => {
   const s = await withdrawalSession(t);
-  // The race, made by hand: the session's claim on its order_id is moved aside while the platform's payout is taken.
+  const { traceId } = await requestedAndBack(t, s.redirectUrl, "4111111111111111");
+  const reply = await startSession(
+    service().edgeUrl,
+    sessionBody({
+      intent: "withdrawal",
+      merchant_id: "m-cash-manual",
+      frontend: "manual-usd",
+      pin: s.pin,
+      order_id: orderId("wd"),
+      balance: 600,
+      return_url: `${stub.url}/return`,
+    }),
+  );
+  t.equal(reply.http, 200, "the session starts: its customer may still see and cancel what is pending", { reply: reply.body });
+  const page = await freshPage(t);
+  await page.goto(reply.body.redirect_url as string);
+  t.equal(await page.textContent("#balance"), "6.00 USD");
+  t.equal(await page.textContent("#nothing-to-withdraw"), "Your available balance is below the smallest withdrawal, 10.00 USD.");
+  t.equal(await page.locator("#withdraw, #amount").count(), 0, "no amount and no button that could only be refused");
+  t.equal(await page.locator(`#cancel-${traceId}`).count(), 1, "the earlier request can still be cancelled");
+  t.same(await axeViolations(page), [], "axe: nothing to withdraw");
+  t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-below-minimum-en")}`);
+});
+
+t.test("a Process payout that took the session's order_id (only by hand now): the form says so, not 'Page not found'", async (t) => {
+  const s = await withdrawalSession(t);
+  // Both sides lock the order_id (migration 016), so the two no longer meet by racing. Should an order ever stand under a
+  // session's order_id all the same, made here by hand with the session's claim moved aside, the form says so.
   await service().sql("update hosted_session set idempotency_key = idempotency_key || '#race' where idempotency_key = $1", [`w:${s.order}`]);
   const payout = await processSale(service().edgeUrl, {
     merchant_id: "m-cash-manual",

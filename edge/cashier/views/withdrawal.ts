@@ -74,17 +74,25 @@ export function withdrawalPage(c: PageContext, f: SessionFrame, form: Withdrawal
   const settings = s.frontendSettings;
   const currency = s.currency;
   const balance = s.balance?.amountMinor;
+  const min = settings?.withdrawalMinMinor ?? 0n;
   const max = settings?.withdrawalMaxMinor ?? 0n;
   const cap = balance !== undefined && (max === 0n || balance < max) ? balance : max;
-  const limits = limitsHint(tr, currency, settings?.withdrawalMinMinor ?? 0n, cap);
+  const limits = limitsHint(tr, currency, min, cap);
   const made = s.transactions.find((x) => x.transactionType === TransactionType.PAYOUT);
+  // Nothing this customer may ask for: a balance of none, or below the smallest withdrawal. The session still shows
+  // the balance and the pending withdrawals (and their cancel buttons); a fixed amount was checked at the start.
+  const nothingToAsk = !s.amount && balance !== undefined && (balance === 0n || balance < min);
 
   const cards = s.savedCards.filter((card) => card.withdrawable);
   const destination = values.destination ?? (cards.length > 0 ? cards[0].cardId : NEW_CARD);
   const formHtml = made
     ? html`<p id="withdrawal-made">${t("cashier.withdrawal.done", { status: statusText(tr, made.status) })}</p>
 <p class="actions">${pathButton(t("cashier.withdrawal.see"), sessionPath(f.sessionToken, `result/${made.traceId}`, f.parent), "see-result")}</p>`
-    : html`${errorSummary(tr, errors)}
+    : nothingToAsk
+      ? html`<p id="nothing-to-withdraw">${
+          balance === 0n ? t("cashier.withdrawal.nothing") : t("cashier.withdrawal.belowMinimum", { min: tr.amount(min, currency) })
+        }</p>`
+      : html`${errorSummary(tr, errors)}
 <form method="post" action="${sessionPath(f.sessionToken, "withdrawal", f.parent)}" novalidate data-card-form>
 ${formTokens(f.sessionToken, form.csrfToken)}
 ${

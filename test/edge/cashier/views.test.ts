@@ -154,6 +154,24 @@ t.test("withdrawal: the balance caps the limits, withdrawable cards only, pendin
   t.equal(h.match(/type="submit"/g)?.length, 2, "one submit in the withdrawal form, one in the cancel form");
 });
 
+t.test("withdrawal: a balance of none or below the smallest withdrawal says so instead of a form no amount can pass", async (t) => {
+  const pending = [transaction({ traceId: 78, transactionType: TransactionType.PAYOUT, status: TransactionStatus.REQUESTED })];
+  const below = depositSession({ intent: SessionIntent.WITHDRAWAL, balance: { amountMinor: 500n, currency: "USD" }, pendingWithdrawals: pending });
+  below.frontendSettings!.playerCancelWithdrawal = true;
+  const page = withdrawalPage(c(), frame(below), { csrfToken: "x" });
+  t.equal(page.http, 200);
+  t.match(page.html, '<dd id="balance"><span class="amount">5.00 USD</span></dd>', "the balance is shown");
+  t.match(page.html, '<p id="nothing-to-withdraw">Your available balance is below the smallest withdrawal, 10.00 USD.</p>');
+  t.notMatch(page.html, 'name="amount"', "no amount to fill in");
+  t.notMatch(page.html, 'id="withdraw"', "no withdrawal button");
+  t.match(page.html, 'id="cancel-78"', "the pending withdrawal can still be cancelled");
+  const none = depositSession({ intent: SessionIntent.WITHDRAWAL, balance: { amountMinor: 0n, currency: "USD" } });
+  none.frontendSettings!.withdrawalMinMinor = 0n;
+  t.match(withdrawalPage(c("de"), frame(none), { csrfToken: "x" }).html, "Es ist kein Betrag zur Auszahlung verfügbar.");
+  const enough = depositSession({ intent: SessionIntent.WITHDRAWAL, balance: { amountMinor: 1000n, currency: "USD" } });
+  t.match(withdrawalPage(c(), frame(enough), { csrfToken: "x" }).html, 'name="amount"', "the smallest withdrawal itself can be asked for");
+});
+
 t.test("notices say only what happened, framed by the session's allowed origins or by none", async (t) => {
   const page = noticePage(c(), "autologin");
   t.equal(page.http, 410);
