@@ -97,10 +97,11 @@ export async function redeemAutologin(
 /** The session as the pages show it. */
 export async function sessionView(deps: CashierDeps, open: OpenSession): Promise<SessionView> {
   const { session } = open;
-  const closedLoop = open.frontend.settings.closedLoopWithdrawals;
-  // Only the withdrawal page lists the customer's pending withdrawals: a deposit session's view has none.
+  const { closedLoopWithdrawals: closedLoop, saveCards } = open.frontend.settings;
+  // Only the withdrawal page lists the customer's pending withdrawals: a deposit session's view has none. A frontend
+  // that keeps no cards (save_cards false) offers none either, not even those kept at another frontend of the merchant.
   const [cards, pendingWithdrawals, transactions] = await Promise.all([
-    deps.sessions.savedCards(session.merchantId, session.pin),
+    saveCards ? deps.sessions.savedCards(session.merchantId, session.pin) : [],
     session.intent === "withdrawal" ? deps.sessions.pendingWithdrawals(session.merchantId, session.frontend, session.pin) : [],
     deps.sessions.sessionTransactions(session.id),
   ]);

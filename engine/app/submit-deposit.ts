@@ -75,7 +75,8 @@ export async function submitDeposit(deps: CashierDeps, form: DepositForm): Promi
     violations.push(...textViolations([["new_card.holder", src.holder, 50]]));
     card = { number: src.number, cvv: src.cvv, expiry: src.expiry };
   } else if (src?.kind === "saved") {
-    const saved = await deps.sessions.savedCard(s.merchantId, s.pin, src.id);
+    // A frontend that keeps no cards offers none (cashier-session.ts): one kept at another frontend is not used here.
+    const saved = frontend.settings.saveCards ? await deps.sessions.savedCard(s.merchantId, s.pin, src.id) : undefined;
     if (!saved) violations.push({ field: "saved_card_id", description: "names none of your saved cards" });
     else
       card = {

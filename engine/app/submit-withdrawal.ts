@@ -55,7 +55,8 @@ export async function submitWithdrawal(deps: CashierDeps, form: WithdrawalForm):
   let card = { number: "", cvv: "", expiry: "" };
   if (!dest) violations.push({ field: "saved_card_id", description: "is required: a saved card or a new card" });
   else if (dest.kind === "saved") {
-    const saved = await deps.sessions.savedCard(s.merchantId, s.pin, dest.id);
+    // A frontend that keeps no cards offers none (cashier-session.ts): one kept at another frontend is not used here.
+    const saved = frontend.settings.saveCards ? await deps.sessions.savedCard(s.merchantId, s.pin, dest.id) : undefined;
     if (!saved) violations.push({ field: "saved_card_id", description: "names none of your saved cards" });
     else if (closedLoop && !saved.depositedFrom) violations.push({ field: "saved_card_id", description: NOT_DEPOSITED });
     else

@@ -343,6 +343,22 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
   });
   t.equal(reused.transaction!.status, TransactionStatus.APPROVED);
   t.equal(reused.transaction!.card!.maskedNumber, "555555******4444");
+  // A frontend that keeps no cards (open-usd: save_cards false) offers none, not even this one kept at cash-usd.
+  const elsewhere = await opened({ pin, frontend: "open-usd" });
+  t.same(elsewhere.redeemed.session!.savedCards, [], "save_cards false: the card kept at another frontend is not listed");
+  const usedThere = await refusal(
+    cashier.submitDeposit({
+      sessionToken: elsewhere.token,
+      amount: usd(1000),
+      source: { case: "savedCardId", value: cards[0].cardId },
+      savedCardCvv: "321",
+      returnUrl: "/cashier/r",
+      submissionKey: formKey(),
+    }),
+  );
+  t.same(usedThere.fields, ["saved_card_id"], "nor used there by its id");
+  const elsewherePayout = await opened({ pin, frontend: "open-usd" }, true);
+  t.same(elsewherePayout.redeemed.session!.savedCards, [], "nor offered for a withdrawal there");
   const stranger = await opened();
   t.equal((await refusal(cashier.deleteSavedCard({ sessionToken: stranger.token, cardId: cards[0].cardId }))).code, Code.NotFound, "not another customer's");
   await cashier.deleteSavedCard({ sessionToken: later.token, cardId: cards[0].cardId });
