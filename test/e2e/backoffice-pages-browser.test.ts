@@ -415,6 +415,22 @@ t.test("narrow (375 px) and desktop: no page scrolls sideways, only a table insi
     );
   }
   await ada.setViewportSize({ width: 375, height: 800 });
+  // Each table's caption wraps within what its box shows, and stays in view while a wide table scrolls sideways.
+  const captionsOut: string[] = [];
+  for (const path of [...SECTIONS, `/transactions/${sale.approvedTrace}`]) {
+    await ada.goto(`${bo.url}${path}`);
+    const out = (await ada.evaluate(`[...document.querySelectorAll(".table-wrap")].flatMap((w) => {
+      const c = w.querySelector("caption .caption-text");
+      if (!c) return ["a table without its caption text"];
+      return [0, w.scrollWidth].flatMap((left) => {
+        w.scrollLeft = left;
+        const a = c.getBoundingClientRect(), b = w.getBoundingClientRect();
+        return a.left < b.left - 1 || a.right > b.right + 1 ? [c.textContent + " at scroll " + w.scrollLeft] : [];
+      });
+    })`)) as string[];
+    captionsOut.push(...out.map((o) => `${path}: ${o}`));
+  }
+  t.same(captionsOut, [], "every caption is inside its table's visible box at 375 px, scrolled or not");
   for (const path of ["/", "/merchants/m-plat-manual", "/audit"]) {
     await ada.goto(`${bo.url}${path}`);
     t.comment(`screenshot: ${await screenshot(ada, `backoffice-375${path.replaceAll("/", "-")}`)}`);

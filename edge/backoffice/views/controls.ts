@@ -72,7 +72,7 @@ export function dataTable(f: {
   numeric?: readonly number[];
 }): Html {
   const num = new Set(f.numeric ?? []);
-  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.label ?? f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption>${f.caption}</caption>
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.label ?? f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption><span class="caption-text">${f.caption}</span></caption>
 <thead><tr>${f.head.map((h, i) => html`<th scope="col"${num.has(i) ? html` class="num"` : ""}>${h}</th>`)}</tr></thead>
 <tbody>${f.rows.length ? f.rows : html`<tr><td colspan="${f.head.length}" class="muted">${f.empty}</td></tr>`}</tbody></table></div>`;
 }
