@@ -79,13 +79,25 @@ export async function decidePayout(
       error: domainError("INVALID_STATE", `the payout is ${a.status}${a.payoutLetter ? ` (${a.payoutLetter})` : ""}: it cannot be ${PAST[decision]}`),
     };
   }
+  // A payout in requested waits for an operator only once its card is sealed for the approval: before that, its
+  // Process call is still asking the platform's Validation (or died doing so, and the recovery sweep declines it).
+  // A decision then would race the call's own next step and reach the platform before the call's reply does.
+  if (a.status === "requested" && !a.cardHeld)
+    return {
+      ok: false,
+      error: domainError(
+        "INVALID_STATE",
+        `the payout is not waiting for a decision yet: its Process call is still under way (the platform's Validation); it cannot be ${PAST[decision]} until that ends`,
+      ),
+    };
   const merchant = await deps.merchants.get(a.merchantId);
   if (!merchant) return { ok: false, error: domainError("NOT_FOUND", `the payout's merchant ${a.merchantId} no longer exists`) };
   const who = operator;
   const ctx: StepContext = { merchant, afterReply: true, updatedBy: `${by}:${who}`, alongside };
   if (decision === "approve") {
     const card = await heldCard(deps, a);
-    if (!card) return { ok: false, error: domainError("INVALID_STATE", "the payout's card is no longer held; reject or cancel it") };
+    // Sealed while it waits (checked above) and cleared only with a final state: gone only if it moved meanwhile.
+    if (!card) return { ok: false, error: domainError("INVALID_STATE", "the payout changed meanwhile: its card is no longer held") };
     const paid = await payOut(deps, a, card, ctx, `${by}:approve:${who}`);
     if (!paid.won) return { ok: false, error: domainError("INVALID_STATE", `the payout changed meanwhile: it is ${paid.attempt.status}`) };
     return { ok: true, attempt: paid.attempt };

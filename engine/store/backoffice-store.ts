@@ -94,11 +94,14 @@ export class PgBackofficeStore {
     return Number(r?.numDeletedRows ?? 0) > 0;
   }
 
-  /** Payouts waiting in requested, oldest first, after `afterTraceId`. */
+  /**
+   * Payouts waiting in requested for an operator (their card sealed for the approval: not those whose Process call
+   * is still asking the platform's Validation), oldest first, after `afterTraceId`.
+   */
   async payoutQueue(merchants: readonly string[] | undefined, afterTraceId: number | undefined, limit: number): Promise<number[]> {
     const rows = await sql<{ trace_id: number }>`
       select t.trace_id from transaction t join payment_order o on o.id = t.order_ref
-      where t.status = 'requested' and o.type = 'payout' and ${scoped("o.merchant_id", merchants)}
+      where t.status = 'requested' and o.type = 'payout' and o.card_sealed is not null and ${scoped("o.merchant_id", merchants)}
         and t.trace_id > ${afterTraceId ?? 0}
       order by t.trace_id asc limit ${limit}`.execute(this.#db());
     return rows.rows.map((r) => r.trace_id);
@@ -212,7 +215,7 @@ export class PgBackofficeStore {
              count(*) filter (where t.created_at <= ${new Date(now.getTime() - 4 * 3_600_000)} and t.created_at > ${new Date(now.getTime() - 24 * 3_600_000)}) as h24,
              count(*) filter (where t.created_at <= ${new Date(now.getTime() - 24 * 3_600_000)}) as older
       from transaction t join payment_order o on o.id = t.order_ref
-      where t.status = 'requested' and o.type = 'payout' and ${scoped("o.merchant_id", merchants)}`.execute(db);
+      where t.status = 'requested' and o.type = 'payout' and o.card_sealed is not null and ${scoped("o.merchant_id", merchants)}`.execute(db);
     const callbacks = await sql<{ kind: string; attempts: string; failed: string; given_up: string }>`
       select c.kind,
              count(a.*) as attempts,

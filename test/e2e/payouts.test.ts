@@ -214,6 +214,43 @@ t.test("payout decisions refuse what is not a waiting payout, naming the cause",
   );
 });
 
+t.test("a payout whose Validation is still under way is no operator's yet: every decision is refused and nothing is sent early", async (t) => {
+  stub().script("validation", { delayMs: 2000 });
+  const oid = orderId("po-val");
+  const call = payout("m-plat", "plat-usd", { order_id: oid });
+  const traceId = await until(async () => {
+    const [row] = await svc().sql<{ trace_id: string }>(
+      "select t.trace_id from transaction t join payment_order o on o.id = t.order_ref where o.merchant_id = 'm-plat' and o.order_id = $1",
+      [oid],
+    );
+    return row ? Number(row.trace_id) : undefined;
+  });
+  t.ok(traceId, "the payout exists in requested while its Validation waits");
+  for (const [name, decide] of [
+    ["approve", svc().admin.approvePayout],
+    ["reject", svc().admin.rejectPayout],
+    ["cancel", svc().admin.cancelPayout],
+  ] as const) {
+    try {
+      await decide({ traceId: traceId!, operator: "alice", reason: "too early" });
+      t.fail(`${name} was taken during Validation`);
+    } catch (err) {
+      const e = ConnectError.from(err);
+      t.equal(e.code, Code.FailedPrecondition, `${name}: refused`);
+      t.match(e.rawMessage, /not waiting for a decision yet: its Process call is still under way/, `${name}: says why`);
+    }
+  }
+  const { r } = await call;
+  t.equal(r.body.transaction_status, "approved", "the call goes on as if no operator had tried: auto approval, Y");
+  t.same(letters(oid), ["A", "P", "Y"].slice(0, letters(oid).length), "UpdatePayout only from the call's own steps");
+  t.notOk(
+    stub()
+      .received("notification")
+      .some((c) => ofOrder(oid)(c) && body(c).transaction_status !== "approved"),
+    "no operator's state reached the platform",
+  );
+});
+
 t.test("a payout the processor has (P) is the processor's to end: an operator's reject or cancel is refused, and it ends as the processor says", async (t) => {
   // The pending card: the processor takes the payout and approves it a few seconds later.
   const { r } = await payout("m-plat-manual", "manual-usd", { card_number: "4000000000000077" });
