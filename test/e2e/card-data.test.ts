@@ -63,6 +63,17 @@ t.test("run every card through every path", async (t) => {
       }
     }
     record(await processSale(service().edgeUrl, { transaction_type: "payout", card_number: card, cvv: "" }));
+    // A platform that puts a card number into the customer's free text: kept masked like every other free text.
+    record(
+      await processSale(service().edgeUrl, {
+        card_number: CARDS[2],
+        cvv: CVVS[1],
+        first_name: card,
+        last_name: `x ${card}`,
+        address: `card ${card}`,
+        city: card,
+      }),
+    );
     // Every callback: Validation, notifications, UpdatePayout, RecordFailedDeposit.
     const plat = { merchant_id: "m-plat", frontend: "plat-usd", notification_url: `${stub.url}/notify` };
     record(await processSale(service().edgeUrl, { ...plat, card_number: card, cvv: CVVS[0] }));
