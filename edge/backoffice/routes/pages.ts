@@ -129,16 +129,12 @@ export function consoleGet(router: Router, path: string, deps: PageDeps, draw: (
 
 /** An export whose filters are not understood: 400, naming them, and no file. */
 export function refuseFilters(ctx: Context, s: SignedIn, bad: string[]): void {
-  const t = s.kit.tr.t;
-  sendPage(
-    ctx,
-    s.kit,
-    400,
-    messagePage(
-      { ...s.kit, operator: s.operator, csrf: s.csrf },
-      { title: t("kit.refused.heading"), body: t("bo.search.badFilters", { fields: bad.join(", ") }) },
-    ),
-  );
+  refuseSearch(ctx, s, s.kit.tr.t("bo.search.badFilters", { fields: bad.join(", ") }));
+}
+
+/** A search or an export refused for what it was asked, said in `body`: 400, nothing read. */
+export function refuseSearch(ctx: Context, s: SignedIn, body: string): void {
+  sendPage(ctx, s.kit, 400, messagePage({ ...s.kit, operator: s.operator, csrf: s.csrf }, { title: s.kit.tr.t("kit.refused.heading"), body }));
 }
 
 /** A form POST of the console: read, CSRF-checked, then `act` (which answers, usually with a 303). */

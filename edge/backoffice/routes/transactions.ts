@@ -19,7 +19,7 @@ import { namedIn, seeOther } from "../request.ts";
 import { consoleRefusal } from "../refusal.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Notice } from "../views/model.ts";
-import { consoleGet, consolePost, type PageDeps, refuseFilters, refusalPage, type SignedIn, signedIn } from "./pages.ts";
+import { consoleGet, consolePost, type PageDeps, refuseFilters, refuseSearch, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 import { dayRange } from "./date-filter.ts";
@@ -154,7 +154,9 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
     const t = s.kit.tr.t;
     const bad = searchFaults(search);
-    if (bad.length > 0)
+    // A trace_id that names no attempt (a valid one went to its page above) is a filter not understood: named above an
+    // empty list, not dropped so that every row would show as the answer.
+    if (bad.length > 0 || search.trace_id !== "")
       return s.render(
         "transactions",
         t("bo.nav.transactions"),
@@ -163,7 +165,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
           transactions: [],
           nextPageToken: "",
           paged: false,
-          notice: { kind: "error", text: t("bo.search.badFilters", { fields: bad.join(", ") }) },
+          notice: { kind: "error", text: bad.length > 0 ? t("bo.search.badFilters", { fields: bad.join(", ") }) : t("bo.search.badTrace") },
         }),
       );
     const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
@@ -175,7 +177,6 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         transactions: res.transactions,
         nextPageToken: res.nextPageToken,
         paged: pageToken !== "",
-        notice: search.trace_id ? { kind: "error", text: t("bo.search.badTrace") } : undefined,
       }),
     );
   });
@@ -187,6 +188,9 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const search = searchOf(ctx);
     const bad = searchFaults(search);
     if (bad.length > 0) return refuseFilters(ctx, s, bad);
+    // The engine's search has no trace_id filter: an export that names one is refused, never widened to every row.
+    if (search.trace_id !== "")
+      return refuseSearch(ctx, s, s.kit.tr.t(traceIdOf(search.trace_id) === undefined ? "bo.search.badTrace" : "bo.search.traceNotExported"));
     try {
       await sendCsv(ctx, {
         name: "transactions",

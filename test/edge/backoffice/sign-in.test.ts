@@ -303,6 +303,18 @@ t.test("search and export filters that are there but not understood are named, n
     t.equal(csv.status, 400, "an export of it is refused");
     t.match(csv.body, `These filters are not understood: ${fields}.`);
   }
+  // A trace id that names no attempt: an empty list saying why, never every row; an export naming any trace id is
+  // refused (the engine's search has no such filter, so it would have exported everything).
+  for (const trace of ["abc", "-1", "0", "99999999999"]) {
+    const page = await client.get(`/transactions?trace_id=${trace}`);
+    t.match(page.body, "A trace id is a whole number from 1 to 2147483647.", `trace_id=${trace}: said`);
+    t.match(page.body, /<tbody><tr><td colspan="\d+" class="muted">/, `trace_id=${trace}: no rows`);
+    const csv = await client.get(`/transactions.csv?trace_id=${trace}`);
+    t.equal(csv.status, 400, `trace_id=${trace}: its export is refused`);
+  }
+  const one = await client.get("/transactions.csv?trace_id=1");
+  t.equal(one.status, 400, "an export with a good trace id is refused too");
+  t.match(one.body, "A trace id names one transaction, which has its own page: an export is of a search without one.");
   const audit = await client.get("/audit?from=garbage");
   t.match(audit.body, "These filters are not understood: from.");
   t.equal((await client.get("/audit.csv?from=2026-12-01&to=2026-01-01")).status, 400);
