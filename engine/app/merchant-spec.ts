@@ -41,12 +41,17 @@ function url(obj: Record<string, unknown>, key: string, where: string): string |
   if (v === undefined) return null;
   // A callback address is sent on every call and shown to operators: a few kilobytes is no address.
   if ([...v].length > MAX_URL) throw new MerchantsFileError(`${where}.${key}`, `must be at most ${MAX_URL} characters`);
+  let u: URL;
   try {
-    const u = new URL(v);
+    u = new URL(v);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
   } catch {
     throw new MerchantsFileError(`${where}.${key}`, `must be an http(s) URL`);
   }
+  // A password in it would be kept in clear and shown with the address to every operator, viewers included; the
+  // platform knows a callback is Cashier's by its signature (X-Cashier-Signature, or the body's signature).
+  if (u.username !== "" || u.password !== "")
+    throw new MerchantsFileError(`${where}.${key}`, "must not carry a user name or password: every callback is signed instead");
   return v;
 }
 

@@ -251,6 +251,12 @@ t.test("a secret rotation's overlap is one of those offered, or it is refused na
   t.equal(url.status, 400);
   t.match(url.body, /platform_url: must be an http\(s\) URL/);
   t.match(url.body, /<h1[^>]*>[^<]*m-manual/);
+  // A password in a callback address would be shown to every operator who may read the merchant: refused.
+  const withPassword = "http://cbuser:S3cretPass@127.0.0.1:9/api/UpdatePayout";
+  const cred = await kim.client.post("/merchants/m-manual/settings", { update_payout_url: withPassword }, "/merchants/m-manual");
+  t.equal(cred.status, 400);
+  t.match(cred.body, /update_payout_url: must not carry a user name or password/);
+  t.notMatch((await kim.client.get("/merchants/m-manual")).body, "S3cretPass", "nor kept");
   const amount = await kim.client.post("/merchants/m-manual/four-eyes", { thresholds: "USD -5.00" }, "/merchants/m-manual");
   t.equal(amount.status, 400);
   t.match(amount.body, /<h1[^>]*>[^<]*m-manual/);
