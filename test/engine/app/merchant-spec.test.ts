@@ -131,9 +131,17 @@ t.test("a callback address carries no user name or password: shown to every oper
     ["validation_url", "https://cbuser:S3cretPass@platform.example/api/validation"],
     ["update_payout_url", "http://cbuser@127.0.0.1:9000/api/UpdatePayout"],
   ] as const) {
-    t.equal(refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"${key}":"${url}"`)}]}`)), `merchants[0].${key}`, `${key}: ${url}`);
+    t.equal(
+      refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"${key}":"${url}"`)}]}`)),
+      `merchants[0].${key}`,
+      `${key}: ${url}`,
+    );
   }
-  t.equal(refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"platform_url":"http://platform.example/p@th"`)}]}`)), "accepted", "an @ in the path is no user");
+  t.equal(
+    refusedField(() => parseMerchantsFile(`{"merchants":[${entry(`,"platform_url":"http://platform.example/p@th"`)}]}`)),
+    "accepted",
+    "an @ in the path is no user",
+  );
 });
 
 t.test("a merchant listed twice is refused, naming the second entry", async (t) => {
