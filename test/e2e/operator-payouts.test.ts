@@ -9,7 +9,7 @@
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ConsoleErrorReason, ConsoleErrorSchema, PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorReason, ConsoleErrorSchema, PayoutDecision, PayoutReason, RefusedForm } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
@@ -305,6 +305,37 @@ t.test("reject and cancel take a listed reason; OTHER needs a note; both are kep
     bo().decidePayout({ context: ctx(sue.sessionToken), traceId: c.traceId, decision: PayoutDecision.CANCEL, reason: PayoutReason.CUSTOMER_REQUEST }),
   );
   t.equal(decideAsSupport.code, Code.PermissionDenied);
+});
+
+t.test("a form the console refused on its own is filed: audited as its action's failure, or refused for a role that may not take it", async (t) => {
+  const p = await payout(700);
+  await bo().recordRefusedForm({
+    context: ctx(ann.sessionToken),
+    form: RefusedForm.PAYOUT_DECISION,
+    traceIds: [p.traceId],
+    reason: "Choose a reason. 4111 1111 1111 1111",
+  });
+  const rows = await svc().sql<{ actor: string; detail: string; merchant_id: string | null }>(
+    "select actor, detail, merchant_id from audit_log where action = 'payout.decide' and target = $1 and outcome = 'failure'",
+    [`trace_id:${p.traceId}`],
+  );
+  t.same(
+    rows.map((r) => [r.actor, r.detail, r.merchant_id ?? ""]),
+    [["ann", "Choose a reason. 4111 11** **** 1111", ""]],
+    "filed under the payout, with the console's reason (card numbers masked) and no merchant: nothing was read",
+  );
+  const bySupport = await refusal(
+    bo().recordRefusedForm({ context: ctx(sue.sessionToken), form: RefusedForm.PAYOUT_DECISION, traceIds: [p.traceId], reason: "x" }),
+  );
+  t.equal(bySupport.code, Code.PermissionDenied, "support may not decide: refused as the decision itself would be");
+  t.same(await failuresOf("payout.decide", p.traceId), ["Choose a reason. 4111 11** **** 1111", "role support does not allow payout.decide"]);
+  const fourEyes = await refusal(
+    bo().recordRefusedForm({ context: ctx(ann.sessionToken), form: RefusedForm.FOUR_EYES, merchantId: "m-plat", reason: "Line 1" }),
+  );
+  t.equal(fourEyes.code, Code.PermissionDenied, "a payouts operator may not change a merchant's four eyes");
+  t.equal((await refusal(bo().recordRefusedForm({ context: ctx(ann.sessionToken), reason: "x" }))).code, Code.InvalidArgument, "a form must be named");
+  t.equal((await refusal(bo().recordRefusedForm({ context: ctx("not-a-session"), form: RefusedForm.BULK_APPROVAL, reason: "x" }))).code, Code.Unauthenticated);
+  t.equal((await svc().sql("select trace_id from transaction where trace_id = $1 and status = 'requested'", [p.traceId])).length, 1, "the payout is untouched");
 });
 
 t.test("bulk approval: each payout as one decision, failures named per payout", async (t) => {

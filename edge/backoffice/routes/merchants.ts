@@ -8,6 +8,7 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { currencyExponent } from "../../../engine/domain/money.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
@@ -16,6 +17,7 @@ import type { Notice } from "../views/model.ts";
 import { merchantPage, merchantsPage } from "../views/merchants.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps, type SignedIn } from "./pages.ts";
+import { fileRefusedForm } from "./refused-form.ts";
 
 const MERCHANT = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -140,7 +142,11 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     const thresholds: { currency: string; amountMinor: bigint }[] = [];
     for (const [i, line] of lines.entries()) {
       const parsed = parseAmountLine(line);
-      if (!parsed) return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badThreshold", { line: i + 1 }));
+      if (!parsed) {
+        // Filed with the engine first: audited, or "Not allowed" for a role that may not change the merchant.
+        await fileRefusedForm(deps, s, RefusedForm.FOUR_EYES, { merchantId }, { key: "bo.merchant.badThreshold", params: { line: i + 1 } });
+        return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badThreshold", { line: i + 1 }));
+      }
       thresholds.push(parsed);
     }
     await change(ctx, s, merchantId, "saved", () => deps.client.setFourEyesThresholds({ context: s.context, merchantId, thresholds }));
@@ -151,7 +157,10 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     // The form offers these; anything else is named, not quietly made a day.
     const given = form.get("overlap_hours") ?? "";
     const hours = given === "" ? 24 : Number(given);
-    if (![1, 24, 72, 168].includes(hours)) return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badOverlap"));
+    if (![1, 24, 72, 168].includes(hours)) {
+      await fileRefusedForm(deps, s, RefusedForm.SECRET_ROTATION, { merchantId }, { key: "bo.merchant.badOverlap" });
+      return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badOverlap"));
+    }
     await change(ctx, s, merchantId, "rotated", () =>
       deps.client.rotateMerchantSecret({
         context: s.context,

@@ -5,13 +5,14 @@
  * and bulk approval.
  */
 import type Router from "@koa/router";
-import { PayoutDecision, PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { PayoutDecision, PayoutReason, RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
 import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/domain/payout-reasons.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
+import { fileRefusedForm } from "./refused-form.ts";
 import { traceIdOf } from "../../wire/ids.ts";
 
 const byName = (names: Readonly<Record<number, string>>, name: string | null) => Number(Object.entries(names).find(([, n]) => n === name)?.[0] ?? 0);
@@ -82,12 +83,18 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
         ),
       );
     };
-    if (!decision) return again(t("bo.payout.chooseDecision"), 400);
-    if (!reason) return again(t("bo.payout.chooseReason"), 400);
+    // Refused here, in the operator's language, and filed with the engine first: audited, or "Not allowed" for a role
+    // that may not decide at all.
+    const refuse = async (key: ConsoleKey, params?: Record<string, number>) => {
+      await fileRefusedForm(deps, s, RefusedForm.PAYOUT_DECISION, { traceIds: [traceId] }, { key, params });
+      return again(t(key, params), 400);
+    };
+    if (!decision) return refuse("bo.payout.chooseDecision");
+    if (!reason) return refuse("bo.payout.chooseReason");
     const fit = reasonFit(decision, reason);
-    if (fit) return again(t(fit), 400);
-    if (reason === PayoutReason.OTHER && !note) return again(t("bo.payout.noteNeeded"), 400);
-    if ([...note].length > NOTE_MAX) return again(t("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length }), 400);
+    if (fit) return refuse(fit);
+    if (reason === PayoutReason.OTHER && !note) return refuse("bo.payout.noteNeeded");
+    if ([...note].length > NOTE_MAX) return refuse("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length });
     try {
       const res = await deps.client.decidePayout({ context: s.context, traceId, decision, reason, note });
       const notice = res.awaitingSecondApproval
@@ -116,19 +123,22 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     const long = [...note].length > NOTE_MAX;
     // The engine approves at most BULK_APPROVE_MAX at once: more are refused whole, not cut to the first ones.
     if (traceIds.length === 0 || traceIds.length > BULK_APPROVE_MAX || !reason || fit || (reason === PayoutReason.OTHER && !note) || long) {
-      const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
-      const message =
+      const why: { key: ConsoleKey; params?: Record<string, number> } =
         traceIds.length === 0
-          ? t("bo.payout.selectSome")
+          ? { key: "bo.payout.selectSome" }
           : traceIds.length > BULK_APPROVE_MAX
-            ? t("bo.payout.tooMany", { count: traceIds.length })
+            ? { key: "bo.payout.tooMany", params: { count: traceIds.length } }
             : !reason
-              ? t("bo.payout.chooseReason")
+              ? { key: "bo.payout.chooseReason" }
               : fit
-                ? t(fit)
+                ? { key: fit }
                 : long
-                  ? t("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length })
-                  : t("bo.payout.noteNeeded");
+                  ? { key: "bo.payout.noteTooLong", params: { max: NOTE_MAX, count: [...note].length } }
+                  : { key: "bo.payout.noteNeeded" };
+      // Filed with the engine first: audited, or "Not allowed" for a role that may not decide at all.
+      await fileRefusedForm(deps, s, RefusedForm.BULK_APPROVAL, { traceIds }, why);
+      const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
+      const message = t(why.key, why.params);
       return sendPage(
         ctx,
         s.kit,

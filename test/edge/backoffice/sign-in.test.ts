@@ -229,6 +229,30 @@ t.test("a decision's note over its limit, or a reason that does not fit the deci
   t.match(bulk.body, /An approval takes the reason Checks passed/);
   const [row] = await service().sql<{ status: string }>("select status from transaction where trace_id = $1", [traceId]);
   t.equal(row.status, "requested", "nothing was decided");
+  // Each of those refusals, made by the console itself, is in the audit log as the action's failure, in English.
+  const audited = await service().sql<{ action: string; detail: string }>(
+    "select action, detail from audit_log where actor = 'joy' and outcome = 'failure' and target like $1 order by id",
+    [`%trace_id:${traceId}%`],
+  );
+  t.same(
+    audited.map((r) => [r.action, r.detail.slice(0, 30)]),
+    [
+      ["payout.decide", "The note is at most 238 charac"],
+      ["payout.decide", "An approval takes the reason C"],
+      ["payout.decide", "Checks passed is a reason to a"],
+      ["payout.approve", "An approval takes the reason C"],
+    ],
+    "every refused form is audited",
+  );
+  // A viewer's malformed decision is "Not allowed", as a well-formed one is, and audited as a role refusal.
+  const viewerToken = await createOperator(service(), "vic", "viewer");
+  const vic = await enrolOverHttp(bo.url, viewerToken, "vic", undefined, clock.now);
+  const forged = await vic.client.post(path, { decision: "approve", reason: "suspected_fraud" }, "/payouts");
+  t.equal(forged.status, 403);
+  t.match(forged.body, /Not allowed/);
+  t.notMatch(forged.body, /name="decision"/, "no decision form for a viewer");
+  const [denied] = await service().sql<{ detail: string }>("select detail from audit_log where actor = 'vic' and outcome = 'failure'");
+  t.equal(denied?.detail, "role viewer does not allow payout.decide");
 });
 
 t.test("a secret rotation's overlap is one of those offered, or it is refused naming it", async (t) => {
@@ -260,6 +284,14 @@ t.test("a secret rotation's overlap is one of those offered, or it is refused na
   const amount = await kim.client.post("/merchants/m-manual/four-eyes", { thresholds: "USD -5.00" }, "/merchants/m-manual");
   t.equal(amount.status, 400);
   t.match(amount.body, /<h1[^>]*>[^<]*m-manual/);
+  // A line the console cannot read is refused there, and audited as the engine's refusals are.
+  const unread = await kim.client.post("/merchants/m-manual/four-eyes", { thresholds: "USD abc" }, "/merchants/m-manual");
+  t.equal(unread.status, 400);
+  const fourEyes = await service().sql<{ detail: string }>(
+    "select detail from audit_log where actor = 'kim' and action = 'merchant.four_eyes' and outcome = 'failure' order by id",
+  );
+  t.equal(fourEyes.length, 2, "the refused amount and the unread line are both audited");
+  t.match(fourEyes[1]?.detail, /^Line 1/);
 });
 
 t.test("an operator form the engine refuses shows the operators page again with why", async (t) => {

@@ -2697,6 +2697,68 @@ export declare type CheckTransactionNowResponse = Message<"cashier.admin.v1.Chec
 export declare const CheckTransactionNowResponseSchema: GenMessage<CheckTransactionNowResponse>;
 
 /**
+ * RecordRefusedFormRequest names the form, what it was for, and why the console refused it.
+ *
+ * @generated from message cashier.admin.v1.RecordRefusedFormRequest
+ */
+export declare type RecordRefusedFormRequest = Message<"cashier.admin.v1.RecordRefusedFormRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * Which form.
+   *
+   * @generated from field: cashier.admin.v1.RefusedForm form = 2;
+   */
+  form: RefusedForm;
+
+  /**
+   * The payouts it named (a decision names one; a bulk approval at most its limit, more are cut).
+   *
+   * @generated from field: repeated int32 trace_ids = 3;
+   */
+  traceIds: number[];
+
+  /**
+   * The merchant it named (four eyes, secret rotation).
+   *
+   * @generated from field: string merchant_id = 4;
+   */
+  merchantId: string;
+
+  /**
+   * Why the console refused it, as the audit row keeps it: printable text, cut to 256 characters, card numbers masked.
+   *
+   * @generated from field: string reason = 5;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.RecordRefusedFormRequest.
+ * Use `create(RecordRefusedFormRequestSchema)` to create a new message.
+ */
+export declare const RecordRefusedFormRequestSchema: GenMessage<RecordRefusedFormRequest>;
+
+/**
+ * RecordRefusedFormResponse is empty: the refusal is filed.
+ *
+ * @generated from message cashier.admin.v1.RecordRefusedFormResponse
+ */
+export declare type RecordRefusedFormResponse = Message<"cashier.admin.v1.RecordRefusedFormResponse"> & {
+};
+
+/**
+ * Describes the message cashier.admin.v1.RecordRefusedFormResponse.
+ * Use `create(RecordRefusedFormResponseSchema)` to create a new message.
+ */
+export declare const RecordRefusedFormResponseSchema: GenMessage<RecordRefusedFormResponse>;
+
+/**
  * EnrolmentStep is where an enrolment stands.
  *
  * @generated from enum cashier.admin.v1.EnrolmentStep
@@ -2935,6 +2997,53 @@ export enum ConsoleErrorReason {
  * Describes the enum cashier.admin.v1.ConsoleErrorReason.
  */
 export declare const ConsoleErrorReasonSchema: GenEnum<ConsoleErrorReason>;
+
+/**
+ * RefusedForm is the console form a RecordRefusedForm files.
+ *
+ * @generated from enum cashier.admin.v1.RefusedForm
+ */
+export enum RefusedForm {
+  /**
+   * Not set: refused, INVALID_ARGUMENT.
+   *
+   * @generated from enum value: REFUSED_FORM_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A payout's decision (action payout.decide, audited as payout.decide on trace_id).
+   *
+   * @generated from enum value: REFUSED_FORM_PAYOUT_DECISION = 1;
+   */
+  PAYOUT_DECISION = 1,
+
+  /**
+   * A bulk approval (action payout.decide, audited as payout.approve on the trace_ids).
+   *
+   * @generated from enum value: REFUSED_FORM_BULK_APPROVAL = 2;
+   */
+  BULK_APPROVAL = 2,
+
+  /**
+   * A merchant's four-eyes amounts (action merchant.update, audited as merchant.four_eyes).
+   *
+   * @generated from enum value: REFUSED_FORM_FOUR_EYES = 3;
+   */
+  FOUR_EYES = 3,
+
+  /**
+   * A merchant's secret rotation (action merchant.rotate_secret, audited as merchant.rotate_secret).
+   *
+   * @generated from enum value: REFUSED_FORM_SECRET_ROTATION = 4;
+   */
+  SECRET_ROTATION = 4,
+}
+
+/**
+ * Describes the enum cashier.admin.v1.RefusedForm.
+ */
+export declare const RefusedFormSchema: GenEnum<RefusedForm>;
 
 /**
  * BackofficeService is what the Backoffice console calls on behalf of a person.
@@ -3338,6 +3447,22 @@ export declare const BackofficeService: GenService<{
     methodKind: "unary";
     input: typeof GetDashboardRequestSchema;
     output: typeof GetDashboardResponseSchema;
+  },
+  /**
+   * RecordRefusedForm files a console form that the Backoffice itself refused
+   * before asking for the change (a four-eyes line it could not read, an
+   * overlap it does not offer, a decision without its reason): authorized for
+   * the form's action as the change would be (PERMISSION_DENIED, audited, when
+   * the role may not take it), then audited as that action's failure with the
+   * console's reason, so that every refused action is in the log. Nothing else
+   * changes.
+   *
+   * @generated from rpc cashier.admin.v1.BackofficeService.RecordRefusedForm
+   */
+  recordRefusedForm: {
+    methodKind: "unary";
+    input: typeof RecordRefusedFormRequestSchema;
+    output: typeof RecordRefusedFormResponseSchema;
   },
 }>;
 
