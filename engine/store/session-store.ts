@@ -91,6 +91,28 @@ const NOT_FINAL = ["pending", "pending_async", "requested"] as const;
 const unusedAutologin = (autologinHash: string, now: Date) => (eb: ExpressionBuilder<CashierDb, "hosted_session">) =>
   eb.and([eb("autologin_hash", "=", autologinHash), eb("autologin_used_at", "is", null), eb("expires_at", ">", now)]);
 
+type Db = ReturnType<typeof typedDb>;
+
+/** The new session's row; undefined when its (merchant_id, idempotency_key) is taken. */
+async function insertSession(db: Db, values: Insertable<CashierDb["hosted_session"]>): Promise<Row | undefined> {
+  return (await db
+    .insertInto("hosted_session")
+    .values(values)
+    .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
+    .returning(SESSION_COLUMNS)
+    .executeTakeFirst()) as Row | undefined;
+}
+
+/** The session holding a start's key. */
+async function sessionByKey(db: Db, merchantId: string, idempotencyKey: string): Promise<Row | undefined> {
+  return (await db
+    .selectFrom("hosted_session")
+    .select(SESSION_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("idempotency_key", "=", idempotencyKey)
+    .executeTakeFirst()) as Row | undefined;
+}
+
 /** Rolls a withdrawal session back whose order_id an order holds. */
 class OrderTaken extends Error {}
 
@@ -132,19 +154,9 @@ export class PgSessionStore implements SessionStore {
     // Two rounds at most: the second after releasing the key of an ended deposit session.
     for (let round = 0; round < 3; round++) {
       const db = this.#db();
-      const inserted = (await db
-        .insertInto("hosted_session")
-        .values(values)
-        .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
-        .returning(SESSION_COLUMNS)
-        .executeTakeFirst()) as Row | undefined;
+      const inserted = await insertSession(db, values);
       if (inserted) return { created: true, session: sessionOf(inserted) };
-      const existing = (await db
-        .selectFrom("hosted_session")
-        .select(SESSION_COLUMNS)
-        .where("merchant_id", "=", d.merchantId)
-        .where("idempotency_key", "=", d.idempotencyKey)
-        .executeTakeFirst()) as Row | undefined;
+      const existing = await sessionByKey(db, d.merchantId, d.idempotencyKey);
       if (!existing) continue;
       // A repeat answers the same session while its link is unused: a platform's retry of a lost reply. A deposit
       // session whose link was used (or that ended) is not answered again: its link could only say it cannot be used.
@@ -171,12 +183,7 @@ export class PgSessionStore implements SessionStore {
       return await this.#orm.em.fork().transactional(async (tx) => {
         const db = typedDb(tx);
         await sql`select cashier_order_id_lock(${merchantId}, ${orderId})`.execute(db);
-        const inserted = (await db
-          .insertInto("hosted_session")
-          .values(values)
-          .onConflict((oc) => oc.constraint("hosted_session_idempotency_unique").doNothing())
-          .returning(SESSION_COLUMNS)
-          .executeTakeFirst()) as Row | undefined;
+        const inserted = await insertSession(db, values);
         if (inserted) {
           const order = await db
             .selectFrom("payment_order")
@@ -187,12 +194,9 @@ export class PgSessionStore implements SessionStore {
           if (order) throw new OrderTaken();
           return { created: true, session: sessionOf(inserted) };
         }
-        const existing = (await db
-          .selectFrom("hosted_session")
-          .select(SESSION_COLUMNS)
-          .where("merchant_id", "=", values.merchant_id)
-          .where("idempotency_key", "=", values.idempotency_key)
-          .executeTakeFirstOrThrow()) as Row;
+        // Under the lock, the key's holder is there: the insert met it.
+        const existing = await sessionByKey(db, merchantId, values.idempotency_key);
+        if (!existing) throw new Error("withdrawal session start: its key's session vanished under the lock");
         return { created: false, session: sessionOf(existing) };
       });
     } catch (err) {
