@@ -100,12 +100,14 @@ async function queued(deps: WorkDeps, list: Attempt[]) {
   };
   return Promise.all(
     list.map(async (a) => {
-      // A first approval whose operator may no longer decide is not shown: it no longer counts (console-payouts.ts).
+      // While the payout waits, a first approval whose operator may no longer decide is not shown: it no longer
+      // counts (console-payouts.ts). Once decided, the first approval that stands beside the second is its record.
       const recorded = firsts.get(a.traceId);
-      const first = recorded && (await decides(recorded.login, a.merchantId)) ? recorded : undefined;
+      const waiting = a.status === "requested";
+      const first = recorded && (!waiting || (await decides(recorded.login, a.merchantId))) ? recorded : undefined;
       return create(QueuedPayoutSchema, {
         transaction: attemptToProto(a),
-        fourEyesRequired: a.status === "requested" && (await needsFourEyes(deps, a)),
+        fourEyesRequired: waiting ? await needsFourEyes(deps, a) : first !== undefined,
         firstApproval: first
           ? create(FourEyesApprovalSchema, {
               login: first.login,

@@ -119,6 +119,10 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
     ],
     "UpdatePayout names the operator who approved",
   );
+  // Decided, the payout still shows that two approved it, and who was first (the second is the history's).
+  const decided = (await bo().getPayoutContext({ context: ctx(sue.sessionToken), traceId: big.traceId })).payout;
+  t.equal(decided?.fourEyesRequired, true, "decided with four eyes");
+  t.equal(decided?.firstApproval?.login, "ann", "its first approver kept beside the decision");
   const small = await payout(1000);
   const one = await bo().decidePayout({
     context: ctx(ann.sessionToken),
@@ -128,6 +132,8 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
   });
   t.equal(one.awaitingSecondApproval, false, "below the amount one operator is enough");
   t.equal(one.transaction?.status, TransactionStatus.APPROVED);
+  const alone = (await bo().getPayoutContext({ context: ctx(sue.sessionToken), traceId: small.traceId })).payout;
+  t.same([alone?.fourEyesRequired, alone?.firstApproval], [false, undefined], "one approval: said so once decided too");
 });
 
 t.test("four eyes: a first approval counts only while its operator may still decide; one disabled since is void", async (t) => {

@@ -12,6 +12,7 @@ import {
   type QueuedPayout,
   type BulkApprovalResult,
 } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
@@ -51,6 +52,9 @@ function reasonOptions(tr: ConsoleTranslator, reasons: readonly PayoutReason[]):
 function fourEyes(tr: ConsoleTranslator, p: QueuedPayout): Html {
   const t = tr.t;
   if (!p.fourEyesRequired) return html`<span class="muted">${t("bo.payout.oneApproval")}</span>`;
+  // Decided with two approvals: the first one's operator (the second is the history's).
+  if (p.firstApproval && p.transaction?.status !== TransactionStatus.REQUESTED)
+    return html`<span>${t("bo.payout.twoGiven", { login: p.firstApproval.login })}</span>`;
   if (p.firstApproval) return html`<span class="status wait">${t("bo.payout.secondNeeded", { login: p.firstApproval.login })}</span>`;
   return html`<span class="status wait">${t("bo.payout.twoApprovals")}</span>`;
 }
@@ -136,7 +140,7 @@ ${noticeBox(v.notice)}
 <dt>${t("bo.payout.fourEyes")}</dt><dd>${fourEyes(tr, p)}</dd>
 </dl>
 ${
-  p.fourEyesRequired
+  p.fourEyesRequired && x.status === TransactionStatus.REQUESTED
     ? html`<div class="notice" role="note" id="four-eyes">${
         first
           ? first.login === v.login

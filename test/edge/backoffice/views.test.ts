@@ -11,7 +11,13 @@ import { create } from "@bufbuild/protobuf";
 import QRCode from "qrcode";
 import { CallbackKind, CallbackSchema, CallbackState } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { TransactionSchema, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { ConsoleSessionSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import {
+  ConsoleSessionSchema,
+  FourEyesApprovalSchema,
+  GetPayoutContextResponseSchema,
+  QueuedPayoutSchema,
+} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { payoutPage } from "../../../edge/backoffice/views/payouts.ts";
 import { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { MerchantSchema } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { merchantPage } from "../../../edge/backoffice/views/merchants.ts";
@@ -201,4 +207,21 @@ t.test("a merchant's frontend limits read as money in the currency's own decimal
   const page = merchantPage(consoleTranslator("en"), { merchant, accounts: [], fourEyes: [], canUpdate: false, canRotate: false, csrf: "c" }).toString();
   t.match(page, "USD: deposits 5.00 USD to 5000.00 USD; withdrawals – to –.");
   t.match(page, "BHD: deposits – to –; withdrawals – to 5.000 BHD.");
+});
+
+t.test("a payout's four eyes: waiting for the second, or decided with two, naming the first approver", async (t) => {
+  const payout = (status: TransactionStatus) =>
+    create(GetPayoutContextResponseSchema, {
+      payout: create(QueuedPayoutSchema, {
+        transaction: create(TransactionSchema, { traceId: 4, status, transactionType: TransactionType.PAYOUT, merchantId: "m-a" }),
+        fourEyesRequired: true,
+        firstApproval: create(FourEyesApprovalSchema, { login: "paya2" }),
+      }),
+    });
+  const waiting = payoutPage(tr, { context: payout(TransactionStatus.REQUESTED), canDecide: true, csrf: "c", login: "paya" }).toString();
+  t.match(waiting, "second needed (first: paya2)");
+  t.match(waiting, 'id="four-eyes"', "the second approver is told what the approval does");
+  const decided = payoutPage(tr, { context: payout(TransactionStatus.APPROVED), canDecide: true, csrf: "c", login: "paya" }).toString();
+  t.match(decided, "two (first: paya2)", "decided: two approvals, the first named");
+  t.notMatch(decided, 'id="four-eyes"', "and no word about a second approval to give");
 });
