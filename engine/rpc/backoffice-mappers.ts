@@ -20,6 +20,7 @@ import { actionsOf, type Role } from "../domain/operator-roles.ts";
 import type { OperatorRecord, OperatorState as State, PasskeyRecord } from "../store/operator-store.ts";
 import { RpcError } from "./grpc-adapter.ts";
 import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
+import { BULK_APPROVE_MAX } from "../domain/payout-reasons.ts";
 
 const ROLE_TO: Record<Role, OperatorRole> = {
   viewer: OperatorRole.VIEWER,
@@ -126,3 +127,14 @@ export async function consoleCall<T>(fn: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/** An audit row's target for the payouts a console call named: at most the bulk limit of them. */
+export function payoutsTarget(traceIds: readonly number[]): string {
+  return traceIds
+    .slice(0, BULK_APPROVE_MAX)
+    .map((id) => `trace_id:${id}`)
+    .join(",");
+}
+
+/** An audit row's target for the merchant a console call named, before it is known to exist: cut to 64 characters. */
+export const merchantTarget = (merchantId: string): string => `merchant:${merchantId.slice(0, 64)}`;

@@ -15,10 +15,9 @@ import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { authorize } from "../app/console-session.ts";
 import { maskCardNumbers } from "../domain/card.ts";
 import type { Action } from "../domain/operator-roles.ts";
-import { BULK_APPROVE_MAX } from "../domain/payout-reasons.ts";
 import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
 import { MAX_DESCRIPTION } from "../security/canonical.ts";
-import { callerOf, consoleCall } from "./backoffice-mappers.ts";
+import { callerOf, consoleCall, merchantTarget, payoutsTarget } from "./backoffice-mappers.ts";
 import { invalidArgument } from "./errors.ts";
 
 /** Each form: the action its change is authorized as, the action its audit rows carry, and what it names. */
@@ -30,13 +29,8 @@ const FORMS: Record<Exclude<RefusedForm, RefusedForm.UNSPECIFIED>, { action: Act
 };
 
 /** What the form named, as the change's own rows write their target. */
-function targetOf(req: RecordRefusedFormRequest, names: "payouts" | "merchant"): string {
-  if (names === "merchant") return `merchant:${req.merchantId.replace(EVERY_CONTROL_CHARACTER, "").slice(0, 64)}`;
-  return req.traceIds
-    .slice(0, BULK_APPROVE_MAX)
-    .map((id) => `trace_id:${id}`)
-    .join(",");
-}
+const targetOf = (req: RecordRefusedFormRequest, names: "payouts" | "merchant"): string =>
+  names === "merchant" ? merchantTarget(req.merchantId) : payoutsTarget(req.traceIds);
 
 export function backofficeRefusals(deps: BackofficeDeps) {
   return {

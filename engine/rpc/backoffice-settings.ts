@@ -40,7 +40,7 @@ import { canonicalJson } from "../domain/audit-chain.ts";
 import { domainError } from "../domain/errors.ts";
 import type { Action } from "../domain/operator-roles.ts";
 import { adminService } from "./admin-service.ts";
-import { auditToProto, callerOf, consoleCall, enrolmentToProto, operatorToProto, roleFromProto, stateFromProto } from "./backoffice-mappers.ts";
+import { auditToProto, callerOf, consoleCall, enrolmentToProto, merchantTarget, operatorToProto, roleFromProto, stateFromProto } from "./backoffice-mappers.ts";
 import { merchantsFor, type WorkDeps } from "./backoffice-work.ts";
 import { kindToProto } from "./callback-mappers.ts";
 import { checkText, invalidArgument, toRpcError } from "./errors.ts";
@@ -83,9 +83,9 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     ctx: CallContext,
     apply: () => Promise<T>,
   ): Promise<T> {
-    const who = await authorize(deps, caller, action, `merchant:${merchantId.slice(0, 64)}`);
+    const who = await authorize(deps, caller, action, merchantTarget(merchantId));
     // A merchant out of the caller's reach (or none) is refused before the change's own audit: audited here.
-    const before = await auditingRefusals(deps, who, caller, { action: auditAction, target: `merchant:${merchantId.slice(0, 64)}` }, async () => {
+    const before = await auditingRefusals(deps, who, caller, { action: auditAction, target: merchantTarget(merchantId) }, async () => {
       merchantsFor(who, merchantId);
       return admin.getMerchant(create(GetMerchantRequestSchema, { merchantId }), ctx);
     });
@@ -203,7 +203,7 @@ export function backofficeSettings(deps: WorkDeps): SettingsCalls {
     setFourEyesThresholds: (req) =>
       consoleCall(async () => {
         const caller = callerOf(req.context);
-        const target = `merchant:${req.merchantId.slice(0, 64)}`;
+        const target = merchantTarget(req.merchantId);
         const who = await authorize(deps, caller, "merchant.update", target);
         return auditingRefusals(deps, who, caller, { action: "merchant.four_eyes", target }, async () => {
           if (!req.merchantId) throw invalidArgument("merchant_id", "is required");

@@ -40,7 +40,7 @@ import { domainError, describeViolations } from "../domain/errors.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import type { Attempt } from "../domain/transaction.ts";
 import { redeliverCallback } from "./admin-service.ts";
-import { callerOf, consoleCall } from "./backoffice-mappers.ts";
+import { callerOf, consoleCall, payoutsTarget } from "./backoffice-mappers.ts";
 import { callbackToProto } from "./callback-mappers.ts";
 import { checkText, checkTraceId, invalidArgument, toRpcError } from "./errors.ts";
 import type { ServiceImpl } from "./grpc-adapter.ts";
@@ -299,10 +299,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
     bulkApprovePayouts: (req) =>
       consoleCall(async () => {
         // A refusal names the payouts it was asked for, as a single decision's names its one (the list cut to the bulk limit).
-        const tried = req.traceIds
-          .slice(0, BULK_APPROVE_MAX)
-          .map((id) => `trace_id:${id}`)
-          .join(",");
+        const tried = payoutsTarget(req.traceIds);
         const who = await authorize(deps, callerOf(req.context), "payout.decide", tried);
         if (req.traceIds.length < 1 || req.traceIds.length > BULK_APPROVE_MAX) throw invalidArgument("trace_ids", `must list 1 to ${BULK_APPROVE_MAX} payouts`);
         if (new Set(req.traceIds).size !== req.traceIds.length) throw invalidArgument("trace_ids", "must not repeat a payout");

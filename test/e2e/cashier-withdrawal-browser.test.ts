@@ -51,6 +51,11 @@ async function withdrawalSession(t: Test, over: Record<string, unknown> = {}) {
   const pin = `wd-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
   const sale = await processSale(service().edgeUrl, { merchant_id: "m-cash-manual", frontend: "manual-usd", pin, amount: 10_000 });
   t.equal(sale.body.transaction_status, "approved", "the customer deposited from the card first", { sale: sale.text });
+  return openWithdrawal(t, pin, over);
+}
+
+/** Another withdrawal session of customer `pin` at m-cash-manual (balance 200.00 USD unless `over` says otherwise). */
+async function openWithdrawal(t: Test, pin: string, over: Record<string, unknown> = {}) {
   const order = orderId("wd");
   const reply = await startSession(
     service().edgeUrl,
@@ -177,21 +182,10 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
 t.test("a balance below the smallest withdrawal: the page says so instead of a form, and still lists what is pending", async (t) => {
   const s = await withdrawalSession(t);
   const { traceId } = await requestedAndBack(t, s.redirectUrl, "4111111111111111");
-  const reply = await startSession(
-    service().edgeUrl,
-    sessionBody({
-      intent: "withdrawal",
-      merchant_id: "m-cash-manual",
-      frontend: "manual-usd",
-      pin: s.pin,
-      order_id: orderId("wd"),
-      balance: 600,
-      return_url: `${stub.url}/return`,
-    }),
-  );
-  t.equal(reply.http, 200, "the session starts: its customer may still see and cancel what is pending", { reply: reply.body });
+  // Its start is checked to answer 200: the customer may still see and cancel what is pending.
+  const below = await openWithdrawal(t, s.pin, { balance: 600 });
   const page = await freshPage(t);
-  await page.goto(reply.body.redirect_url as string);
+  await page.goto(below.redirectUrl);
   t.equal(await page.textContent("#balance"), "6.00 USD");
   t.equal(await page.textContent("#nothing-to-withdraw"), "Your available balance is below the smallest withdrawal, 10.00 USD.");
   t.equal(await page.locator("#withdraw, #amount").count(), 0, "no amount and no button that could only be refused");
