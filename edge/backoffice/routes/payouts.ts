@@ -30,6 +30,19 @@ function reasonFit(decision: PayoutDecision, reason: PayoutReason): "bo.payout.r
   return misfit === "not-an-approval-reason" ? "bo.payout.reasonForApproval" : misfit === "an-approval-reason" ? "bo.payout.reasonForRefusal" : undefined;
 }
 
+/** A refusal's message, by key. */
+type Why = { key: ConsoleKey; params?: Record<string, number> };
+
+/** What is wrong with a decision's reason and note, the first thing first (the engine's rules, in the operator's language). */
+function reasonProblem(decision: PayoutDecision, reason: PayoutReason, note: string): Why | undefined {
+  if (!reason) return { key: "bo.payout.chooseReason" };
+  const fit = reasonFit(decision, reason);
+  if (fit) return { key: fit };
+  if (reason === PayoutReason.OTHER && !note) return { key: "bo.payout.noteNeeded" };
+  if ([...note].length > NOTE_MAX) return { key: "bo.payout.noteTooLong", params: { max: NOTE_MAX, count: [...note].length } };
+  return undefined;
+}
+
 export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts", deps, async (ctx, s) => {
     const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
@@ -85,16 +98,11 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     };
     // Refused here, in the operator's language, and filed with the engine first: audited, or "Not allowed" for a role
     // that may not decide at all.
-    const refuse = async (key: ConsoleKey, params?: Record<string, number>) => {
-      await fileRefusedForm(deps, s, RefusedForm.PAYOUT_DECISION, { traceIds: [traceId] }, { key, params });
-      return again(t(key, params), 400);
-    };
-    if (!decision) return refuse("bo.payout.chooseDecision");
-    if (!reason) return refuse("bo.payout.chooseReason");
-    const fit = reasonFit(decision, reason);
-    if (fit) return refuse(fit);
-    if (reason === PayoutReason.OTHER && !note) return refuse("bo.payout.noteNeeded");
-    if ([...note].length > NOTE_MAX) return refuse("bo.payout.noteTooLong", { max: NOTE_MAX, count: [...note].length });
+    const why: Why | undefined = decision ? reasonProblem(decision, reason, note) : { key: "bo.payout.chooseDecision" };
+    if (why) {
+      await fileRefusedForm(deps, s, RefusedForm.PAYOUT_DECISION, { traceIds: [traceId] }, why);
+      return again(t(why.key, why.params), 400);
+    }
     try {
       const res = await deps.client.decidePayout({ context: s.context, traceId, decision, reason, note });
       const notice = res.awaitingSecondApproval
@@ -119,22 +127,14 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     const reason = byName(REASON_NAMES, form.get("reason")) as PayoutReason;
     const note = (form.get("note") ?? "").trim();
     const t = s.kit.tr.t;
-    const fit = reason ? reasonFit(PayoutDecision.APPROVE, reason) : undefined;
-    const long = [...note].length > NOTE_MAX;
     // The engine approves at most BULK_APPROVE_MAX at once: more are refused whole, not cut to the first ones.
-    if (traceIds.length === 0 || traceIds.length > BULK_APPROVE_MAX || !reason || fit || (reason === PayoutReason.OTHER && !note) || long) {
-      const why: { key: ConsoleKey; params?: Record<string, number> } =
-        traceIds.length === 0
-          ? { key: "bo.payout.selectSome" }
-          : traceIds.length > BULK_APPROVE_MAX
-            ? { key: "bo.payout.tooMany", params: { count: traceIds.length } }
-            : !reason
-              ? { key: "bo.payout.chooseReason" }
-              : fit
-                ? { key: fit }
-                : long
-                  ? { key: "bo.payout.noteTooLong", params: { max: NOTE_MAX, count: [...note].length } }
-                  : { key: "bo.payout.noteNeeded" };
+    const why: Why | undefined =
+      traceIds.length === 0
+        ? { key: "bo.payout.selectSome" }
+        : traceIds.length > BULK_APPROVE_MAX
+          ? { key: "bo.payout.tooMany", params: { count: traceIds.length } }
+          : reasonProblem(PayoutDecision.APPROVE, reason, note);
+    if (why) {
       // Filed with the engine first: audited, or "Not allowed" for a role that may not decide at all.
       await fileRefusedForm(deps, s, RefusedForm.BULK_APPROVAL, { traceIds }, why);
       const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
