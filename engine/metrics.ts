@@ -30,6 +30,25 @@ export function recordProcessorOutcome(processor: string, type: string, outcome:
   processorOutcomes.inc({ processor, type, outcome });
 }
 
+const writeBatchCalls = new Histogram({
+  name: "cashier_db_write_batch_calls",
+  help: "Hot writes (order inserts, status changes) committed together in one transaction, per batch.",
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers: [],
+});
+
+const writeBatchesRefused = new Counter({
+  name: "cashier_db_write_batches_refused_total",
+  help: "Batches of hot writes Postgres refused as a whole; each of their writes then ran again on its own.",
+  registers: [],
+});
+
+/** Counts one batch of hot writes (engine/store/write-batch.ts). */
+export function recordWriteBatch(calls: number, refused: boolean): void {
+  writeBatchCalls.observe(calls);
+  if (refused) writeBatchesRefused.inc();
+}
+
 /** What the metrics read at scrape time: the pg pool under MikroORM. */
 export interface PoolLike {
   totalCount: number;
@@ -65,6 +84,8 @@ export function createEngineMetrics(pool: () => Promise<PoolLike>, opts: { defau
   const registry = new Registry();
   if (opts.defaults !== false) collectDefaultMetrics({ register: registry });
   registry.registerMetric(processorOutcomes);
+  registry.registerMetric(writeBatchCalls);
+  registry.registerMetric(writeBatchesRefused);
 
   const requests = new Counter({
     name: "cashier_rpc_requests_total",

@@ -2,7 +2,9 @@
  * Hand-written SQL for the few statements the hot path cannot afford to have
  * built and planned on every call (docs/decisions/0003-raw-sql-on-hot-path.md):
  * each runs as a named prepared statement on the ORM's own pg pool, so Postgres
- * parses and plans it once per connection.
+ * parses and plans it once per connection. `run` sends it with whatever other
+ * calls' hot writes are leaving at the same moment, in one transaction
+ * (write-batch.ts).
  *
  * Its parameters are one typed object, not a positional list: the SQL text
  * names them (`${p.traceId}`), and this module numbers them ($1, $2, ...) once,
@@ -18,6 +20,8 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { CompiledQuery } from "kysely";
 import pg from "pg";
+import { recordWriteBatch } from "../metrics.ts";
+import { WriteBatcher } from "./write-batch.ts";
 
 /** What a parameter may be: pg sends each as text Postgres casts to the column's type. */
 export type SqlValue = string | number | boolean | Date | null;
@@ -27,7 +31,7 @@ type Params = Record<string, SqlValue>;
 export interface PreparedStatement<P extends Params, R> {
   readonly name: string;
   readonly text: string;
-  /** Runs on the ORM's pool (outside any ORM transaction): one round trip. */
+  /** Runs on the ORM's pool (outside any ORM transaction), committed with the hot writes sent at the same moment. */
   run(orm: MikroORM, params: P): Promise<R[]>;
   /**
    * Runs inside `em`'s transaction, unprepared, for the cold paths that must
@@ -48,16 +52,28 @@ const ROW_TYPES = {
   },
 };
 
-type NativePool = { query(q: { name: string; text: string; values: SqlValue[]; types: typeof ROW_TYPES }): Promise<{ rows: unknown[] }> };
-const pools = new WeakMap<MikroORM, Promise<NativePool>>();
+type NativePool = {
+  query(q: { name: string; text: string; values: SqlValue[]; types: typeof ROW_TYPES }): Promise<{ rows: unknown[] }>;
+  connect(): Promise<pg.PoolClient>;
+};
+const batchers = new WeakMap<MikroORM, Promise<WriteBatcher>>();
 
-function poolOf(orm: MikroORM): Promise<NativePool> {
-  let pool = pools.get(orm);
-  if (!pool) {
-    pool = orm.em.getConnection().getNativeClient() as Promise<NativePool>;
-    pools.set(orm, pool);
+/** The ORM's pool's batcher: a statement run alone (a refused batch's way back) is a plain named query on the pool. */
+function batcherOf(orm: MikroORM): Promise<WriteBatcher> {
+  let batcher = batchers.get(orm);
+  if (!batcher) {
+    batcher = (orm.em.getConnection().getNativeClient() as Promise<NativePool>).then(
+      (pool) =>
+        new WriteBatcher({
+          pool,
+          types: ROW_TYPES,
+          alone: async (call) => (await pool.query({ ...call, types: ROW_TYPES })).rows,
+          observe: recordWriteBatch,
+        }),
+    );
+    batchers.set(orm, batcher);
   }
-  return pool;
+  return batcher;
 }
 
 /**
@@ -80,9 +96,8 @@ export function preparedStatement<P extends Params, R>(
     name,
     text,
     async run(orm, params) {
-      const pool = await poolOf(orm);
-      const result = await pool.query({ name, text, values: order.map((k) => params[k]), types: ROW_TYPES });
-      return result.rows as R[];
+      const batcher = await batcherOf(orm);
+      return (await batcher.run({ name, text, values: order.map((k) => params[k]) })) as R[];
     },
     async runIn(em, params) {
       const result = await em.getKysely().executeQuery<Record<string, unknown>>(

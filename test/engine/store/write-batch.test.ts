@@ -1,0 +1,133 @@
+/**
+ * The hot writes of calls in flight together commit as one transaction
+ * (engine/store/write-batch.ts), on a real Postgres: each call still gets its
+ * own rows, a statement Postgres refuses fails only its own call, and a lost
+ * connection fails the whole batch without running any of it again.
+ */
+import { createSecretKey, randomBytes } from "node:crypto";
+import t from "tap";
+import type { OrderDraft } from "../../../engine/app/ports.ts";
+import { createEngineMetrics } from "../../../engine/metrics.ts";
+import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
+import { PgOrderStore } from "../../../engine/store/order-store.ts";
+import { migrate, openOrm } from "../../../engine/store/orm.ts";
+import { testDatabase } from "../../support/processes.ts";
+
+t.test("hot writes sent together", async (t) => {
+  const db = await testDatabase();
+  t.teardown(() => db.stop());
+  const orm = await openOrm(db.url, () => {}, { bounded: false });
+  t.teardown(() => orm.close());
+  await migrate(orm, () => {});
+  const merchants = new PgMerchantStore(orm, createSecretKey(randomBytes(32)));
+  await merchants.upsert({ merchantId: "m-batch", secret: "s3cret", frontends: [{ name: "web", baseCurrency: "EUR" }] });
+  const orders = new PgOrderStore(orm, "origin-a");
+  const sql = async <R>(text: string, values: unknown[] = []): Promise<R[]> => (await orm.em.getConnection().execute(text, values)) as R[];
+
+  const draft = (orderId: string, amountMinor = 5000): OrderDraft => ({
+    merchantId: "m-batch",
+    orderId,
+    type: "sale",
+    fingerprint: `fp-${orderId}`,
+    amountMinor,
+    currency: "EUR",
+    frontend: "web",
+    pin: "pin-1",
+    customer: {
+      pin: "pin-1",
+      email: "",
+      firstName: "",
+      lastName: "",
+      dob: "",
+      phone: "",
+      address: "",
+      city: "",
+      country: "",
+      state: "",
+      zip: "",
+      requesterIp: "192.0.2.7",
+    },
+    cardMasked: "411111******1111",
+    cardBrand: "visa",
+    cardExpiry: "12/30",
+    cardFingerprint: "card-fp",
+    returnUrl: "https://shop.example/return",
+    notificationUrl: null,
+    referenceTraceId: null,
+    processor: "sim-a",
+    initial: { status: "pending", letter: null },
+  });
+  // The engine's registry reads the batch counters (module-level, like the processor outcomes).
+  const metrics = createEngineMetrics(async () => ({ totalCount: 0, idleCount: 0, waitingCount: 0, options: {}, query: async () => ({ rows: [] }) }), {
+    defaults: false,
+  });
+  const metric = async (name: string) => (await metrics.registry.getSingleMetricAsString(name)).split("\n").filter((l) => !l.startsWith("#"));
+
+  await t.test("orders made at the same moment: one commit, each call its own attempt", async (t) => {
+    const ids = Array.from({ length: 20 }, (_, i) => `together-${i}`);
+    const made = await Promise.all(ids.map((id) => orders.createOrder(draft(id))));
+    t.same(
+      made.map((r) => ("attempt" in r ? [r.created, r.attempt.orderId] : r)),
+      ids.map((id) => [true, id]),
+      "each call is answered with its own new order",
+    );
+    t.equal(new Set(made.map((r) => ("attempt" in r ? r.attempt.traceId : 0))).size, 20, "twenty attempts");
+    const [{ commits }] = await sql<{ commits: string }>("select count(distinct xmin::text) as commits from payment_order where order_id like 'together-%'");
+    t.equal(Number(commits), 1, "all twenty orders were written by one transaction");
+    const [{ events }] = await sql<{ events: string }>(
+      "select count(*) as events from transaction_event e join transaction x using (trace_id) join payment_order o on o.id = x.order_ref where o.order_id like 'together-%' and e.cause = 'created'",
+    );
+    t.equal(Number(events), 20, "each with its history row");
+    t.match((await metric("cashier_db_write_batch_calls")).join("\n"), /cashier_db_write_batch_calls_bucket\{le="32"\} [1-9]/, "the batch is counted");
+  });
+
+  await t.test("a statement Postgres refuses fails its own call alone", async (t) => {
+    const refusedBefore = await metric("cashier_db_write_batches_refused_total");
+    const ids = Array.from({ length: 8 }, (_, i) => `mixed-${i}`);
+    // amount_minor > 0 is the table's CHECK: the fourth call breaks it.
+    const results = await Promise.allSettled(ids.map((id, i) => orders.createOrder(draft(id, i === 3 ? -1 : 5000))));
+    t.same(
+      results.map((r) => r.status),
+      ["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled", "fulfilled"],
+      "only the faulty call fails",
+    );
+    const refused = results[3];
+    t.equal(refused.status === "rejected" && (refused.reason as { code?: string }).code, "23514", "with Postgres's own error (a CHECK)");
+    const rows = await sql<{ order_id: string }>("select order_id from payment_order where order_id like 'mixed-%' order by order_id");
+    t.same(
+      rows.map((r) => r.order_id),
+      ids.filter((_, i) => i !== 3),
+      "the other seven are written, once each",
+    );
+    t.not((await metric("cashier_db_write_batches_refused_total")).join(), refusedBefore.join(), "the refused batch is counted");
+  });
+
+  await t.test("a connection lost under a batch fails each of its calls and runs none again", async (t) => {
+    // Another transaction holds the table: the batch's inserts wait behind it, then lose their backend.
+    const holder = await (orm.em.getConnection().getNativeClient() as Promise<{ connect(): Promise<import("pg").PoolClient> }>).then((p) => p.connect());
+    await holder.query("begin");
+    await holder.query("lock table payment_order in exclusive mode");
+    const ids = Array.from({ length: 5 }, (_, i) => `lost-${i}`);
+    const pending = Promise.allSettled(ids.map((id) => orders.createOrder(draft(id))));
+    let waiting: { pid: number }[] = [];
+    for (let i = 0; i < 100 && waiting.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      waiting = (await holder.query("select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into payment_order%'")).rows;
+    }
+    t.equal(waiting.length, 1, "one backend waits with the whole batch");
+    for (const w of waiting) await holder.query("select pg_terminate_backend($1)", [w.pid]);
+    const results = await pending;
+    t.same(
+      results.map((r) => r.status),
+      ids.map(() => "rejected"),
+      "every call of the batch fails",
+    );
+    await holder.query("rollback");
+    holder.release();
+    await new Promise((r) => setTimeout(r, 200));
+    const [{ n }] = await sql<{ n: string }>("select count(*) as n from payment_order where order_id like 'lost-%'");
+    t.equal(Number(n), 0, "and none of them is written afterwards");
+    const again = await orders.createOrder(draft("lost-0"));
+    t.ok("attempt" in again && again.created, "the platform's retry makes the order then");
+  });
+});
