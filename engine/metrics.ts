@@ -49,6 +49,13 @@ export function recordWriteBatch(calls: number, refused: boolean): void {
   if (refused) writeBatchesRefused.inc();
 }
 
+/** Batches of hot writes and the writes in them since the process started (the bench's per-phase figure). */
+export async function writeBatchTotals(): Promise<{ batches: number; calls: number }> {
+  const { values } = await writeBatchCalls.get();
+  const read = (suffix: string) => values.find((v) => v.metricName === `cashier_db_write_batch_calls${suffix}`)?.value ?? 0;
+  return { batches: read("_count"), calls: read("_sum") };
+}
+
 /** What the metrics read at scrape time: the pg pool under MikroORM. */
 export interface PoolLike {
   totalCount: number;

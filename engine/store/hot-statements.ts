@@ -87,6 +87,8 @@ export const CREATE_ORDER = preparedStatement<CreateOrderParams, AttemptRow>(
   e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
         select trace_id, null, status, payout_letter, 'created' from t)
   select ${ATTEMPT_COLUMNS_SQL} from t join o on o.id = t.order_ref`,
+  // The pair's advisory lock and unique key; JSON keeps a merchant_id's and an order_id's characters apart.
+  (p) => JSON.stringify([p.merchantId, p.orderId]),
 );
 
 /** A callback the change owes, as the APPLY statement's JSON list carries it. */
@@ -198,4 +200,6 @@ export const APPLY = preparedStatement<ApplyParams, ApplyRow>(
                union all select 'follow-up' where exists (select 1 from nx)) w)
   select ${ATTEMPT_COLUMNS_SQL}, (select trace_id from nx) as next_trace_id, (select count(*) from wk) as woken
   from t join payment_order o on o.id = t.order_ref`,
+  // The attempt's row first; the order's (a card written) and its saved card follow from it.
+  (p) => String(p.traceId).padStart(12, "0"),
 );

@@ -67,7 +67,7 @@ function batcherOf(orm: MikroORM): Promise<WriteBatcher> {
         new WriteBatcher({
           pool,
           types: ROW_TYPES,
-          alone: async (call) => (await pool.query({ ...call, types: ROW_TYPES })).rows,
+          alone: async ({ name, text, values }) => (await pool.query({ name, text, values, types: ROW_TYPES })).rows,
           observe: recordWriteBatch,
         }),
     );
@@ -85,6 +85,8 @@ export function preparedStatement<P extends Params, R>(
   name: string,
   keys: { readonly [K in keyof P]-?: true },
   write: (p: { readonly [K in keyof P]-?: string }) => string,
+  /** The rows it locks, as a key that sorts calls in a batch (write-batch.ts: lockKey). */
+  lockKey: (params: P) => string,
 ): PreparedStatement<P, R> {
   const order = Object.keys(keys) as (keyof P & string)[];
   const placeholders = Object.fromEntries(order.map((k, i) => [k, `$${i + 1}`])) as { [K in keyof P]-?: string };
@@ -97,7 +99,7 @@ export function preparedStatement<P extends Params, R>(
     text,
     async run(orm, params) {
       const batcher = await batcherOf(orm);
-      return (await batcher.run({ name, text, values: order.map((k) => params[k]) })) as R[];
+      return (await batcher.run({ name, text, values: order.map((k) => params[k]), lockKey: lockKey(params) })) as R[];
     },
     async runIn(em, params) {
       const result = await em.getKysely().executeQuery<Record<string, unknown>>(

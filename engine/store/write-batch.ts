@@ -33,6 +33,11 @@ export interface BatchedCall {
   name: string;
   text: string;
   values: SqlValue[];
+  /**
+   * Where the statement takes its locks (an order's merchant and order_id, an attempt's trace_id): a batch runs its
+   * calls by statement and then by this key, so two batches take their locks in the same order and cannot deadlock.
+   */
+  lockKey: string;
 }
 
 /** A pooled client as pg hands it over; `connection` is pg's, for the statements a connection has prepared. */
@@ -154,6 +159,11 @@ function toText(v: unknown): string | null {
   return v instanceof Date ? v.toISOString() : String(v);
 }
 
+function byLocks(a: BatchedCall, b: BatchedCall): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.lockKey < b.lockKey ? -1 : a.lockKey > b.lockKey ? 1 : 0;
+}
+
 function batchName(name: string): string {
   return `${name}/batch`;
 }
@@ -205,7 +215,7 @@ export class WriteBatcher {
     setImmediate(() => {
       this.#scheduled = false;
       while (this.#inFlight < this.#concurrency && this.#queue.length > 0) {
-        void this.#send(this.#queue.splice(0, this.#maxBatch));
+        void this.#send(this.#queue.splice(0, this.#maxBatch).sort(byLocks));
       }
     });
   }

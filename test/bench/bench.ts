@@ -80,6 +80,7 @@ import {
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { Worker } from "node:worker_threads";
+import { writeBatchTotals } from "../../engine/metrics.ts";
 import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
 import { orderId, saleBody, sign } from "../support/wire.ts";
 import { cashierShot } from "./cashier-phase.ts";
@@ -258,6 +259,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<
   let cpu0 = process.cpuUsage();
   let host0 = hostTimes();
   let children0 = childTicks();
+  let batches0 = writeBatchTotals();
 
   const worker = async () => {
     for (;;) {
@@ -270,6 +272,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<
         cpu0 = process.cpuUsage();
         host0 = hostTimes();
         children0 = childTicks();
+        batches0 = writeBatchTotals();
         edgeCpu.start();
         prof.start();
         edgeProf.start();
@@ -290,6 +293,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<
   const cpu = process.cpuUsage(cpu0);
   const host1 = hostTimes();
   const children1 = childTicks();
+  const batches1 = await writeBatchTotals();
   const edgeSeconds = await edgeCpu.seconds();
   await prof.stop();
   await edgeProf.stop();
@@ -310,7 +314,11 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<
     hostBusy: host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : Number.NaN,
     errorKinds,
   };
-  log(`${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+  const { batches, calls } = await batches0.then((b0) => ({ batches: batches1.batches - b0.batches, calls: batches1.calls - b0.calls }));
+  const batching = batches > 0 ? `, ${calls} hot writes in ${batches} batches (${(calls / batches).toFixed(1)} each)` : "";
+  log(
+    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${batching}`,
+  );
   return result;
 }
 

@@ -102,6 +102,29 @@ t.test("hot writes sent together", async (t) => {
     t.not((await metric("cashier_db_write_batches_refused_total")).join(), refusedBefore.join(), "the refused batch is counted");
   });
 
+  await t.test("the same orders sent twice at once: each made once, its twin told it is a repeat", async (t) => {
+    // Twins land in one batch or in two batches on two connections: a unique-index and advisory-lock wait, never a
+    // deadlock, as each batch takes its locks in the same order (by merchant and order_id).
+    const refusedBefore = await metric("cashier_db_write_batches_refused_total");
+    const ids = Array.from({ length: 40 }, (_, i) => `twin-${i}`);
+    const calls = [...ids, ...[...ids].reverse()].map((id) => orders.createOrder(draft(id)).then((r) => ({ id, r })));
+    const results = await Promise.all(calls);
+    for (const id of ids) {
+      const pair = results.filter((x) => x.id === id).map((x) => x.r);
+      const made = pair.filter((r) => "attempt" in r && r.created);
+      const repeats = pair.filter((r) => "attempt" in r && !r.created);
+      if (made.length !== 1 || repeats.length !== 1) {
+        t.fail(`${id}: ${JSON.stringify(pair)}`);
+        continue;
+      }
+      const [a, b] = [made[0], repeats[0]] as { attempt: { traceId: number } }[];
+      if (a.attempt.traceId !== b.attempt.traceId) t.fail(`${id}: the repeat names another attempt`);
+    }
+    const [{ n }] = await sql<{ n: string }>("select count(*) as n from payment_order where order_id like 'twin-%'");
+    t.equal(Number(n), 40, "forty orders, one for each order_id; each twin got one new order and one repeat of it");
+    t.same(await metric("cashier_db_write_batches_refused_total"), refusedBefore, "no batch was refused (no deadlock)");
+  });
+
   await t.test("a connection lost under a batch fails each of its calls and runs none again", async (t) => {
     // Another transaction holds the table: the batch's inserts wait behind it, then lose their backend.
     const holder = await (orm.em.getConnection().getNativeClient() as Promise<{ connect(): Promise<import("pg").PoolClient> }>).then((p) => p.connect());
