@@ -21,6 +21,7 @@ import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { CompiledQuery } from "kysely";
 import pg from "pg";
 import { recordWriteBatch } from "../metrics.ts";
+import { STATEMENT_TIMEOUT_MS } from "./orm.ts";
 import { WriteBatcher } from "./write-batch.ts";
 
 /** What a parameter may be: pg sends each as text Postgres casts to the column's type. */
@@ -68,6 +69,8 @@ function batcherOf(orm: MikroORM): Promise<WriteBatcher> {
           pool,
           types: ROW_TYPES,
           alone: async ({ name, text, values }) => (await pool.query({ name, text, values, types: ROW_TYPES })).rows,
+          // Postgres ends a batch before the pool's client gives up on it (orm.ts).
+          transactionTimeoutMs: STATEMENT_TIMEOUT_MS,
           observe: recordWriteBatch,
         }),
     );

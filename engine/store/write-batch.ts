@@ -9,19 +9,27 @@
  * Nothing about a call's outcome changes:
  * - each call gets its own statement's rows, and only once the shared commit
  *   is done (an attempt is durable before its acquirer is called);
- * - the batch is atomic: when Postgres refuses one statement with an ERROR (a
- *   CHECK, the transition trigger, a withdrawal session's order_id, a deadlock
- *   between two batches, the statement timeout), nothing of the batch was
- *   written, and each call runs again on its own, so that only the faulty call
- *   sees its error;
- * - a lost connection, a backend ended (FATAL) or the client's own timeout
- *   fails every call of the batch, as it would have failed each call on its
- *   own: whether the commit happened is unknown to all of them alike, and none
- *   is run again.
+ * - the batch is atomic: when Postgres refuses a statement and the session
+ *   lives on (a CHECK, the transition trigger, a withdrawal session's order_id,
+ *   a deadlock, a lock waited for too long), nothing of the batch was written,
+ *   and each call runs again on its own, so that only the faulty call sees its
+ *   error;
+ * - a lost connection, a backend ended or the client's own timeout fails every
+ *   call of the batch, as it would have failed each call on its own: whether
+ *   the commit happened is unknown to all of them alike, and none is run again;
+ * - the server ends a batch before the client gives up on it: Postgres's
+ *   statement_timeout restarts at each statement of a batch, so the batch sets
+ *   its own transaction_timeout (which ends the session, never after a commit)
+ *   under the client's query timeout. A call is never told "failed" for a
+ *   write that commits afterwards;
+ * - one call's lock wait does not hold the others: inside a batch a lock is
+ *   waited for at most LOCK_WAIT_MS, then the batch's calls run alone, where
+ *   only the waiting call waits.
  *
  * No timer gathers calls: a batch leaves as soon as a connection is free, and
  * takes whatever arrived while the previous ones were on their way. A call
- * alone waits for nothing; under load, batches grow with the load.
+ * alone waits for nothing; under load, batches grow with the load. On a
+ * PostgreSQL before 17 (no transaction_timeout) every call runs alone.
  */
 import pg from "pg";
 
@@ -35,7 +43,8 @@ export interface BatchedCall {
   values: SqlValue[];
   /**
    * Where the statement takes its locks (an order's merchant and order_id, an attempt's trace_id): a batch runs its
-   * calls by statement and then by this key, so two batches take their locks in the same order and cannot deadlock.
+   * calls by statement and then by this key, so two batches take their locks in the same order. What is left (two
+   * attempts of one order, a hash collision of two advisory locks) is a deadlock Postgres breaks: a refused batch.
    */
   lockKey: string;
 }
@@ -47,6 +56,8 @@ type Parser = (text: string) => unknown;
 type TypeSource = { getTypeParser(oid: number, format?: string): Parser };
 
 interface Pending extends BatchedCall {
+  /** The values as the text sent (encoded when the call is made, so that a bad value fails its own call only). */
+  encoded: (string | null)[];
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
 }
@@ -58,6 +69,18 @@ interface Pending extends BatchedCall {
 export const WRITE_BATCH_CONNECTIONS = 2;
 /** Calls in one batch at most: the bench's 64 in flight fit in one. */
 export const WRITE_BATCH_MAX = 64;
+
+/** Longest wait for a lock inside a batch: then the batch's calls run alone (SQLSTATE 55P03, lock_not_available). */
+export const LOCK_WAIT_MS = 2000;
+
+/** The batch's first statement: its limits, for its own transaction. */
+const LIMITS = {
+  name: "cashier-batch-limits",
+  text: "select set_config('lock_timeout', $1, true), set_config('transaction_timeout', $2, true)",
+};
+
+/** SQLSTATE 26000: a prepared statement the connection no longer has (DISCARD ALL, a pooler between). */
+const NO_SUCH_STATEMENT = "26000";
 
 /** Statements prepared by a batch on each connection (under their own names: pg's own bookkeeping is per Query). */
 const preparedOn = new WeakMap<PooledClient, Set<string>>();
@@ -78,11 +101,15 @@ class BatchSubmit {
   #error: unknown;
   callback: ((err: unknown, rows?: unknown[][]) => void) | undefined;
 
-  constructor(calls: Pending[], types: TypeSource, parse: Set<string>) {
+  readonly #limits: (string | null)[];
+
+  /** `limits`: the values of LIMITS, run first; its row is not a call's. */
+  constructor(calls: Pending[], types: TypeSource, parse: Set<string>, limits: (string | null)[]) {
     this.#calls = calls;
     this.#types = types;
     this.#parse = parse;
-    this.#rows = calls.map(() => []);
+    this.#limits = limits;
+    this.#rows = [[], ...calls.map(() => [])];
   }
 
   submit(connection: {
@@ -95,16 +122,17 @@ class BatchSubmit {
   }): null {
     connection.stream.cork?.();
     try {
+      const statements = [{ name: LIMITS.name, text: LIMITS.text, encoded: this.#limits }, ...this.#calls];
       const parsed = new Set<string>();
-      for (const c of this.#calls) {
+      for (const c of statements) {
         const name = batchName(c.name);
         if (this.#parse.has(name) && !parsed.has(name)) {
           connection.parse({ name, text: c.text });
           parsed.add(name);
         }
       }
-      for (const c of this.#calls) {
-        connection.bind({ statement: batchName(c.name), values: c.values, valueMapper: toText });
+      for (const c of statements) {
+        connection.bind({ statement: batchName(c.name), values: c.encoded, valueMapper: (v) => v });
         connection.describe({ type: "P", name: "" });
         connection.execute({ portal: "" });
       }
@@ -144,7 +172,7 @@ class BatchSubmit {
   }
 
   handleReadyForQuery(): void {
-    this.callback?.(this.#error, this.#rows);
+    this.callback?.(this.#error, this.#rows.slice(1));
     this.callback = undefined;
   }
 
@@ -172,6 +200,7 @@ function batchName(name: string): string {
  * Gathers calls into batches on `pool`, at most `concurrency` batches at once
  * (each on its own connection), at most `maxBatch` calls each. `alone` runs one
  * call by itself: the way back for each call of a batch Postgres refused.
+ * `transactionTimeoutMs` must be under the pool's client-side query timeout.
  */
 export class WriteBatcher {
   readonly #pool: Pool;
@@ -179,15 +208,20 @@ export class WriteBatcher {
   readonly #alone: (call: BatchedCall) => Promise<unknown[]>;
   readonly #concurrency: number;
   readonly #maxBatch: number;
+  readonly #limits: (string | null)[];
   readonly #observe: (calls: number, refused: boolean) => void;
   readonly #queue: Pending[] = [];
   #inFlight = 0;
   #scheduled = false;
+  /** Whether the server has transaction_timeout (PostgreSQL 17 and later), asked once. */
+  #batching: Promise<boolean> | undefined;
 
   constructor(opts: {
     pool: Pool;
     types: TypeSource;
     alone: (call: BatchedCall) => Promise<unknown[]>;
+    transactionTimeoutMs: number;
+    lockWaitMs?: number;
     concurrency?: number;
     maxBatch?: number;
     /** Told of each batch sent: its calls, and whether Postgres refused it (its calls then ran again alone). */
@@ -198,14 +232,33 @@ export class WriteBatcher {
     this.#alone = opts.alone;
     this.#concurrency = opts.concurrency ?? WRITE_BATCH_CONNECTIONS;
     this.#maxBatch = opts.maxBatch ?? WRITE_BATCH_MAX;
+    this.#limits = [String(opts.lockWaitMs ?? LOCK_WAIT_MS), String(opts.transactionTimeoutMs)];
     this.#observe = opts.observe ?? (() => {});
   }
 
-  run(call: BatchedCall): Promise<unknown[]> {
+  async run(call: BatchedCall): Promise<unknown[]> {
+    if (!(await this.#canBatch())) return this.#alone(call);
+    const encoded = call.values.map(toText);
     return new Promise((resolve, reject) => {
-      this.#queue.push({ ...call, resolve, reject });
+      this.#queue.push({ ...call, encoded, resolve, reject });
       this.#schedule();
     });
+  }
+
+  #canBatch(): Promise<boolean> {
+    this.#batching ??= (async () => {
+      const client = await this.#pool.connect();
+      try {
+        const { rows } = await client.query<{ v: number }>("select current_setting('server_version_num')::int as v");
+        return rows[0].v >= 170000;
+      } finally {
+        client.release();
+      }
+    })().catch((err: unknown) => {
+      this.#batching = undefined;
+      throw err;
+    });
+    return this.#batching;
   }
 
   #schedule(): void {
@@ -222,62 +275,73 @@ export class WriteBatcher {
 
   async #send(calls: Pending[]): Promise<void> {
     this.#inFlight++;
+    let again: Pending[] = [];
     try {
-      await this.#sendBatch(calls);
+      again = await this.#sendBatch(calls);
     } finally {
       this.#inFlight--;
       this.#schedule();
     }
+    // Outside the batch's slot: the calls of a refused batch run on the pool, one by one, and hold no batch back.
+    for (const c of again) this.#alone(c).then(c.resolve, c.reject);
   }
 
-  async #sendBatch(calls: Pending[]): Promise<void> {
+  /** Sends one batch and settles its calls; returns the calls to run again alone (a batch Postgres refused). */
+  async #sendBatch(calls: Pending[]): Promise<Pending[]> {
     let client: PooledClient;
     try {
       client = await this.#pool.connect();
     } catch (err) {
       for (const c of calls) c.reject(err);
-      return;
+      return [];
     }
     let prepared = preparedOn.get(client);
     if (!prepared) {
       prepared = new Set();
       preparedOn.set(client, prepared);
     }
-    const parse = new Set(calls.map((c) => batchName(c.name)).filter((n) => !prepared.has(n)));
-    let outcome: { err: unknown; rows?: unknown[][] };
-    try {
-      outcome = await new Promise((resolve) => {
-        const submit = new BatchSubmit(calls, this.#types, parse);
-        submit.callback = (err, rows) => resolve({ err, rows });
+    const parse = new Set([LIMITS, ...calls].map((c) => batchName(c.name)).filter((n) => !prepared.has(n)));
+    const outcome = await new Promise<{ err: unknown; rows?: unknown[][] }>((resolve) => {
+      const submit = new BatchSubmit(calls, this.#types, parse, this.#limits);
+      submit.callback = (err, rows) => resolve({ err, rows });
+      try {
         client.query(submit as unknown as pg.QueryConfig);
-      });
-    } catch (err) {
-      outcome = { err };
-    }
+      } catch (err) {
+        resolve({ err });
+      }
+    });
     if (outcome.err === undefined && outcome.rows) {
       this.#observe(calls.length, false);
       for (const n of parse) prepared.add(n);
       client.release();
       for (const [i, c] of calls.entries()) c.resolve(outcome.rows[i]);
-      return;
+      return [];
     }
     const err = outcome.err;
-    // An ERROR aborts the transaction and leaves the session: nothing was written. FATAL (the backend ended) or no answer
-    // at all may come after the commit: the outcome is unknown, as it would be for one call.
-    const refused = err instanceof pg.DatabaseError && err.severity === "ERROR";
+    // Postgres refused a statement: whether the session lives on tells an ERROR (the transaction rolled back, nothing
+    // written) from its end (FATAL: transaction_timeout, a terminated backend), whatever language its messages speak.
+    // Without an answer at all (a lost socket, the client's timeout), the commit may have happened.
+    const refused = err instanceof pg.DatabaseError && (await alive(client));
+    if (refused && err.code === NO_SUCH_STATEMENT) prepared.clear();
     // A refused batch leaves the connection usable, unless it was to prepare a statement this batch: whether it did is
     // not known, so the connection goes (a timeout or a lost connection always takes it).
     client.release(refused && parse.size === 0 ? undefined : (err as Error));
     this.#observe(calls.length, refused);
-    if (!refused) {
+    if (!refused || calls.length === 1) {
       for (const c of calls) c.reject(err);
-      return;
-    }
-    if (calls.length === 1) {
-      calls[0].reject(err);
-      return;
+      return [];
     }
     // Nothing of the batch was written: each call runs again by itself.
-    await Promise.all(calls.map((c) => this.#alone(c).then(c.resolve, c.reject)));
+    return calls;
+  }
+}
+
+/** Whether the session answers after an error: queued by pg behind the batch's own end (its ReadyForQuery). */
+async function alive(client: PooledClient): Promise<boolean> {
+  try {
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -12,6 +12,15 @@ import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { PgOrderStore } from "../../../engine/store/order-store.ts";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
 import { testDatabase } from "../../support/processes.ts";
+import { type BatchedCall, WriteBatcher } from "../../../engine/store/write-batch.ts";
+import pg from "pg";
+
+const pgTypes = pg.types;
+
+/** pg's own text parsers, as the engine's ROW_TYPES fall back to. */
+function textTypes() {
+  return { getTypeParser: (oid: number) => pgTypes.getTypeParser(oid, "text") as (text: string) => unknown };
+}
 
 t.test("hot writes sent together", async (t) => {
   const db = await testDatabase();
@@ -152,5 +161,75 @@ t.test("hot writes sent together", async (t) => {
     t.equal(Number(n), 0, "and none of them is written afterwards");
     const again = await orders.createOrder(draft("lost-0"));
     t.ok("attempt" in again && again.created, "the platform's retry makes the order then");
+  });
+
+  await t.test("the batch's own limits: a lock waited for too long, a batch that runs too long, a value that cannot be sent", async (t) => {
+    await sql("create table batch_probe (k text primary key, at timestamptz)");
+    const pool = (await orm.em.getConnection().getNativeClient()) as unknown as pg.Pool;
+    // One statement that takes an advisory lock (as the order's insert takes the pair's) and then writes a row.
+    const probe = (k: string, lock: number, at: Date | null = null): BatchedCall => ({
+      name: "probe",
+      text: "with l as (select pg_advisory_xact_lock(4242, $1::int)) insert into batch_probe select $2, $3::timestamptz from l returning k",
+      values: [lock, k, at],
+      lockKey: k,
+    });
+    const alone = async (c: BatchedCall) => (await pool.query({ name: c.name, text: c.text, values: c.values })).rows;
+    const hold = async (lock: number) => {
+      const c = await pool.connect();
+      await c.query("begin");
+      await c.query("select pg_advisory_xact_lock(4242, $1::int)", [lock]);
+      return async () => {
+        await c.query("rollback");
+        c.release();
+      };
+    };
+    const keys = async (prefix: string) => (await sql<{ k: string }>("select k from batch_probe where k like ? order by k", [`${prefix}%`])).map((r) => r.k);
+
+    await t.test("a lock held elsewhere: the batch gives up on it, and only the waiting call waits", async (t) => {
+      const batcher = new WriteBatcher({ pool, types: textTypes(), alone, transactionTimeoutMs: 5000, lockWaitMs: 200 });
+      const release = await hold(2);
+      const settled: string[] = [];
+      const calls = [probe("wait-1", 1), probe("wait-2", 2), probe("wait-3", 3)].map((c) => batcher.run(c).then(() => settled.push(c.values[1] as string)));
+      await new Promise((r) => setTimeout(r, 1000));
+      t.same([...settled].sort(), ["wait-1", "wait-3"], "the two calls that wait for nothing are written while the lock is held");
+      await release();
+      await Promise.all(calls);
+      t.same(await keys("wait-"), ["wait-1", "wait-2", "wait-3"], "the third once the lock is free, each once");
+    });
+
+    await t.test("a batch that outlives its transaction_timeout is ended by Postgres, and none of it is written", async (t) => {
+      const batcher = new WriteBatcher({ pool, types: textTypes(), alone, transactionTimeoutMs: 600, lockWaitMs: 5000 });
+      // Five locks freed one after the other: no wait is long, the batch as a whole is.
+      const releases = await Promise.all([11, 12, 13, 14, 15].map((l) => hold(l)));
+      const pending = Promise.allSettled([11, 12, 13, 14, 15].map((l) => batcher.run(probe(`long-${l}`, l))));
+      for (const release of releases) {
+        await new Promise((r) => setTimeout(r, 250));
+        await release();
+      }
+      const results = await pending;
+      t.same(
+        results.map((r) => r.status),
+        ["rejected", "rejected", "rejected", "rejected", "rejected"],
+        "every call of the batch fails",
+      );
+      t.match(String((results[0] as PromiseRejectedResult).reason), /transaction timeout|terminat|Connection/i, "with the session's end");
+      await new Promise((r) => setTimeout(r, 300));
+      t.same(await keys("long-"), [], "nothing of it was written, then or later");
+    });
+
+    await t.test("a value that cannot be sent fails its own call only", async (t) => {
+      const batcher = new WriteBatcher({ pool, types: textTypes(), alone, transactionTimeoutMs: 5000 });
+      const results = await Promise.allSettled([
+        batcher.run(probe("date-1", 21, new Date())),
+        batcher.run(probe("date-2", 22, new Date(Number.NaN))),
+        batcher.run(probe("date-3", 23, new Date())),
+      ]);
+      t.same(
+        results.map((r) => r.status),
+        ["fulfilled", "rejected", "fulfilled"],
+        "an invalid Date fails its call",
+      );
+      t.same(await keys("date-"), ["date-1", "date-3"], "the others are written");
+    });
   });
 });
