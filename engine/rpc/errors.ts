@@ -34,8 +34,10 @@ export function checkTraceId(traceId: number, field = "trace_id"): void {
   if (traceId <= 0) throw invalidArgument(field, "must be a positive integer");
 }
 
-// 57014: a statement cancelled (the serving pool's statement_timeout, orm.ts): the database was too slow to answer.
+// 57014: a statement cancelled (the serving pool's statement_timeout, orm.ts); 25P04: a batch of hot writes ended by its
+// transaction_timeout (write-batch.ts), nothing of it committed: the database was too slow to answer.
 const UNAVAILABLE_PG_CODES = new Set([
+  "25P04",
   "55000",
   "3D000",
   "57P01",

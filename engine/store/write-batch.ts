@@ -79,6 +79,9 @@ const LIMITS = {
   text: "select set_config('lock_timeout', $1, true), set_config('transaction_timeout', $2, true)",
 };
 
+/** SQLSTATE 55P03: a lock not had within the batch's lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
 /** SQLSTATE 26000: a prepared statement the connection no longer has (DISCARD ALL, a pooler between). */
 const NO_SUCH_STATEMENT = "26000";
 
@@ -327,7 +330,8 @@ export class WriteBatcher {
     // not known, so the connection goes (a timeout or a lost connection always takes it).
     client.release(refused && parse.size === 0 ? undefined : (err as Error));
     this.#observe(calls.length, refused);
-    if (!refused || calls.length === 1) {
+    // A call alone whose own statement was refused has its answer; the batch's own lock limit is not the call's.
+    if (!refused || (calls.length === 1 && err.code !== LOCK_NOT_AVAILABLE)) {
       for (const c of calls) c.reject(err);
       return [];
     }
