@@ -102,9 +102,9 @@ class BatchSubmit {
   #at = 0;
   #fields: { name: string; parse: Parser }[] = [];
   #error: unknown;
-  callback: ((err: unknown, rows?: unknown[][]) => void) | undefined;
-
+  /** The values of LIMITS, the batch's first statement. */
   readonly #limits: (string | null)[];
+  callback: ((err: unknown, rows?: unknown[][]) => void) | undefined;
 
   /** `limits`: the values of LIMITS, run first; its row is not a call's. */
   constructor(calls: Pending[], types: TypeSource, parse: Set<string>, limits: (string | null)[]) {
