@@ -18,6 +18,7 @@ import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { PgOrderStore } from "../../../engine/store/order-store.ts";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
 import { testDatabase } from "../../support/processes.ts";
+import { orderDraft } from "../../support/order-draft.ts";
 
 const NUMBERS = ["traceId", "orderRef", "attempt", "amountMinor"] as const;
 const DATES = ["createdAt", "updatedAt"] as const;
@@ -49,40 +50,7 @@ t.test("every read of the stores returns values of the types it declares", async
   const followUps = new PgFollowUpStore(orm);
   const callbacks = new PgCallbackStore(orm, "origin-a");
 
-  const draft = (orderId: string, extra: Partial<OrderDraft> = {}): OrderDraft => ({
-    merchantId: "m-types",
-    orderId,
-    type: "sale",
-    fingerprint: `fp-${orderId}`,
-    amountMinor: 5000,
-    currency: "EUR",
-    frontend: "web",
-    pin: "pin-1",
-    customer: {
-      pin: "pin-1",
-      email: "",
-      firstName: "",
-      lastName: "",
-      dob: "",
-      phone: "",
-      address: "",
-      city: "",
-      country: "",
-      state: "",
-      zip: "",
-      requesterIp: "192.0.2.7",
-    },
-    cardMasked: "411111******1111",
-    cardBrand: "visa",
-    cardExpiry: "12/30",
-    cardFingerprint: "card-fp",
-    returnUrl: "https://shop.example/return",
-    notificationUrl: null,
-    referenceTraceId: null,
-    processor: "sim-a",
-    initial: { status: "pending", letter: null },
-    ...extra,
-  });
+  const draft = (orderId: string, extra: Partial<OrderDraft> = {}) => orderDraft("m-types", orderId, extra);
 
   // An order made, or an existing one's: never the withdrawal session's refusal here.
   const made = async (d: OrderDraft) => {

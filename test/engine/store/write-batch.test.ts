@@ -6,12 +6,12 @@
  */
 import { createSecretKey, randomBytes } from "node:crypto";
 import t from "tap";
-import type { OrderDraft } from "../../../engine/app/ports.ts";
 import { createEngineMetrics } from "../../../engine/metrics.ts";
 import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { PgOrderStore } from "../../../engine/store/order-store.ts";
 import { migrate, openOrm } from "../../../engine/store/orm.ts";
 import { testDatabase } from "../../support/processes.ts";
+import { orderDraft } from "../../support/order-draft.ts";
 import { type BatchedCall, WriteBatcher } from "../../../engine/store/write-batch.ts";
 import pg from "pg";
 
@@ -33,39 +33,7 @@ t.test("hot writes sent together", async (t) => {
   const orders = new PgOrderStore(orm, "origin-a");
   const sql = async <R>(text: string, values: unknown[] = []): Promise<R[]> => (await orm.em.getConnection().execute(text, values)) as R[];
 
-  const draft = (orderId: string, amountMinor = 5000): OrderDraft => ({
-    merchantId: "m-batch",
-    orderId,
-    type: "sale",
-    fingerprint: `fp-${orderId}`,
-    amountMinor,
-    currency: "EUR",
-    frontend: "web",
-    pin: "pin-1",
-    customer: {
-      pin: "pin-1",
-      email: "",
-      firstName: "",
-      lastName: "",
-      dob: "",
-      phone: "",
-      address: "",
-      city: "",
-      country: "",
-      state: "",
-      zip: "",
-      requesterIp: "192.0.2.7",
-    },
-    cardMasked: "411111******1111",
-    cardBrand: "visa",
-    cardExpiry: "12/30",
-    cardFingerprint: "card-fp",
-    returnUrl: "https://shop.example/return",
-    notificationUrl: null,
-    referenceTraceId: null,
-    processor: "sim-a",
-    initial: { status: "pending", letter: null },
-  });
+  const draft = (orderId: string, amountMinor = 5000) => orderDraft("m-batch", orderId, { amountMinor });
   // The engine's registry reads the batch counters (module-level, like the processor outcomes).
   const metrics = createEngineMetrics(async () => ({ totalCount: 0, idleCount: 0, waitingCount: 0, options: {}, query: async () => ({ rows: [] }) }), {
     defaults: false,
