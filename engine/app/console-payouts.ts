@@ -95,6 +95,11 @@ async function sameHands(deps: Deps, first: string, second: string, tx?: EntityM
   return undefined;
 }
 
+/** Whether `second` may not give the second approval after `first` because one set up the other's access. */
+export async function issuedAccessBetween(deps: Deps, first: string, second: string): Promise<boolean> {
+  return first !== second && (await sameHands(deps, first, second))?.reason === "FOUR_EYES_ISSUED_ACCESS";
+}
+
 /**
  * Whether `login` may still give a first approval of this merchant's payouts: active (not disabled, not reset to a
  * new enrolment), a role that decides payouts, the merchant in scope. A first approval counts only while its

@@ -28,7 +28,7 @@ import {
 import { ListTransactionsRequestSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../app/backoffice-deps.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
-import { decideConsolePayout, needsFourEyes, reasonFaults, scopedPayout, stillDecides } from "../app/console-payouts.ts";
+import { decideConsolePayout, issuedAccessBetween, needsFourEyes, reasonFaults, scopedPayout, stillDecides } from "../app/console-payouts.ts";
 import { BULK_APPROVE_MAX, PAYOUT_REASONS, type PayoutReason } from "../domain/payout-reasons.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { auditExport } from "../app/console-export.ts";
@@ -270,8 +270,11 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           deps.backoffice.customerHistory(a.merchantId, a.pin, "payout", a.traceId, 20),
           deps.backoffice.customerTotals(a.merchantId, a.pin),
         ]);
+        const [payout] = await queued(deps, [a]);
+        const first = payout.firstApproval?.login;
         return create(GetPayoutContextResponseSchema, {
-          payout: (await queued(deps, [a]))[0],
+          payout,
+          secondApprovalIssuedAccess: a.status === "requested" && first !== undefined && (await issuedAccessBetween(deps, first, who.scope.login)),
           deposits: (await attempts(deps, deposits)).map((x) => attemptToProto(x)),
           payouts: (await attempts(deps, payouts)).map((x) => attemptToProto(x)),
           totals: totals.map((t) =>

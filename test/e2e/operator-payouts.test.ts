@@ -180,6 +180,9 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
 
   const a = await payout(10_000);
   t.equal((await approve(admin, a.traceId)).awaitingSecondApproval, true, "the admin approves first");
+  const contextFor = async (op: EnrolledOperator) =>
+    (await bo().getPayoutContext({ context: ctx(op.sessionToken), traceId: a.traceId })).secondApprovalIssuedAccess;
+  t.equal(await contextFor(sock), true, "the payout's page tells the operator the admin set up that the second approval is not theirs");
   const second = await refusal(approve(sock, a.traceId));
   t.equal(second.code, Code.FailedPrecondition, "the account the admin made cannot give the second");
   t.equal(second.reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS);
@@ -191,8 +194,10 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
 
   // A reset hands the admin the new link too: a colleague the admin reset is, until someone else resets them, the same.
   const pat = await enrolOperator(svc(), bo(), clock, "pat", "payouts");
+  t.equal(await contextFor(pat), false, "an operator the admin did not set up is not told so");
   const reset = await bo().resetOperator({ context: ctx(admin.sessionToken), login: "pat" });
   const patAgain = await enrolWithLink(bo(), clock, "pat", reset.enrolment?.token ?? "");
+  t.equal(await contextFor(patAgain), true, "after the admin's reset, pat is told");
   t.equal((await refusal(approve(patAgain, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
   t.equal((await approve(pat, a.traceId).catch((e) => ConnectError.from(e).code)) as Code, Code.Unauthenticated, "pat's old session ended with the reset");
 

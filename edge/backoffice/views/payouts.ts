@@ -145,7 +145,9 @@ ${
         first
           ? first.login === v.login
             ? t("bo.payout.fourEyesYours")
-            : t("bo.payout.fourEyesSecond", { login: first.login, reason: reasonLabel(tr, first.reason) })
+            : v.context.secondApprovalIssuedAccess
+              ? t("bo.payout.fourEyesIssued")
+              : t("bo.payout.fourEyesSecond", { login: first.login, reason: reasonLabel(tr, first.reason) })
           : t("bo.payout.fourEyesFirst")
       }</div>`
     : ""

@@ -224,4 +224,12 @@ t.test("a payout's four eyes: waiting for the second, or decided with two, namin
   const decided = payoutPage(tr, { context: payout(TransactionStatus.APPROVED), canDecide: true, csrf: "c", login: "paya" }).toString();
   t.match(decided, "two (first: paya2)", "decided: two approvals, the first named");
   t.notMatch(decided, 'id="four-eyes"', "and no word about a second approval to give");
+  const barred = payoutPage(tr, {
+    context: create(GetPayoutContextResponseSchema, { ...payout(TransactionStatus.REQUESTED), secondApprovalIssuedAccess: true }),
+    canDecide: true,
+    csrf: "c",
+    login: "paya",
+  }).toString();
+  t.match(barred, "the first approver set up your access", "an operator the first approver set up is told the second approval is not theirs");
+  t.notMatch(barred, "sends the payout", "and is not promised that their approval sends it");
 });

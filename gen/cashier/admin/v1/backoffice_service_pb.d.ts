@@ -1341,6 +1341,15 @@ export declare type GetPayoutContextResponse = Message<"cashier.admin.v1.GetPayo
    * @generated from field: repeated cashier.admin.v1.CustomerTotals totals = 4;
    */
   totals: CustomerTotals[];
+
+  /**
+   * Set while the payout waits for its second approval and the operator asking may not give it: the first approver
+   * set up their access (created or reset it), or they set up the first approver's, directly or down a chain
+   * (DecidePayout would refuse with FOUR_EYES_ISSUED_ACCESS). The first approver themselves is told by the login.
+   *
+   * @generated from field: bool second_approval_issued_access = 5;
+   */
+  secondApprovalIssuedAccess: boolean;
 };
 
 /**
