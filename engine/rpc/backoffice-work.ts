@@ -172,6 +172,7 @@ export function backofficeWork(deps: WorkDeps): WorkCalls {
           related: (await attempts(deps, relatedIds)).map((r) => attemptToProto(r)),
           callbacks: callbacks.map(callbackToProto),
           checkOffered: await checkOffered(deps, a, deps.now()),
+          firstApproval: a.type === "payout" ? (await queued(deps, [a]))[0].firstApproval : undefined,
         });
       }),
 

@@ -255,6 +255,9 @@ t.test("payouts: the queue with its customer's context, four eyes, a rejection w
     return rows[0]?.status !== "requested" ? rows[0]?.status : undefined;
   });
   t.ok(approved, `the big payout left the queue (${approved})`);
+  await pam.goto(`${bo.url}/transactions/${big}`);
+  t.match(await pam.textContent("#first-approval"), /First of two approvals: pat \(Checks passed\)/, "its timeline keeps the first approval");
+  await axeClean(t, pam, "payout-timeline", true);
 
   const rejected = await traceOf(payouts.rejected);
   await pat.goto(`${bo.url}/payouts/${rejected}`);

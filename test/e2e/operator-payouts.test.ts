@@ -183,6 +183,9 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   const contextFor = async (op: EnrolledOperator) =>
     (await bo().getPayoutContext({ context: ctx(op.sessionToken), traceId: a.traceId })).secondApprovalIssuedAccess;
   t.equal(await contextFor(sock), true, "the payout's page tells the operator the admin set up that the second approval is not theirs");
+  const detail = await bo().getTransactionDetail({ context: ctx(admin.sessionToken), traceId: a.traceId });
+  t.equal(detail.firstApproval?.login, "lead", "the transaction's detail carries the first approval, which changes no status");
+  t.equal(detail.firstApproval?.reason, PayoutReason.CHECKS_PASSED);
   const second = await refusal(approve(sock, a.traceId));
   t.equal(second.code, Code.FailedPrecondition, "the account the admin made cannot give the second");
   t.equal(second.reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS);

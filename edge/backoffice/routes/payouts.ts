@@ -9,7 +9,8 @@ import { PayoutDecision, PayoutReason, RefusedForm } from "../../../gen/cashier/
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
 import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/domain/payout-reasons.ts";
-import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage, REASON_NAMES } from "../views/payouts.ts";
+import { REASON_NAMES } from "../views/format.ts";
+import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
 import { fileRefusedForm } from "./refused-form.ts";

@@ -132,6 +132,7 @@ export async function detailOf(
     s.kit.tr.t("bo.detail.title", { trace: traceId }),
     detailPage(s.kit.tr, {
       transaction: res.transaction!,
+      firstApproval: res.firstApproval,
       cascade: res.cascade,
       related: res.related,
       callbacks: res.callbacks,

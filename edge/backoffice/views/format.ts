@@ -8,6 +8,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { CallbackKind, CallbackState } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import type { Money } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { type Html, html } from "../../pages/kit/html.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
@@ -56,6 +57,23 @@ const CALLBACK_TONE: Readonly<Record<number, "good" | "bad" | "wait" | "plain">>
   [CallbackState.REFUSED]: "bad",
   [CallbackState.FAILED]: "bad",
 };
+
+/** A payout decision's listed reason, by its form value. */
+export const REASON_NAMES: Readonly<Record<number, string>> = {
+  [PayoutReason.CHECKS_PASSED]: "checks_passed",
+  [PayoutReason.CUSTOMER_REQUEST]: "customer_request",
+  [PayoutReason.KYC_INCOMPLETE]: "kyc_incomplete",
+  [PayoutReason.SUSPECTED_FRAUD]: "suspected_fraud",
+  [PayoutReason.DUPLICATE]: "duplicate",
+  [PayoutReason.WRONG_DETAILS]: "wrong_details",
+  [PayoutReason.ABUSE]: "abuse",
+  [PayoutReason.OTHER]: "other",
+};
+
+/** A payout decision's reason in the console's words. */
+export function reasonLabel(tr: ConsoleTranslator, reason: PayoutReason): string {
+  return tr.t(`bo.reason.${REASON_NAMES[reason] ?? "other"}` as ConsoleKey);
+}
 
 export function statusBadge(tr: ConsoleTranslator, status: TransactionStatus, letter = PayoutLetter.UNSPECIFIED): Html {
   const name = STATUS_WORDS[status] ?? "unknown";

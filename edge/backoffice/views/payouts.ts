@@ -18,32 +18,17 @@ import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
 import { dataTable, type Option, selectField, textArea } from "./controls.ts";
-import { age, money, statusBadge, text, when } from "./format.ts";
+import { age, money, REASON_NAMES, reasonLabel, statusBadge, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import { NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
-
-export const REASON_NAMES: Readonly<Record<number, string>> = {
-  [PayoutReason.CHECKS_PASSED]: "checks_passed",
-  [PayoutReason.CUSTOMER_REQUEST]: "customer_request",
-  [PayoutReason.KYC_INCOMPLETE]: "kyc_incomplete",
-  [PayoutReason.SUSPECTED_FRAUD]: "suspected_fraud",
-  [PayoutReason.DUPLICATE]: "duplicate",
-  [PayoutReason.WRONG_DETAILS]: "wrong_details",
-  [PayoutReason.ABUSE]: "abuse",
-  [PayoutReason.OTHER]: "other",
-};
 
 export const DECISION_NAMES: Readonly<Record<number, string>> = {
   [PayoutDecision.APPROVE]: "approve",
   [PayoutDecision.REJECT]: "reject",
   [PayoutDecision.CANCEL]: "cancel",
 };
-
-export function reasonLabel(tr: ConsoleTranslator, reason: PayoutReason): string {
-  return tr.t(`bo.reason.${REASON_NAMES[reason] ?? "other"}` as ConsoleKey);
-}
 
 function reasonOptions(tr: ConsoleTranslator, reasons: readonly PayoutReason[]): Option[] {
   return [{ value: "", label: tr.t("bo.payout.chooseReason") }, ...reasons.map((r) => ({ value: REASON_NAMES[r], label: reasonLabel(tr, r) }))];

@@ -7,6 +7,8 @@
  * codes, related refunds, every callback with its request and each attempt's
  * reply, and a redeliver button for operators whose role allows it.
  */
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import type { FourEyesApproval } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
@@ -17,7 +19,7 @@ import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable, inputField, type Option, selectField } from "./controls.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
-import { callbackBadge, kindName, money, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
+import { callbackBadge, kindName, money, reasonLabel, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
 import { checkSection } from "./check.ts";
@@ -143,6 +145,8 @@ ${dataTable({ id: "results", caption: t("bo.search.results"), head: [...transact
 
 export interface DetailView {
   transaction: Transaction;
+  /** A four-eyes payout's first approval: a row of the timeline, though it changes no status. */
+  firstApproval?: FourEyesApproval;
   cascade: readonly Transaction[];
   related: readonly Transaction[];
   callbacks: readonly Callback[];
@@ -182,6 +186,23 @@ ${hiddenFields({ [CSRF_FIELD]: v.csrf })}${button({ label: t("bo.cb.redeliver"),
 </section>`;
 }
 
+/** The status changes, oldest first, with a four-eyes payout's first approval in its place among them. */
+function timelineRows(tr: ConsoleTranslator, x: Transaction, first: FourEyesApproval | undefined): Html[] {
+  const ms = (ts: Timestamp | undefined) => (ts ? Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6) : 0);
+  const rows = x.history.map((h) => ({
+    at: ms(h.time),
+    row: html`<tr><td>${when(tr, h.time)}</td><td>${h.fromStatus ? statusBadge(tr, h.fromStatus) : text("")}</td><td>${statusBadge(tr, h.toStatus, h.payoutLetter)}</td><td><code>${h.cause}</code></td></tr>`,
+  }));
+  if (first) {
+    rows.push({
+      at: ms(first.time),
+      row: html`<tr id="first-approval"><td>${when(tr, first.time)}</td><td>${text("")}</td><td>${text("")}</td><td>${tr.t("bo.detail.firstApproval", { login: first.login, reason: reasonLabel(tr, first.reason) })}</td></tr>`,
+    });
+  }
+  // Stable: a first approval recorded in the same millisecond as a change stays after it.
+  return rows.sort((a, b) => a.at - b.at).map((r) => r.row);
+}
+
 export function detailPage(tr: ConsoleTranslator, v: DetailView): Html {
   const t = tr.t;
   const x = v.transaction;
@@ -211,12 +232,9 @@ ${v.canCheck ? checkSection(tr, x.traceId, v.csrf) : ""}
 <h2>${t("bo.detail.timeline")}</h2>
 ${dataTable({
   id: "timeline",
-  caption: t("bo.detail.timelineCaption"),
+  caption: t(v.firstApproval ? "bo.detail.timelineCaptionFourEyes" : "bo.detail.timelineCaption"),
   head: [t("bo.cb.time"), t("bo.detail.from"), t("bo.detail.to"), t("bo.detail.cause")],
-  rows: x.history.map(
-    (h) =>
-      html`<tr><td>${when(tr, h.time)}</td><td>${h.fromStatus ? statusBadge(tr, h.fromStatus) : text("")}</td><td>${statusBadge(tr, h.toStatus, h.payoutLetter)}</td><td><code>${h.cause}</code></td></tr>`,
-  ),
+  rows: timelineRows(tr, x, v.firstApproval),
   empty: t("bo.detail.noHistory"),
 })}
 <h2>${t("bo.detail.cascade")}</h2>

@@ -15,6 +15,7 @@ import {
   ConsoleSessionSchema,
   FourEyesApprovalSchema,
   GetPayoutContextResponseSchema,
+  PayoutReason,
   QueuedPayoutSchema,
 } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { payoutPage } from "../../../edge/backoffice/views/payouts.ts";
@@ -232,4 +233,27 @@ t.test("a payout's four eyes: waiting for the second, or decided with two, namin
   }).toString();
   t.match(barred, "the first approver set up your access", "an operator the first approver set up is told the second approval is not theirs");
   t.notMatch(barred, "sends the payout", "and is not promised that their approval sends it");
+});
+
+t.test("a four-eyes payout's timeline: the first approval among the status changes, by its time", async (t) => {
+  const at = (seconds: number) => ({ seconds: BigInt(seconds), nanos: 0 });
+  const payout = create(TransactionSchema, {
+    traceId: 9,
+    status: TransactionStatus.APPROVED,
+    transactionType: TransactionType.PAYOUT,
+    merchantId: "m-a",
+    history: [
+      { toStatus: TransactionStatus.REQUESTED, cause: "created", time: at(1_700_000_000) },
+      { fromStatus: TransactionStatus.REQUESTED, toStatus: TransactionStatus.APPROVED, cause: "backoffice:pam", time: at(1_700_000_600) },
+    ],
+  });
+  const firstApproval = create(FourEyesApprovalSchema, { login: "pat", reason: PayoutReason.CHECKS_PASSED, time: at(1_700_000_300) });
+  const page = detailPage(tr, { transaction: payout, firstApproval, cascade: [], related: [], callbacks: [], canRedeliver: false, csrf: "c" }).value;
+  const timeline = page.slice(page.indexOf('id="timeline"'), page.indexOf('id="cascade"'));
+  t.match(timeline, "First of two approvals: pat (Checks passed)", "the first approver and the reason");
+  t.match(timeline, "and the first of the two approvals", "the caption says the timeline holds more than status changes");
+  const order = ["created", "First of two approvals", "backoffice:pam"].map((s) => timeline.indexOf(s));
+  t.ok(order[0] < order[1] && order[1] < order[2], `between the creation and the second approver's change (${order})`);
+  const plain = detailPage(tr, { transaction: payout, cascade: [], related: [], callbacks: [], canRedeliver: false, csrf: "c" }).value;
+  t.notMatch(plain, "First of two approvals", "no such row without a first approval");
 });

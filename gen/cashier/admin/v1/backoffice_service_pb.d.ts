@@ -952,6 +952,15 @@ export declare type GetTransactionDetailResponse = Message<"cashier.admin.v1.Get
    * @generated from field: bool check_offered = 5;
    */
   checkOffered: boolean;
+
+  /**
+   * A payout's first approval of the two four eyes need, as the payout's queue entry shows it (while it waits, only
+   * while its operator may still decide; once decided, the one beside the second). It changes no status, so it is not
+   * in the history.
+   *
+   * @generated from field: cashier.admin.v1.FourEyesApproval first_approval = 6;
+   */
+  firstApproval?: FourEyesApproval | undefined;
 };
 
 /**
