@@ -9,8 +9,7 @@
 import t from "tap";
 import type { EntityMetadata, EntityProperty } from "@mikro-orm/core";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { migrate, openOrm } from "../../../engine/store/orm.ts";
-import { testDatabase } from "../../support/processes.ts";
+import { migratedDatabase } from "../../support/store-database.ts";
 
 interface Column {
   table: string;
@@ -110,11 +109,7 @@ const byKey = (c: Column) => `${c.table}.${c.name}`;
 const sortColumns = (cs: Column[]) => [...cs].sort((a, b) => byKey(a).localeCompare(byKey(b)));
 
 t.test("every table has an entity whose columns and relations are the migrated schema's", async (t) => {
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const orm = await openOrm(db.url, () => {}, { bounded: false });
-  t.teardown(() => orm.close());
-  await migrate(orm, () => {});
+  const { orm } = await migratedDatabase(t);
   const live = await liveSchema(orm);
   const metas = [...orm.getMetadata().getAll().values()].filter((m) => !m.abstract && !m.embeddable);
 

@@ -10,8 +10,7 @@ import { createSecretKey, randomBytes } from "node:crypto";
 import t from "tap";
 import { MerchantCache } from "../../../engine/store/merchant-cache.ts";
 import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
-import { migrate, openOrm } from "../../../engine/store/orm.ts";
-import { testDatabase } from "../../support/processes.ts";
+import { migratedDatabase } from "../../support/store-database.ts";
 import { until } from "../../support/until.ts";
 import { DEFAULT_FRONTEND_SETTINGS } from "../../../engine/domain/frontend-settings.ts";
 
@@ -119,11 +118,7 @@ t.test("invalidate forgets a merchant at once", async (t) => {
 });
 
 t.test("PgMerchantStore: changes made here show on the next request; changes made elsewhere after the TTL", async (t) => {
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const orm = await openOrm(db.url, () => {}, { bounded: false });
-  t.teardown(() => orm.close());
-  await migrate(orm, () => {});
+  const { orm } = await migratedDatabase(t);
   const store = new PgMerchantStore(orm, createSecretKey(randomBytes(32)), 60_000);
   const secretOf = async () => (await store.get("m-cache"))!.signingKey.export().toString("utf8");
 

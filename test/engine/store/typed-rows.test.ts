@@ -16,8 +16,7 @@ import { PgCallbackStore } from "../../../engine/store/callback-store.ts";
 import { PgFollowUpStore } from "../../../engine/store/follow-up-store.ts";
 import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { PgOrderStore } from "../../../engine/store/order-store.ts";
-import { migrate, openOrm } from "../../../engine/store/orm.ts";
-import { testDatabase } from "../../support/processes.ts";
+import { migratedDatabase } from "../../support/store-database.ts";
 import { orderDraft } from "../../support/order-draft.ts";
 
 const NUMBERS = ["traceId", "orderRef", "attempt", "amountMinor"] as const;
@@ -38,11 +37,7 @@ function checkAttempt(t: Test, what: string, a: Attempt | undefined) {
 }
 
 t.test("every read of the stores returns values of the types it declares", async (t) => {
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const orm = await openOrm(db.url, () => {}, { bounded: false });
-  t.teardown(() => orm.close());
-  await migrate(orm, () => {});
+  const { orm } = await migratedDatabase(t);
 
   const merchants = new PgMerchantStore(orm, createSecretKey(randomBytes(32)));
   await merchants.upsert({ merchantId: "m-types", secret: "s3cret", frontends: [{ name: "web", baseCurrency: "EUR" }] });

@@ -9,8 +9,7 @@ import t from "tap";
 import { createEngineMetrics } from "../../../engine/metrics.ts";
 import { PgMerchantStore } from "../../../engine/store/merchant-store.ts";
 import { PgOrderStore } from "../../../engine/store/order-store.ts";
-import { migrate, openOrm } from "../../../engine/store/orm.ts";
-import { testDatabase } from "../../support/processes.ts";
+import { migratedDatabase } from "../../support/store-database.ts";
 import { orderDraft } from "../../support/order-draft.ts";
 import { type BatchedCall, WriteBatcher } from "../../../engine/store/write-batch.ts";
 import pg from "pg";
@@ -23,11 +22,7 @@ function textTypes() {
 }
 
 t.test("hot writes sent together", async (t) => {
-  const db = await testDatabase();
-  t.teardown(() => db.stop());
-  const orm = await openOrm(db.url, () => {}, { bounded: false });
-  t.teardown(() => orm.close());
-  await migrate(orm, () => {});
+  const { orm } = await migratedDatabase(t);
   const merchants = new PgMerchantStore(orm, createSecretKey(randomBytes(32)));
   await merchants.upsert({ merchantId: "m-batch", secret: "s3cret", frontends: [{ name: "web", baseCurrency: "EUR" }] });
   const orders = new PgOrderStore(orm, "origin-a");
