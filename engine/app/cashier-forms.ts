@@ -22,6 +22,14 @@ export type CardSource =
   | { kind: "new"; number: string; cvv: string; expiry: string; holder: string; save: boolean }
   | { kind: "saved"; id: string; cvv: string };
 
+/**
+ * The saved card a form names, as the session offers it: none at a frontend that keeps no cards (save_cards false),
+ * not even one kept at another frontend of the merchant, as the session's view lists none there (cashier-session.ts).
+ */
+export async function offeredSavedCard(deps: CashierDeps, open: OpenSession, id: string) {
+  return open.frontend.settings.saveCards ? deps.sessions.savedCard(open.session.merchantId, open.session.pin, id) : undefined;
+}
+
 export const invalid = (violations: FieldViolation[]): DomainError => domainError("INVALID_FIELDS", describeViolations(violations), violations);
 
 /** The amount of a form: the session's currency, positive, the fixed amount if the session has one, else within limits (and the balance). */

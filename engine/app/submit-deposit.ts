@@ -28,6 +28,7 @@ import {
   textViolations,
   type CardSource,
   type FormResult,
+  offeredSavedCard,
 } from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
@@ -75,8 +76,7 @@ export async function submitDeposit(deps: CashierDeps, form: DepositForm): Promi
     violations.push(...textViolations([["new_card.holder", src.holder, 50]]));
     card = { number: src.number, cvv: src.cvv, expiry: src.expiry };
   } else if (src?.kind === "saved") {
-    // A frontend that keeps no cards offers none (cashier-session.ts): one kept at another frontend is not used here.
-    const saved = frontend.settings.saveCards ? await deps.sessions.savedCard(s.merchantId, s.pin, src.id) : undefined;
+    const saved = await offeredSavedCard(deps, opened.open, src.id);
     if (!saved) violations.push({ field: "saved_card_id", description: "names none of your saved cards" });
     else
       card = {

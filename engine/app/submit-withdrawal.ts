@@ -26,6 +26,7 @@ import {
   textViolations,
   type CardSource,
   type FormResult,
+  offeredSavedCard,
 } from "./cashier-forms.ts";
 import { openSession } from "./cashier-session.ts";
 import { processTransaction } from "./process-transaction.ts";
@@ -55,8 +56,7 @@ export async function submitWithdrawal(deps: CashierDeps, form: WithdrawalForm):
   let card = { number: "", cvv: "", expiry: "" };
   if (!dest) violations.push({ field: "saved_card_id", description: "is required: a saved card or a new card" });
   else if (dest.kind === "saved") {
-    // A frontend that keeps no cards offers none (cashier-session.ts): one kept at another frontend is not used here.
-    const saved = frontend.settings.saveCards ? await deps.sessions.savedCard(s.merchantId, s.pin, dest.id) : undefined;
+    const saved = await offeredSavedCard(deps, opened.open, dest.id);
     if (!saved) violations.push({ field: "saved_card_id", description: "names none of your saved cards" });
     else if (closedLoop && !saved.depositedFrom) violations.push({ field: "saved_card_id", description: NOT_DEPOSITED });
     else
