@@ -4,6 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ErrorDetailSchema, ErrorReason, FieldViolationSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { DATABASE_UNAVAILABLE, REASONS, domainError, type DomainError, type Reason } from "../domain/errors.ts";
+import { causes } from "../error-causes.ts";
 import { RpcError } from "./grpc-adapter.ts";
 
 export function reasonToProto(reason: Reason): ErrorReason {
@@ -68,24 +69,6 @@ export function classifyDataError(err: unknown): RpcError | undefined {
     }
   }
   return undefined;
-}
-
-interface ErrorLike {
-  code?: unknown;
-  name?: unknown;
-  message?: unknown;
-  cause?: unknown;
-  previous?: unknown;
-}
-
-/** An error and what it wraps (MikroORM keeps the driver's error in `previous`), a few levels deep. */
-function* causes(err: unknown): Generator<ErrorLike> {
-  let e = err;
-  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    const like = e as ErrorLike;
-    yield like;
-    e = like.cause ?? like.previous;
-  }
 }
 
 /**

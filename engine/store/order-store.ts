@@ -31,17 +31,13 @@ import { customerRecord } from "./customer-record.ts";
 import { createRefund } from "./refund-order.ts";
 import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "./typed-db.ts";
+import { causes } from "../error-causes.ts";
 
 /** Raised by cashier_order_id_unclaimed (migration 016): the order_id is a hosted Cashier withdrawal session's. */
 const ORDER_ID_CLAIMED = "CW409";
 
 /** Whether `err` is that refusal, as pg raised it or as the ORM wrapped it. */
-function orderIdClaimed(err: unknown): boolean {
-  for (let e = err as { code?: unknown; sqlState?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (e.code === ORDER_ID_CLAIMED || e.sqlState === ORDER_ID_CLAIMED) return true;
-  }
-  return false;
-}
+const orderIdClaimed = (err: unknown): boolean => [...causes(err)].some((e) => e.code === ORDER_ID_CLAIMED);
 
 export class PgOrderStore implements OrderStore {
   readonly #orm: MikroORM;
