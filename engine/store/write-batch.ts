@@ -101,6 +101,7 @@ class BatchSubmit {
   readonly #rows: unknown[][];
   #at = 0;
   #fields: { name: string; parse: Parser }[] = [];
+  /** A row that could not be parsed: the batch committed, but its calls are not answered with rows they cannot trust. */
   #error: unknown;
   /** The values of LIMITS, the batch's first statement. */
   readonly #limits: (string | null)[];
@@ -150,11 +151,17 @@ class BatchSubmit {
     this.#fields = msg.fields.map((f) => ({ name: f.name, parse: this.#types.getTypeParser(f.dataTypeID, "text") }));
   }
 
+  /** A row parsed by its column's parser; one that throws is kept for the end of the batch (as pg's own Query does), not thrown into the socket's handler. */
   handleDataRow(msg: { fields: (string | null)[] }): void {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < this.#fields.length; i++) {
-      const v = msg.fields[i];
-      row[this.#fields[i].name] = v === null ? null : this.#fields[i].parse(v);
+    try {
+      for (let i = 0; i < this.#fields.length; i++) {
+        const v = msg.fields[i];
+        row[this.#fields[i].name] = v === null ? null : this.#fields[i].parse(v);
+      }
+    } catch (err) {
+      this.#error ??= err;
+      return;
     }
     this.#rows[this.#at].push(row);
   }
@@ -169,7 +176,6 @@ class BatchSubmit {
 
   /** An ErrorResponse (the backend then skips to the Sync and rolls back), or the connection's own failure. */
   handleError(err: unknown): void {
-    this.#error = err;
     this.callback?.(err);
     this.callback = undefined;
   }
