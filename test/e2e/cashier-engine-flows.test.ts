@@ -323,39 +323,25 @@ t.test("saved cards: kept after an approved deposit, used with a fresh CVV, dele
   t.same(await service().sql("select id from payment_order where merchant_id = 'm-cash' and pin = $1 and type = 'payout'", [pin]), [], "no payout");
   const [row] = await service().sql<{ card_sealed: string }>("select card_sealed from saved_card where id = $1", [cards[0].cardId]);
   t.match(row.card_sealed, /^v1\./, "its number is sealed");
-  const noCvv = await refusal(
+  // A deposit of 10.00 with the saved card, from the session of `sessionToken`.
+  const withSavedCard = (sessionToken: string, savedCardCvv?: string) =>
     cashier.submitDeposit({
-      sessionToken: later.token,
+      sessionToken,
       amount: usd(1000),
       source: { case: "savedCardId", value: cards[0].cardId },
+      ...(savedCardCvv === undefined ? {} : { savedCardCvv }),
       returnUrl: "/cashier/r",
       submissionKey: formKey(),
-    }),
-  );
+    });
+  const noCvv = await refusal(withSavedCard(later.token));
   t.same(noCvv.fields, ["saved_card_cvv"]);
-  const reused = await cashier.submitDeposit({
-    sessionToken: later.token,
-    amount: usd(1000),
-    source: { case: "savedCardId", value: cards[0].cardId },
-    savedCardCvv: "321",
-    returnUrl: "/cashier/r",
-    submissionKey: formKey(),
-  });
+  const reused = await withSavedCard(later.token, "321");
   t.equal(reused.transaction!.status, TransactionStatus.APPROVED);
   t.equal(reused.transaction!.card!.maskedNumber, "555555******4444");
   // A frontend that keeps no cards (open-usd: save_cards false) offers none, not even this one kept at cash-usd.
   const elsewhere = await opened({ pin, frontend: "open-usd" });
   t.same(elsewhere.redeemed.session!.savedCards, [], "save_cards false: the card kept at another frontend is not listed");
-  const usedThere = await refusal(
-    cashier.submitDeposit({
-      sessionToken: elsewhere.token,
-      amount: usd(1000),
-      source: { case: "savedCardId", value: cards[0].cardId },
-      savedCardCvv: "321",
-      returnUrl: "/cashier/r",
-      submissionKey: formKey(),
-    }),
-  );
+  const usedThere = await refusal(withSavedCard(elsewhere.token, "321"));
   t.same(usedThere.fields, ["saved_card_id"], "nor used there by its id");
   const elsewherePayout = await opened({ pin, frontend: "open-usd" }, true);
   t.same(elsewherePayout.redeemed.session!.savedCards, [], "nor offered for a withdrawal there");
