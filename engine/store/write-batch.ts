@@ -79,9 +79,6 @@ const LIMITS = {
   text: "select set_config('lock_timeout', $1, true), set_config('transaction_timeout', $2, true)",
 };
 
-/** SQLSTATE 55P03: a lock not had within the batch's lock_timeout. */
-const LOCK_NOT_AVAILABLE = "55P03";
-
 /** SQLSTATE 26000: a prepared statement the connection no longer has (DISCARD ALL, a pooler between). */
 const NO_SUCH_STATEMENT = "26000";
 
@@ -336,12 +333,12 @@ export class WriteBatcher {
     // not known, so the connection goes (a timeout or a lost connection always takes it).
     client.release(refused && parse.size === 0 ? undefined : (err as Error));
     this.#observe(calls.length, refused);
-    // A call alone whose own statement was refused has its answer; the batch's own lock limit is not the call's.
-    if (!refused || (calls.length === 1 && err.code !== LOCK_NOT_AVAILABLE)) {
+    if (!refused) {
       for (const c of calls) c.reject(err);
       return [];
     }
-    // Nothing of the batch was written: each call runs again by itself.
+    // Nothing of the batch was written: each call runs again by itself, a batch of one too (the refusal may be the
+    // batch's own lock limit, not the call's; a call's own fault is met again and answered).
     return calls;
   }
 }
