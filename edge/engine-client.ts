@@ -1,16 +1,18 @@
 /**
- * The edge's Connect client to the engine over the gRPC protocol (HTTP/2),
- * with the bearer token on every call and compression off on this internal hop;
- * over TLS when the base URL is https://. A base URL that lists several
- * engines, or names a host with several addresses, spreads calls over them.
+ * The edge's Connect clients to the engine over the gRPC protocol (HTTP/2),
+ * carried by grpc-js's channel (grpc-js-transport.ts), with the bearer token on
+ * every call; over TLS when the base URL is https://. A base URL that lists
+ * several engines, or names a host with several addresses, spreads calls over
+ * them.
  */
-import type * as http2 from "node:http2";
-import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createSecureContext, type PeerCertificate } from "node:tls";
 import { isIP } from "node:net";
+import * as grpc from "@grpc/grpc-js";
+import { createClient, type Client } from "@connectrpc/connect";
 import { EngineService } from "../gen/cashier/engine/v1/engine_service_pb.js";
 import { CashierService } from "../gen/cashier/engine/v1/cashier_service_pb.js";
 import { createEnginePool, engineUrls } from "./engine-pool.ts";
+import { createGrpcJsTransport, type ClosableTransport } from "./grpc-js-transport.ts";
 
 export type EngineClient = Client<typeof EngineService>;
 /** The hosted Cashier's engine API (session start, autologin, the customer's forms). */
@@ -27,17 +29,20 @@ export interface EngineTrust {
   pinSha256?: string;
 }
 
-function tlsOptions(trust: EngineTrust): http2.SecureClientSessionOptions {
-  const options: http2.SecureClientSessionOptions = {};
-  if (trust.ca) options.ca = trust.ca;
-  if (trust.pinSha256) {
-    const pin = trust.pinSha256;
+/**
+ * grpc-js credentials for an https:// engine: the private CA, or the system's
+ * roots; with a pin, exactly the pinned certificate whatever names it carries.
+ */
+function credentialsFor(trust: EngineTrust): grpc.ChannelCredentials {
+  const pin = trust.pinSha256;
+  const context = createSecureContext({
+    ...(trust.ca ? { ca: trust.ca } : {}),
     // The pinned certificate is its own trust anchor, even when a public CA issued it.
-    options.allowPartialTrustChain = true;
-    options.checkServerIdentity = (_host, cert) =>
-      cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`);
-  }
-  return options;
+    ...(pin ? { allowPartialTrustChain: true } : {}),
+  });
+  const checkServerIdentity = (_host: string, cert: PeerCertificate) =>
+    cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`);
+  return grpc.credentials.createFromSecureContext(context, pin ? { checkServerIdentity } : {});
 }
 
 export function createEngineClient(baseUrl: string, token: string, trust: EngineTrust = {}): EngineClient {
@@ -46,29 +51,25 @@ export function createEngineClient(baseUrl: string, token: string, trust: Engine
 
 /**
  * The gRPC transport to the engine every face of the edge uses (the public
- * edge, the Backoffice console): the bearer token on every call, compression
- * off on this internal hop, TLS as `trust` says; one engine by address: one
- * transport, several (a list, or a name with several addresses): round-robin.
+ * edge, the Backoffice console): the bearer token on every call, TLS as
+ * `trust` says; one engine by address: one channel, several (a list, or a name
+ * with several addresses): round-robin. `close()` ends its connections.
  */
-export function engineTransport(baseUrl: string, token: string, trust: EngineTrust = {}): Transport {
-  const auth: Interceptor = (next) => (req) => {
-    req.header.set("authorization", `Bearer ${token}`);
-    return next(req);
-  };
+export function engineTransport(baseUrl: string, token: string, trust: EngineTrust = {}): ClosableTransport {
+  const credentials = baseUrl.includes("https:") ? credentialsFor(trust) : undefined;
   const make = (target: string, servername?: string) =>
-    createGrpcTransport({
+    createGrpcJsTransport({
       baseUrl: target,
-      interceptors: [auth],
-      acceptCompression: [],
+      header: { authorization: `Bearer ${token}` },
       defaultTimeoutMs: 30_000,
-      ...(target.startsWith("https:") ? { nodeOptions: { ...tlsOptions(trust), ...(servername ? { servername } : {}) } } : {}),
+      ...(target.startsWith("https:") ? { credentials, servername } : {}),
     });
   const single = engineUrls(baseUrl).length === 1 && isIP(new URL(baseUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
   return single ? make(baseUrl) : createEnginePool(baseUrl, make).transport;
 }
 
 /** Both engine services' clients over one transport (one connection, or one pool of them). */
-export function createEngineClients(baseUrl: string, token: string, trust: EngineTrust = {}): { engine: EngineClient; cashier: CashierClient } {
+export function createEngineClients(baseUrl: string, token: string, trust: EngineTrust = {}): { engine: EngineClient; cashier: CashierClient; close(): void } {
   const transport = engineTransport(baseUrl, token, trust);
-  return { engine: createClient(EngineService, transport), cashier: createClient(CashierService, transport) };
+  return { engine: createClient(EngineService, transport), cashier: createClient(CashierService, transport), close: () => transport.close() };
 }

@@ -7,11 +7,12 @@
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { Transport } from "@connectrpc/connect";
 import { engineUnreachable } from "./engine-down.ts";
+import type { ClosableTransport } from "./grpc-js-transport.ts";
 
 export interface EnginePool {
-  transport: Transport;
+  /** Round-robin over the engines; `close()` ends every connection and the lookups. */
+  transport: ClosableTransport;
 }
 
 const RESOLVE_EVERY_MS = 5000;
@@ -42,26 +43,30 @@ async function addressesOf(url: string): Promise<{ target: string; servername?: 
  * Starts with the URLs as given (usable at once) and replaces them with one
  * transport per resolved address as soon as the first lookup answers.
  */
-export function createEnginePool(engineUrl: string, make: (target: string, servername?: string) => Transport): EnginePool {
+export function createEnginePool(engineUrl: string, make: (target: string, servername?: string) => ClosableTransport): EnginePool {
   const urls = engineUrls(engineUrl);
   if (urls.length === 0) throw new Error("ENGINE_URL names no engine");
-  const transports = new Map<string, Transport>(urls.map((u) => [u, make(u)]));
-  let rotation: Transport[] = [...transports.values()];
+  const transports = new Map<string, ClosableTransport>(urls.map((u) => [u, make(u)]));
+  let rotation: ClosableTransport[] = [...transports.values()];
+  let closed = false;
   let next = 0;
   const refresh = async () => {
     const all = (await Promise.all(urls.map((u) => addressesOf(u).catch(() => [] as { target: string; servername?: string }[])))).flat();
-    if (all.length === 0) return; // keep what we had rather than nothing
+    if (all.length === 0 || closed) return; // keep what we had rather than nothing
     for (const a of all) if (!transports.has(a.target)) transports.set(a.target, make(a.target, a.servername));
     const live = new Set(all.map((a) => a.target));
-    for (const k of [...transports.keys()]) if (!live.has(k)) transports.delete(k);
+    const gone = [...transports].filter(([k]) => !live.has(k));
+    for (const [k] of gone) transports.delete(k);
     rotation = [...transports.values()];
+    // Calls in flight on a vanished address finish first: grpc-js closes a channel once its calls end.
+    for (const [, x] of gone) x.close();
   };
   void refresh();
   const timer = setInterval(() => void refresh(), RESOLVE_EVERY_MS);
   timer.unref();
   // An engine that could not be reached sits out a few seconds instead of taking every other call.
-  const downUntil = new Map<Transport, number>();
-  const pick = (): Transport => {
+  const downUntil = new Map<ClosableTransport, number>();
+  const pick = (): ClosableTransport => {
     const now = Date.now();
     const up = rotation.filter((x) => (downUntil.get(x) ?? 0) <= now);
     const from = up.length > 0 ? up : rotation;
@@ -87,6 +92,11 @@ export function createEnginePool(engineUrl: string, make: (target: string, serve
         }
       },
       stream: (...args) => pick().stream(...args),
+      close() {
+        closed = true;
+        clearInterval(timer);
+        for (const x of transports.values()) x.close();
+      },
     },
   };
 }

@@ -22,7 +22,7 @@ export async function startEdge(opts: {
   engineTrust?: EngineTrust;
   log: EdgeLogger;
 }): Promise<EdgeHandle> {
-  const { engine, cashier } = createEngineClients(opts.engineUrl, opts.token, opts.engineTrust);
+  const { engine, cashier, close: closeClients } = createEngineClients(opts.engineUrl, opts.token, opts.engineTrust);
   const app = buildApp({ engine, cashier, log: opts.log, csrfKey: csrfKeyFrom(opts.token) });
   const server = createServer(app.callback());
   answerUnknownMethods(server, app.allowedOn);
@@ -34,7 +34,11 @@ export async function startEdge(opts: {
     server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  // Stop accepting, finish the requests in progress, then resolve.
-  const { close } = drainable(server, (inProgress) => opts.log.info({ inProgress }, "edge stopped accepting; finishing requests in progress"));
+  // Stop accepting, finish the requests in progress, then close the engine connections and resolve.
+  const drain = drainable(server, (inProgress) => opts.log.info({ inProgress }, "edge stopped accepting; finishing requests in progress"));
+  const close = async () => {
+    await drain.close();
+    closeClients();
+  };
   return { port, server, close };
 }

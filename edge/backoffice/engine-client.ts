@@ -5,12 +5,12 @@
  * The transport is the edge's own (edge/engine-client.ts): TLS trust, pools
  * and the internal hop's settings are the same for every face.
  */
-import { createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { BackofficeService } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { engineTransport, type EngineTrust } from "../engine-client.ts";
 
 export type BackofficeClient = Client<typeof BackofficeService>;
 
-export function createBackofficeClient(baseUrl: string, token: string, trust: EngineTrust = {}): BackofficeClient {
-  return createClient(BackofficeService, engineTransport(baseUrl, token, trust));
+/** Over `transport`: the edge's engineTransport (edge/engine-client.ts), built with the Backoffice's token. */
+export function createBackofficeClient(transport: Transport): BackofficeClient {
+  return createClient(BackofficeService, transport);
 }

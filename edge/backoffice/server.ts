@@ -11,6 +11,7 @@ import { drainable } from "../drain.ts";
 import { listenOnSidePort } from "../../engine/listen.ts";
 import { buildBackofficeApp, type ConsoleLogger } from "./app.ts";
 import { createBackofficeClient } from "./engine-client.ts";
+import { engineTransport } from "../engine-client.ts";
 import type { SignInLimit } from "./rate-limit.ts";
 
 export interface BackofficeHandle {
@@ -39,7 +40,8 @@ export interface BackofficeStart {
 }
 
 export async function startBackoffice(opts: BackofficeStart): Promise<BackofficeHandle> {
-  const client = createBackofficeClient(opts.engineUrl, opts.token, opts.engineTrust);
+  const transport = engineTransport(opts.engineUrl, opts.token, opts.engineTrust);
+  const client = createBackofficeClient(transport);
   const app = buildBackofficeApp({ client, token: opts.token, log: opts.log, publicUrl: opts.publicUrl, signInLimit: opts.signInLimit });
   const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : createHttpServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -48,6 +50,10 @@ export async function startBackoffice(opts: BackofficeStart): Promise<Backoffice
   const { movedFromDefault } = await listenOnSidePort(server, opts.port, opts.host, opts.portIsDefault ?? false);
   const port = (server.address() as AddressInfo).port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
-  const { close } = drainable(server, (inProgress) => opts.log.info({ inProgress }, "backoffice stopped accepting; finishing requests in progress"));
+  const drain = drainable(server, (inProgress) => opts.log.info({ inProgress }, "backoffice stopped accepting; finishing requests in progress"));
+  const close = async () => {
+    await drain.close();
+    transport.close();
+  };
   return { port, movedFromDefault, url: `${opts.tls ? "https" : "http"}://${host}:${port}`, server, close };
 }

@@ -9,9 +9,9 @@
 import { createServer } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import t, { type Test } from "tap";
+import { createGrpcJsTransport } from "../../edge/grpc-js-transport.ts";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { EngineService, GetTransactionResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { addService, type ServiceImpl } from "../../engine/rpc/grpc-adapter.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "../../engine/rpc/errors.ts";
@@ -60,7 +60,16 @@ async function engineWithoutDatabase(t: Test) {
   return { url: `http://127.0.0.1:${port}`, calls };
 }
 
-const transport = (url: string) => createGrpcTransport({ baseUrl: url, defaultTimeoutMs: 5000 });
+// The edge's own transport (edge/grpc-js-transport.ts), without a token: these engines ask for none.
+const opened: { close(): void }[] = [];
+const transport = (url: string) => {
+  const x = createGrpcJsTransport({ baseUrl: url, defaultTimeoutMs: 5000 });
+  opened.push(x);
+  return x;
+};
+t.teardown(() => {
+  for (const x of opened) x.close();
+});
 
 async function failure(p: Promise<unknown>): Promise<ConnectError> {
   try {

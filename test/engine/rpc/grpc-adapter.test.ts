@@ -3,7 +3,7 @@
  * grpc-js server on 127.0.0.1 serving a fixture service
  * (test/fixtures/round_trip.proto) behind the engine's own interceptors
  * (server.ts's interceptorsFor) and reflection. Clients are the ones callers
- * use: Connect's gRPC transport (as the edge), raw grpc-js bytes (as a
+ * use: Connect's gRPC transport (as a Connect caller), raw grpc-js bytes (as a
  * hostile caller), buf curl (as an operator). It checks that what goes in
  * comes back for every kind of field, that bytes which are no message are
  * INVALID_ARGUMENT naming the cause, deadlines, metadata and the bearer token,
