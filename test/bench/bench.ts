@@ -28,7 +28,11 @@
  * measured the same), BENCH_GRPC_CLIENT ("grpc-js", default, measured at about
  * 0.3 ms less CPU per call; "connect": the Connect client the edge uses),
  * BENCH_CPU_PROFILE (a directory: a V8 CPU profile of each measured
- * window is written there as <phase>.cpuprofile, for profile-summary.ts).
+ * window is written there as <phase>.cpuprofile, for profile-summary.ts),
+ * BENCH_ROUNDS (default 1: the phase list run that many times in turn on one
+ * service; the table sums the rounds, and a line per phase gives each round's
+ * share of the floor measured beside it and the median, the figure least moved
+ * by load that comes and goes; profiles are of the first round).
  *
  * The load generator shares the process (and the CPUs) with the service, so
  * every number includes the client's own cost. "node cores" is the CPU this
@@ -121,6 +125,8 @@ const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
   });
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE || undefined;
 const AFTER_SECONDS = envNumber("BENCH_AFTER_SECONDS", 5, 0);
+/** The phase list run this many times in turn on one service; the table sums the rounds. */
+const ROUNDS = Math.floor(envNumber("BENCH_ROUNDS", 1, 1));
 /** No single request may hang a phase: past this it counts as an error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const CARD = "4111111111111111";
@@ -145,6 +151,39 @@ interface PhaseResult {
   simCores: number;
   hostBusy: number;
   errorKinds: Map<string, number>;
+  /** The successes' latencies in ms, ascending. */
+  sorted: Float64Array;
+}
+
+/** Several rounds of one phase as one longer run: counts summed, rates and cores over the summed time, percentiles over every success. */
+function mergeRounds(rs: PhaseResult[]): PhaseResult {
+  if (rs.length === 1) return rs[0];
+  const seconds = rs.reduce((a, r) => a + r.seconds, 0);
+  const timeWeighted = (f: (r: PhaseResult) => number) => rs.reduce((a, r) => a + f(r) * r.seconds, 0) / seconds;
+  const sorted = Float64Array.from(rs.flatMap((r) => [...r.sorted])).sort();
+  const errorKinds = new Map<string, number>();
+  for (const r of rs) for (const [k, n] of r.errorKinds) errorKinds.set(k, (errorKinds.get(k) ?? 0) + n);
+  return {
+    name: rs[0].name,
+    requests: rs.reduce((a, r) => a + r.requests, 0),
+    errors: rs.reduce((a, r) => a + r.errors, 0),
+    seconds,
+    rps: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    nodeCores: timeWeighted((r) => r.nodeCores),
+    edgeCores: timeWeighted((r) => r.edgeCores),
+    childCores: timeWeighted((r) => r.childCores),
+    simCores: timeWeighted((r) => r.simCores),
+    hostBusy: timeWeighted((r) => r.hostBusy),
+    errorKinds,
+    sorted,
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -222,8 +261,8 @@ function childCoresBetween(
 }
 
 /** Profiles this process's main thread from start() to stop(), when BENCH_CPU_PROFILE is set. */
-function profiler(file: string) {
-  if (!PROFILE_DIR) return { start() {}, async stop() {} };
+function profiler(file: string | undefined) {
+  if (!PROFILE_DIR || !file) return { start() {}, async stop() {} };
   const session = new Session();
   let started: Promise<unknown> | undefined;
   return {
@@ -243,11 +282,13 @@ function profiler(file: string) {
 }
 
 /** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
-async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<PhaseResult> {
-  const prof = profiler(`${name.split(" ")[0]}.cpuprofile`);
-  const edgeProf = edgeThreadProfiler(name.startsWith("edge") ? edgeThread : undefined, PROFILE_DIR, "edge-thread.cpuprofile");
+async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1): Promise<PhaseResult> {
+  // Profiles of the first round only.
+  const profiled = round === 1;
+  const prof = profiler(profiled ? `${name.split(" ")[0]}.cpuprofile` : undefined);
+  const edgeProf = edgeThreadProfiler(profiled && name.startsWith("edge") ? edgeThread : undefined, PROFILE_DIR, "edge-thread.cpuprofile");
   const edgeCpu = edgeThreadCpu(edgeThread);
-  const log = (m: string) => process.stderr.write(`[bench] ${name}: ${m}\n`);
+  const log = (m: string) => process.stderr.write(`[bench] ${name}${ROUNDS > 1 ? `, round ${round}` : ""}: ${m}\n`);
   log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
   const warmEnd = performance.now() + WARMUP_SECONDS * 1000;
   let measuring = false;
@@ -313,6 +354,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker): Promise<
     simCores: simPid === undefined ? 0 : childCoresBetween(children0, children1, seconds, (pid) => pid === simPid),
     hostBusy: host1.total > host0.total ? (host1.busy - host0.busy) / (host1.total - host0.total) : Number.NaN,
     errorKinds,
+    sorted,
   };
   const { batches, calls } = await batches0.then((b0) => ({ batches: batches1.batches - b0.batches, calls: batches1.calls - b0.calls }));
   const batching = batches > 0 ? `, ${calls} hot writes in ${batches} batches (${(calls / batches).toFixed(1)} each)` : "";
@@ -518,6 +560,27 @@ function rawShot(pool: pg.Pool): Shot {
 
 // ---- the run ------------------------------------------------------------------------------
 
+/**
+ * Each round's share of that round's floor, by requests/s and by CPU per sale,
+ * and their medians: a phase next to the floor measured a minute from it, so
+ * that load which comes and goes on the machine falls on both.
+ */
+function roundsReport(rounds: Map<PhaseName, PhaseResult[]>): string {
+  const floors = rounds.get("floor") ?? [];
+  const cpuPerSale = (r: PhaseResult) => ((r.nodeCores + r.childCores) / r.rps) * 1000;
+  const lines: string[] = [];
+  for (const [phase, rs] of rounds) {
+    if (phase === "floor") continue;
+    const byRate = rs.map((r, i) => r.rps / floors[i].rps);
+    const byCpu = rs.map((r, i) => cpuPerSale(floors[i]) / cpuPerSale(r));
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    lines.push(
+      `${rs[0].name} vs floor, each round: ${byRate.map(pct).join(", ")} by req/s; ${byCpu.map(pct).join(", ")} by cpu ms/req; median ${pct(median(byRate))} and ${pct(median(byCpu))}`,
+    );
+  }
+  return lines.join("\n");
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")).join("\n");
@@ -533,7 +596,7 @@ async function idleCheck(): Promise<number> {
 
 async function main(): Promise<void> {
   // Whatever happens (a wedged service, a Postgres that never starts), the bench ends.
-  const budgetMs = (120 + AFTER_SECONDS + PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
+  const budgetMs = (120 + AFTER_SECONDS + ROUNDS * PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
   setTimeout(() => {
     console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
     process.exit(2);
@@ -544,7 +607,8 @@ async function main(): Promise<void> {
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
   const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
   simPid = svc.engine.acquirerSim?.pid;
-  const results = new Map<PhaseName, PhaseResult>();
+  const rounds = new Map<PhaseName, PhaseResult[]>();
+  const record = (phase: PhaseName, r: PhaseResult) => rounds.set(phase, [...(rounds.get(phase) ?? []), r]);
   const memory = memorySampler(svc.edge.thread, () => [...(childTicks()?.keys() ?? [])].filter((pid) => pid !== simPid));
   let memoryFigures: Awaited<ReturnType<typeof memory.stop>> | undefined;
   let rssAfter = Number.NaN;
@@ -557,39 +621,40 @@ async function main(): Promise<void> {
     const pool = svc.engine.orm.config.get("pool") as { max?: number } | undefined;
     if (pool?.max) poolSize = pool.max;
 
-    for (const phase of PHASES) {
-      if (phase === "edge") {
-        const c = edgeShot(svc.edgeUrl);
-        results.set(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread));
-        c.close();
-      } else if (phase === "cashier") {
-        // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
-        const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
-        results.set(phase, await runPhase("cashier (pages)", c.shot));
-        c.close();
-        cashierSteps = c.report();
-      } else if (phase === "grpc") {
-        const c = grpcShot(svc);
-        results.set(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread));
-        c.close();
-      } else if (phase === "floor") {
-        const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
-        const c = edgeShot(floor.url);
-        try {
-          results.set(phase, await runPhase(`floor (http + 1 round trip)`, c.shot, svc.edge.thread));
-        } finally {
+    for (let round = 1; round <= ROUNDS; round++)
+      for (const phase of PHASES) {
+        if (phase === "edge") {
+          const c = edgeShot(svc.edgeUrl);
+          record(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread, round));
           c.close();
-          await floor.close();
-        }
-      } else {
-        const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
-        try {
-          results.set(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread));
-        } finally {
-          await pool.end();
+        } else if (phase === "cashier") {
+          // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
+          const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
+          record(phase, await runPhase("cashier (pages)", c.shot, undefined, round));
+          c.close();
+          if (round === 1) cashierSteps = c.report();
+        } else if (phase === "grpc") {
+          const c = grpcShot(svc);
+          record(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread, round));
+          c.close();
+        } else if (phase === "floor") {
+          const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
+          const c = edgeShot(floor.url);
+          try {
+            record(phase, await runPhase(`floor (http + 1 round trip)`, c.shot, svc.edge.thread, round));
+          } finally {
+            c.close();
+            await floor.close();
+          }
+        } else {
+          const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
+          try {
+            record(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread, round));
+          } finally {
+            await pool.end();
+          }
         }
       }
-    }
     memoryFigures = await memory.stop();
     await sleep(AFTER_SECONDS * 1000);
     rssAfter = process.memoryUsage.rss();
@@ -597,12 +662,15 @@ async function main(): Promise<void> {
     await svc.stop();
   }
 
+  const results = new Map<PhaseName, PhaseResult>([...rounds].map(([phase, rs]) => [phase, mergeRounds(rs)]));
   const cpus = os.cpus();
   console.log("");
   console.log(`machine:     ${cpus[0]?.model.trim() ?? "?"}, ${cpus.length} cores (os.cpus()), ${os.platform()} ${os.release()}`);
   console.log(`node:        ${process.version}`);
   console.log(`postgres:    ${pgVersion}${process.env.DATABASE_URL ? " (DATABASE_URL)" : " (embedded)"}`);
-  console.log(`run:         ${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}`);
+  console.log(
+    `run:         ${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}${ROUNDS > 1 ? `; ${ROUNDS} rounds of the phases in turn, summed below` : ""}`,
+  );
   console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
   console.log("");
   const raw = results.get("raw");
@@ -649,6 +717,7 @@ async function main(): Promise<void> {
     ]);
   }
   console.log(table(rows));
+  if (ROUNDS > 1 && floor) console.log(roundsReport(rounds));
   if (memoryFigures) console.log(formatMemory({ ...memoryFigures, rssAfter }, AFTER_SECONDS));
   for (const line of cashierSteps) console.log(line);
   for (const [, r] of results) {
