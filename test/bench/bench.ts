@@ -281,6 +281,12 @@ function profiler(file: string | undefined) {
   };
 }
 
+/** CPU per success for the progress line: node (of it the edge thread), Postgres. */
+function cpuLine(r: PhaseResult): string {
+  const ms = (cores: number) => (r.rps > 0 && !Number.isNaN(cores) ? ((cores / r.rps) * 1000).toFixed(2) : "-");
+  return `node ${ms(r.nodeCores)} (edge ${ms(r.edgeCores)}), pg ${ms(r.childCores)}`;
+}
+
 /** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
 async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1): Promise<PhaseResult> {
   // Profiles of the first round only.
@@ -359,7 +365,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const { batches, calls } = await batches0.then((b0) => ({ batches: batches1.batches - b0.batches, calls: batches1.calls - b0.calls }));
   const batching = batches > 0 ? `, ${calls} hot writes in ${batches} batches (${(calls / batches).toFixed(1)} each)` : "";
   log(
-    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${batching}`,
+    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, cpu ms/req ${cpuLine(result)}${batching}`,
   );
   return result;
 }
