@@ -1,8 +1,8 @@
 /**
  * A Connect Transport over @grpc/grpc-js's client: the edge keeps its typed
  * Connect clients (createClient over the generated descriptors), and each call
- * travels on grpc-js's HTTP/2 channel, which costs the edge thread about half
- * the CPU of connect-node's gRPC transport per call (docs/decisions/0016).
+ * travels on grpc-js's HTTP/2 channel, which cost the edge thread about a third
+ * less CPU per sale than connect-node's gRPC transport (docs/decisions/0016).
  * Messages are protobuf-es's own binary; an engine's refusal arrives as the
  * ConnectError the gRPC protocol defines (code, message and the details of
  * grpc-status-details-bin, read by Connect's own parser), and a call that
@@ -32,11 +32,8 @@ export type ClosableTransport = Transport & { close(): void };
 /** grpc-js metadata as fetch Headers, binary values in base64 as the gRPC protocol writes them on the wire. */
 function headersOf(metadata: grpc.Metadata): Headers {
   const headers = new Headers();
-  for (const [key, values] of Object.entries(metadata.getMap())) {
-    const all = metadata.get(key);
-    for (const value of all.length > 0 ? all : [values]) {
-      headers.append(key, typeof value === "string" ? value : Buffer.from(value).toString("base64"));
-    }
+  for (const key of Object.keys(metadata.getMap())) {
+    for (const value of metadata.get(key)) headers.append(key, typeof value === "string" ? value : Buffer.from(value).toString("base64"));
   }
   return headers;
 }
