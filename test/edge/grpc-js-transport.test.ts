@@ -21,6 +21,7 @@ import { addService } from "../../engine/rpc/grpc-adapter.ts";
 import { interceptorsFor, listen } from "../../engine/rpc/server.ts";
 import { createGrpcJsTransport } from "../../edge/grpc-js-transport.ts";
 import { engineUnreachable } from "../../edge/engine-down.ts";
+import { actAsAsked } from "../support/round-trip-behaviour.ts";
 import { loadRoundTrip, type EchoRequest, type EchoResponse } from "../support/round-trip-proto.ts";
 
 const TOKEN = "transport-token";
@@ -28,16 +29,7 @@ const rt = loadRoundTrip();
 
 const impl = {
   async echo(req: MessageShape<DescMessage>): Promise<MessageShape<DescMessage>> {
-    const r = req as unknown as EchoRequest;
-    if (r.delayMs > 0) await sleep(r.delayMs);
-    switch (r.failWith) {
-      case "rpc":
-        throw toRpcError({ reason: "INVALID_FIELDS", message: "tags: too many", violations: [{ field: "tags", description: "too many" }] });
-      case "plain":
-        throw new Error("secret internal text");
-      case "pg-down":
-        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    }
+    await actAsAsked(req as unknown as EchoRequest);
     return create(rt.EchoResponse, { echo: req, method: "echo" });
   },
 };

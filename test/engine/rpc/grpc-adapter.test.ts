@@ -10,7 +10,6 @@
  * the interceptors' order, the mapping of thrown errors, and reflection.
  */
 import { execFile } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { create, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type CallOptions, type Interceptor as ConnectInterceptor } from "@connectrpc/connect";
@@ -26,6 +25,7 @@ import { addReflection } from "../../../engine/rpc/reflection.ts";
 import { interceptorsFor, listen } from "../../../engine/rpc/server.ts";
 import { rawGrpc } from "../../support/raw-grpc.ts";
 import { until } from "../../support/until.ts";
+import { actAsAsked } from "../../support/round-trip-behaviour.ts";
 import { Colour, loadRoundTrip, type EchoRequest, type EchoResponse } from "../../support/round-trip-proto.ts";
 
 const run = promisify(execFile);
@@ -52,18 +52,7 @@ const tracer =
 const impl = {
   async echo(req: MessageShape<DescMessage>, ctx: CallContext): Promise<MessageShape<DescMessage>> {
     trace.push("handler");
-    const r = req as unknown as EchoRequest;
-    if (r.delayMs > 0) await sleep(r.delayMs);
-    switch (r.failWith) {
-      case "rpc":
-        throw toRpcError({ reason: "INVALID_FIELDS", message: "tags: too many", violations: [{ field: "tags", description: "too many" }] });
-      case "plain":
-        throw new Error("secret internal text at /srv/engine.ts:42");
-      case "pg-data":
-        throw Object.assign(new Error("value too long for type character varying(50)"), { code: "22001" });
-      case "pg-down":
-        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    }
+    await actAsAsked(req as unknown as EchoRequest);
     const caller = ctx.metadata.get("x-caller")[0];
     return create(rt.EchoResponse, { echo: req, method: ctx.method, caller: typeof caller === "string" ? caller : "", hasDeadline: ctx.deadline !== Infinity });
   },
