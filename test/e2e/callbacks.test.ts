@@ -426,7 +426,9 @@ t.test("a repeat that answered pending makes the original call's result notified
 });
 
 t.test("a Process order the processor left pending is not notified as pending: the reply and a repeat told it", async (t) => {
-  stub.script("validation", { delayMs: 700 });
+  // The repeat is posted as soon as the stub sees the Validation call, so the original is still waiting on it; the
+  // delay stays well inside the file's 1000 ms Validation limit (700 ms left too little on a loaded machine).
+  stub.script("validation", { delayMs: 450 });
   const oid = orderId("repeat-pending");
   const request = sign(saleBody({ ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` }));
   const original = post(svc().edgeUrl, request);
