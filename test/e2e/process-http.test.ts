@@ -288,8 +288,14 @@ t.test("authentication: unknown merchant, bad or short signature, stale timestam
   t.match(noMerchant.body.description, /merchant_id: is required/);
   t.equal(noMerchant.body.signature, null);
 
-  const edge = Math.floor(Date.now() / 1000);
-  const exactly = await post(url(), sign(saleBody({ timestamp: edge - 60 })));
+  // The window is counted in whole seconds: should the second turn between reading the clock and the engine's check,
+  // the request was 61 s old when checked, and is sent again. A refusal within one second is never sent again.
+  let exactly: Awaited<ReturnType<typeof post>>;
+  for (let tries = 1; ; tries++) {
+    const edge = Math.floor(Date.now() / 1000);
+    exactly = await post(url(), sign(saleBody({ timestamp: edge - 60 })));
+    if (exactly.http !== 401 || Math.floor(Date.now() / 1000) === edge || tries === 3) break;
+  }
   t.equal(exactly.http, 200, "exactly 60 s old is inside the window, as 60 s ahead is");
 });
 
