@@ -283,10 +283,20 @@ function profiler(file: string | undefined) {
   };
 }
 
+/** CPU ms per success from cores busy, NaN where it was not measured or nothing succeeded. */
+function msPerRequest(cores: number, r: PhaseResult): number {
+  return r.rps > 0 ? (cores / r.rps) * 1000 : Number.NaN;
+}
+
+/** msPerRequest for a table: two decimals, "-" when unknown. */
+function perReq(cores: number, r: PhaseResult): string {
+  const ms = msPerRequest(cores, r);
+  return Number.isNaN(ms) ? "-" : ms.toFixed(2);
+}
+
 /** CPU per success for the progress line: node (of it the edge thread), Postgres. */
 function cpuLine(r: PhaseResult): string {
-  const ms = (cores: number) => (r.rps > 0 && !Number.isNaN(cores) ? ((cores / r.rps) * 1000).toFixed(2) : "-");
-  return `node ${ms(r.nodeCores)} (edge ${ms(r.edgeCores)}), pg ${ms(r.childCores)}`;
+  return `node ${perReq(r.nodeCores, r)} (edge ${perReq(r.edgeCores, r)}), pg ${perReq(r.childCores, r)}`;
 }
 
 /** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
@@ -575,7 +585,7 @@ function rawShot(pool: pg.Pool): Shot {
  */
 function roundsReport(rounds: Map<PhaseName, PhaseResult[]>): string {
   const floors = rounds.get("floor") ?? [];
-  const cpuPerSale = (r: PhaseResult) => ((r.nodeCores + r.childCores) / r.rps) * 1000;
+  const cpuPerSale = (r: PhaseResult) => msPerRequest(r.nodeCores + r.childCores, r);
   const lines: string[] = [];
   for (const [phase, rs] of rounds) {
     if (phase === "floor") continue;
@@ -603,8 +613,8 @@ function table(rows: string[][]): string {
  * from statistics that say "no rows" scan the tables they then fill.
  */
 async function freshStatistics(sql: <T>(text: string) => Promise<T[]>): Promise<void> {
-  const [{ rows }] = await sql<{ rows: string }>("select count(*)::text as rows from (select 1 from payment_order limit 1) o");
-  if (rows === "0") return;
+  const [{ any }] = await sql<{ any: boolean }>("select exists (select 1 from payment_order) as any");
+  if (!any) return;
   await sql("analyze payment_order, transaction, transaction_event");
 }
 
@@ -698,7 +708,6 @@ async function main(): Promise<void> {
   console.log("");
   const raw = results.get("raw");
   const floor = results.get("floor");
-  const perReq = (cores: number, r: PhaseResult) => (Number.isNaN(cores) || r.rps <= 0 ? "-" : ((cores / r.rps) * 1000).toFixed(2));
   const rows = [
     [
       "phase",
@@ -733,7 +742,7 @@ async function main(): Promise<void> {
       Number.isNaN(r.childCores) ? "-" : r.childCores.toFixed(2),
       Number.isNaN(r.simCores) ? "-" : r.simCores.toFixed(2),
       Number.isNaN(r.childCores) ? "-" : Math.max(0, r.hostBusy * os.cpus().length - r.nodeCores - r.childCores - r.simCores).toFixed(2),
-      Number.isNaN(r.childCores) ? "-" : (((r.nodeCores + r.childCores) / r.rps) * 1000).toFixed(2),
+      perReq(r.nodeCores + r.childCores, r),
       perReq(r.nodeCores, r),
       perReq(r.edgeCores, r),
       perReq(r.childCores, r),
