@@ -13,9 +13,11 @@
  *
  * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
  * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
- * counted) then BENCH_SECONDS (default 10) per phase. Only 127.0.0.1 is
- * targeted; the service (embedded Postgres unless DATABASE_URL is set) is
- * started in this process and stopped at the end.
+ * counted) then BENCH_SECONDS (default 10) per phase. Before the first
+ * round, a warm-up round runs every phase for BENCH_WARMUP_ROUND_SECONDS
+ * (default 8; 0 for none), not counted. Only 127.0.0.1 is targeted; the
+ * service (embedded Postgres unless DATABASE_URL is set) is started in this
+ * process and stopped at the end.
  *
  * Only a 200 with status 0 and an approved transaction (edge), or an APPROVED
  * transaction (grpc), counts as a success; p50/p99 are over successes.
@@ -127,6 +129,8 @@ const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
   });
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE || undefined;
 const AFTER_SECONDS = envNumber("BENCH_AFTER_SECONDS", 5, 0);
+/** Before the first round, every phase runs this long, not counted (0: none). */
+const WARMUP_ROUND_SECONDS = envNumber("BENCH_WARMUP_ROUND_SECONDS", 8, 0);
 /** The phase list run this many times in turn on one service; the table sums the rounds. */
 const ROUNDS = Math.floor(envNumber("BENCH_ROUNDS", 1, 1));
 /** No single request may hang a phase: past this it counts as an error. */
@@ -618,6 +622,80 @@ async function freshStatistics(sql: <T>(text: string) => Promise<T[]>): Promise<
   await sql("analyze payment_order, transaction, transaction_event");
 }
 
+/**
+ * Runs `use` with a phase's name, its shot and the edge thread to watch; sets
+ * the phase's client up before (and the floor server, or the raw phase's pool)
+ * and closes it after. Answers the cashier phase's steps (empty for the others).
+ */
+async function withPhase(
+  svc: Service,
+  phase: PhaseName,
+  poolSize: number,
+  use: (name: string, shot: Shot, edgeThread: Worker | undefined) => Promise<unknown>,
+): Promise<string[]> {
+  if (phase === "edge") {
+    const c = edgeShot(svc.edgeUrl);
+    try {
+      await use(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread);
+    } finally {
+      c.close();
+    }
+  } else if (phase === "cashier") {
+    // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
+    const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
+    try {
+      await use("cashier (pages)", c.shot, undefined);
+    } finally {
+      c.close();
+    }
+    return c.report();
+  } else if (phase === "grpc") {
+    const c = grpcShot(svc);
+    try {
+      await use(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread);
+    } finally {
+      c.close();
+    }
+  } else if (phase === "floor") {
+    const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
+    const c = edgeShot(floor.url);
+    try {
+      await use("floor (http + 1 round trip)", c.shot, svc.edge.thread);
+    } finally {
+      c.close();
+      await floor.close();
+    }
+  } else {
+    const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
+    try {
+      await use(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread);
+    } finally {
+      await pool.end();
+    }
+  }
+  return [];
+}
+
+/**
+ * `shot` from CONCURRENCY workers for `seconds`, not measured: the warm-up
+ * round. Its requests compile the hot code, fill Postgres's caches and the
+ * tables whose statistics the first round's plans use; without it that round
+ * ran cold, and the phase first in the list (the edge) paid for it (decision 0016).
+ */
+async function warmUp(name: string, shot: Shot, seconds: number): Promise<void> {
+  const end = performance.now() + seconds * 1000;
+  let requests = 0;
+  let errors = 0;
+  const worker = async () => {
+    while (performance.now() < end) {
+      requests += 1;
+      if ((await shot()) !== undefined) errors += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  process.stderr.write(`[bench] ${name}, warm-up round: ${requests} requests, ${errors} errors in ${seconds} s, not counted\n`);
+}
+
 /** How busy the machine is before we start: other load skews every number. */
 async function idleCheck(): Promise<number> {
   const a = hostTimes();
@@ -628,7 +706,12 @@ async function idleCheck(): Promise<number> {
 
 async function main(): Promise<void> {
   // Whatever happens (a wedged service, a Postgres that never starts), the bench ends.
-  const budgetMs = (120 + AFTER_SECONDS + ROUNDS * PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) * 1000;
+  const budgetMs =
+    (120 +
+      AFTER_SECONDS +
+      PHASES.length * (WARMUP_ROUND_SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000) +
+      ROUNDS * PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) *
+    1000;
   setTimeout(() => {
     console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
     process.exit(2);
@@ -653,40 +736,13 @@ async function main(): Promise<void> {
     const pool = svc.engine.orm.config.get("pool") as { max?: number } | undefined;
     if (pool?.max) poolSize = pool.max;
 
+    // The warm-up round: every phase once, not counted, so that the first measured round runs warm.
+    if (WARMUP_ROUND_SECONDS > 0) for (const phase of PHASES) await withPhase(svc, phase, poolSize, (name, shot) => warmUp(name, shot, WARMUP_ROUND_SECONDS));
     for (let round = 1; round <= ROUNDS; round++)
       for (const phase of PHASES) {
         await freshStatistics(svc.sql);
-        if (phase === "edge") {
-          const c = edgeShot(svc.edgeUrl);
-          record(phase, await runPhase(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread, round));
-          c.close();
-        } else if (phase === "cashier") {
-          // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
-          const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
-          record(phase, await runPhase("cashier (pages)", c.shot, undefined, round));
-          c.close();
-          if (round === 1) cashierSteps = c.report();
-        } else if (phase === "grpc") {
-          const c = grpcShot(svc);
-          record(phase, await runPhase(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread, round));
-          c.close();
-        } else if (phase === "floor") {
-          const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
-          const c = edgeShot(floor.url);
-          try {
-            record(phase, await runPhase(`floor (http + 1 round trip)`, c.shot, svc.edge.thread, round));
-          } finally {
-            c.close();
-            await floor.close();
-          }
-        } else {
-          const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
-          try {
-            record(phase, await runPhase(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread, round));
-          } finally {
-            await pool.end();
-          }
-        }
+        const steps = await withPhase(svc, phase, poolSize, async (name, shot, thread) => record(phase, await runPhase(name, shot, thread, round)));
+        if (phase === "cashier" && round === 1) cashierSteps = steps;
       }
     memoryFigures = await memory.stop();
     await sleep(AFTER_SECONDS * 1000);
@@ -702,7 +758,7 @@ async function main(): Promise<void> {
   console.log(`node:        ${process.version}`);
   console.log(`postgres:    ${pgVersion}${process.env.DATABASE_URL ? " (DATABASE_URL)" : " (embedded)"}`);
   console.log(
-    `run:         ${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}${ROUNDS > 1 ? `; ${ROUNDS} rounds of the phases in turn, summed below` : ""}`,
+    `run:         ${WARMUP_ROUND_SECONDS > 0 ? `a warm-up round of ${WARMUP_ROUND_SECONDS} s per phase, then ` : ""}${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}${ROUNDS > 1 ? `; ${ROUNDS} rounds of the phases in turn, summed below` : ""}`,
   );
   console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
   console.log("");
