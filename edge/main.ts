@@ -28,9 +28,10 @@ try {
     throw new ConfigError("CASHIER_EDGE_TOKEN is required when the edge runs on its own (the same CASHIER_EDGE_TOKEN the engine is started with)");
   const engineTrust = { ca: readCa(config.engineTlsCaFile) };
   const edge = await startEdge({ port: config.edgePort, engineUrl: config.engineUrl, token: config.edgeToken, engineTrust, log });
-  log.info({ port: edge.port, engineUrl: config.engineUrl }, "edge listening (HTTP)");
-  // Stop accepting, let in-flight requests (and their engine calls) finish.
+  // Stop accepting, let in-flight requests (and their engine calls) finish. The handler before the line that says
+  // it listens: whoever acts on that line can stop it.
   handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: edge.close });
+  log.info({ port: edge.port, engineUrl: config.engineUrl }, "edge listening (HTTP)");
 } catch (err) {
   reportStartFailure(log, "edge", err);
   process.exit(1);

