@@ -323,6 +323,9 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   let host0 = hostTimes();
   let children0 = childTicks();
   let batches0 = writeBatchTotals();
+  // How busy each event loop was: a loop near 100 % is where the phase queues, whatever the CPUs have left.
+  let mainLoop0 = performance.eventLoopUtilization();
+  let edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
 
   const worker = async () => {
     for (;;) {
@@ -337,6 +340,8 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
         children0 = childTicks();
         batches0 = writeBatchTotals();
         edgeCpu.start();
+        mainLoop0 = performance.eventLoopUtilization();
+        edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
         prof.start();
         edgeProf.start();
       }
@@ -358,6 +363,8 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const children1 = childTicks();
   const batches1 = await writeBatchTotals();
   const edgeSeconds = await edgeCpu.seconds();
+  const mainLoop = performance.eventLoopUtilization(mainLoop0).utilization;
+  const edgeLoop = edgeThread && edgeLoop0 ? edgeThread.performance.eventLoopUtilization(edgeLoop0).utilization : undefined;
   await prof.stop();
   await edgeProf.stop();
   const seconds = (ended - measureStart) / 1000;
@@ -381,7 +388,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const { batches, calls } = await batches0.then((b0) => ({ batches: batches1.batches - b0.batches, calls: batches1.calls - b0.calls }));
   const batching = batches > 0 ? `, ${calls} hot writes in ${batches} batches (${(calls / batches).toFixed(1)} each)` : "";
   log(
-    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, cpu ms/req ${cpuLine(result)}${batching}`,
+    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, cpu ms/req ${cpuLine(result)}, loop busy main ${(mainLoop * 100).toFixed(0)}%${edgeLoop === undefined ? "" : ` edge ${(edgeLoop * 100).toFixed(0)}%`}${batching}`,
   );
   return result;
 }
