@@ -303,6 +303,53 @@ function cpuLine(r: PhaseResult): string {
   return `node ${perReq(r.nodeCores, r)} (edge ${perReq(r.edgeCores, r)}), pg ${perReq(r.childCores, r)}`;
 }
 
+/** What a closed loop saw in its measured window. */
+interface LoopResult {
+  /** The successes' latencies in ms. */
+  latencies: number[];
+  errors: number;
+  errorKinds: Map<string, number>;
+  /** From the window's first request to its last answer. */
+  seconds: number;
+}
+
+/**
+ * CONCURRENCY workers each send the next `shot` when the previous one answers:
+ * `warmupSeconds` not counted, then `seconds` counted. `onMeasuring` runs as
+ * the counted window opens.
+ */
+async function closedLoop(shot: Shot, warmupSeconds: number, seconds: number, onMeasuring: () => void): Promise<LoopResult> {
+  const warmEnd = performance.now() + warmupSeconds * 1000;
+  let measuring = false;
+  let measureStart = 0;
+  let measureEnd = Number.POSITIVE_INFINITY;
+  const r: LoopResult = { latencies: [], errors: 0, errorKinds: new Map(), seconds: 0 };
+  const worker = async () => {
+    for (;;) {
+      const started = performance.now();
+      if (started >= measureEnd) return;
+      if (!measuring && started >= warmEnd) {
+        measuring = true;
+        measureStart = started;
+        measureEnd = started + seconds * 1000;
+        onMeasuring();
+      }
+      const counted = measuring;
+      const error = await shot();
+      if (!counted) continue;
+      if (error === undefined) {
+        r.latencies.push(performance.now() - started);
+      } else {
+        r.errors += 1;
+        r.errorKinds.set(error, (r.errorKinds.get(error) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  r.seconds = (performance.now() - measureStart) / 1000;
+  return r;
+}
+
 /** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
 async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1): Promise<PhaseResult> {
   // Profiles of the first round only.
@@ -312,13 +359,6 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const edgeCpu = edgeThreadCpu(edgeThread);
   const log = (m: string) => process.stderr.write(`[bench] ${name}${ROUNDS > 1 ? `, round ${round}` : ""}: ${m}\n`);
   log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
-  const warmEnd = performance.now() + WARMUP_SECONDS * 1000;
-  let measuring = false;
-  let measureStart = 0;
-  let measureEnd = Number.POSITIVE_INFINITY;
-  const latencies: number[] = [];
-  const errorKinds = new Map<string, number>();
-  let errors = 0;
   let cpu0 = process.cpuUsage();
   let host0 = hostTimes();
   let children0 = childTicks();
@@ -327,37 +367,17 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   let mainLoop0 = performance.eventLoopUtilization();
   let edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
 
-  const worker = async () => {
-    for (;;) {
-      const started = performance.now();
-      if (started >= measureEnd) return;
-      if (!measuring && started >= warmEnd) {
-        measuring = true;
-        measureStart = started;
-        measureEnd = started + SECONDS * 1000;
-        cpu0 = process.cpuUsage();
-        host0 = hostTimes();
-        children0 = childTicks();
-        batches0 = writeBatchTotals();
-        edgeCpu.start();
-        mainLoop0 = performance.eventLoopUtilization();
-        edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
-        prof.start();
-        edgeProf.start();
-      }
-      const counted = measuring;
-      const error = await shot();
-      if (!counted) continue;
-      if (error === undefined) {
-        latencies.push(performance.now() - started);
-      } else {
-        errors += 1;
-        errorKinds.set(error, (errorKinds.get(error) ?? 0) + 1);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const ended = performance.now();
+  const { latencies, errors, errorKinds, seconds } = await closedLoop(shot, WARMUP_SECONDS, SECONDS, () => {
+    cpu0 = process.cpuUsage();
+    host0 = hostTimes();
+    children0 = childTicks();
+    batches0 = writeBatchTotals();
+    edgeCpu.start();
+    mainLoop0 = performance.eventLoopUtilization();
+    edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
+    prof.start();
+    edgeProf.start();
+  });
   const cpu = process.cpuUsage(cpu0);
   const host1 = hostTimes();
   const children1 = childTicks();
@@ -367,7 +387,6 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const edgeLoop = edgeThread && edgeLoop0 ? edgeThread.performance.eventLoopUtilization(edgeLoop0).utilization : undefined;
   await prof.stop();
   await edgeProf.stop();
-  const seconds = (ended - measureStart) / 1000;
   const sorted = Float64Array.from(latencies).sort();
   const result: PhaseResult = {
     name,
@@ -684,23 +703,14 @@ async function withPhase(
 }
 
 /**
- * `shot` from CONCURRENCY workers for `seconds`, not measured: the warm-up
+ * `shot` from CONCURRENCY workers for `seconds`, not counted: the warm-up
  * round. Its requests compile the hot code, fill Postgres's caches and the
  * tables whose statistics the first round's plans use; without it that round
  * ran cold, and the phase first in the list (the edge) paid for it (decision 0016).
  */
 async function warmUp(name: string, shot: Shot, seconds: number): Promise<void> {
-  const end = performance.now() + seconds * 1000;
-  let requests = 0;
-  let errors = 0;
-  const worker = async () => {
-    while (performance.now() < end) {
-      requests += 1;
-      if ((await shot()) !== undefined) errors += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  process.stderr.write(`[bench] ${name}, warm-up round: ${requests} requests, ${errors} errors in ${seconds} s, not counted\n`);
+  const r = await closedLoop(shot, 0, seconds, () => {});
+  process.stderr.write(`[bench] ${name}, warm-up round: ${r.latencies.length + r.errors} requests, ${r.errors} errors in ${seconds} s, not counted\n`);
 }
 
 /** How busy the machine is before we start: other load skews every number. */
