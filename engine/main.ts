@@ -24,7 +24,10 @@ let started: { stop(): Promise<void> } | undefined;
 try {
   const config = loadConfig();
   const engine = await startEngine(config, log.child({ process: "engine" }));
-  started = engine;
+  // Stopped once, whoever asks first: a signal during the edge's start and that start's own failure may both.
+  let stopping: Promise<void> | undefined;
+  started = { stop: () => (stopping ??= engine.stop()) };
+  const stopEngine = started.stop;
   let closeEdge = async () => {};
   // From here a signal is ours, before any "ready" line a supervisor may act on. The edge first: it stops
   // accepting HTTP and finishes its requests, whose engine calls are then done; the engine then drains gRPC,
@@ -34,7 +37,7 @@ try {
     timeoutMs: config.shutdownTimeoutMs,
     stop: async () => {
       await closeEdge();
-      await engine.stop();
+      await stopEngine();
     },
   });
   if (withEdge) {
@@ -54,6 +57,8 @@ try {
       },
     });
     engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
+    // A signal while the Backoffice starts still drains the edge.
+    closeEdge = () => edge.close();
     // The Backoffice console: its own listener (BACKOFFICE_HOST:BACKOFFICE_PORT) on a worker thread of its own.
     const { loadBackofficeConfig, readBackofficeTls } = await import("../edge/backoffice/config.ts");
     const { startBackofficeWorker } = await import("../edge/backoffice/worker-host.ts");
