@@ -26,8 +26,8 @@ try {
   const engine = await startEngine(config, log.child({ process: "engine" }));
   // Stopped once, whoever asks first: a signal during the edge's start and that start's own failure may both.
   let stopping: Promise<void> | undefined;
-  started = { stop: () => (stopping ??= engine.stop()) };
-  const stopEngine = started.stop;
+  const stopEngine = () => (stopping ??= engine.stop());
+  started = { stop: stopEngine };
   let closeEdge = async () => {};
   // From here a signal is ours, before any "ready" line a supervisor may act on. The edge first: it stops
   // accepting HTTP and finishes its requests, whose engine calls are then done; the engine then drains gRPC,
