@@ -1,18 +1,18 @@
 /**
  * The edge's Connect clients to the engine over the gRPC protocol (HTTP/2),
- * carried by grpc-js's channel (grpc-js-transport.ts), with the bearer token on
+ * on one HTTP/2 session per engine address (grpc-transport.ts), with the bearer token on
  * every call; over TLS when the base URL is https://. A base URL that lists
  * several engines, or names a host with several addresses, spreads calls over
  * them.
  */
+import type { SecureClientSessionOptions } from "node:http2";
 import { createSecureContext, type PeerCertificate } from "node:tls";
 import { isIP } from "node:net";
-import * as grpc from "@grpc/grpc-js";
 import { createClient, type Client } from "@connectrpc/connect";
 import { EngineService } from "../gen/cashier/engine/v1/engine_service_pb.js";
 import { CashierService } from "../gen/cashier/engine/v1/cashier_service_pb.js";
 import { createEnginePool, engineUrls } from "./engine-pool.ts";
-import { createGrpcJsTransport, type ClosableTransport } from "./grpc-js-transport.ts";
+import { createUnaryGrpcTransport, type ClosableTransport } from "./grpc-transport.ts";
 
 export type EngineClient = Client<typeof EngineService>;
 /** The hosted Cashier's engine API (session start, autologin, the customer's forms). */
@@ -30,10 +30,10 @@ export interface EngineTrust {
 }
 
 /**
- * grpc-js credentials for an https:// engine: the private CA, or the system's
- * roots; with a pin, exactly the pinned certificate whatever names it carries.
+ * TLS for an https:// engine: the private CA, or the system's roots; with a
+ * pin, exactly the pinned certificate whatever names it carries.
  */
-function credentialsFor(trust: EngineTrust): grpc.ChannelCredentials {
+function tlsFor(trust: EngineTrust): SecureClientSessionOptions {
   const pin = trust.pinSha256;
   const context = createSecureContext({
     ...(trust.ca ? { ca: trust.ca } : {}),
@@ -42,7 +42,7 @@ function credentialsFor(trust: EngineTrust): grpc.ChannelCredentials {
   });
   const checkServerIdentity = (_host: string, cert: PeerCertificate) =>
     cert.fingerprint256 === pin ? undefined : new Error(`the engine's certificate is not the pinned one (${cert.fingerprint256})`);
-  return grpc.credentials.createFromSecureContext(context, pin ? { checkServerIdentity } : {});
+  return { secureContext: context, ...(pin ? { checkServerIdentity } : {}) };
 }
 
 export function createEngineClient(baseUrl: string, token: string, trust: EngineTrust = {}): EngineClient {
@@ -56,13 +56,13 @@ export function createEngineClient(baseUrl: string, token: string, trust: Engine
  * with several addresses): round-robin. `close()` ends its connections.
  */
 export function engineTransport(baseUrl: string, token: string, trust: EngineTrust = {}): ClosableTransport {
-  const credentials = baseUrl.includes("https:") ? credentialsFor(trust) : undefined;
+  const tls = baseUrl.includes("https:") ? tlsFor(trust) : undefined;
   const make = (target: string, servername?: string) =>
-    createGrpcJsTransport({
+    createUnaryGrpcTransport({
       baseUrl: target,
       header: { authorization: `Bearer ${token}` },
       defaultTimeoutMs: 30_000,
-      ...(target.startsWith("https:") ? { credentials, servername } : {}),
+      ...(target.startsWith("https:") ? { tls: { ...tls, ...(servername ? { servername } : {}) } } : {}),
     });
   const single = engineUrls(baseUrl).length === 1 && isIP(new URL(baseUrl).hostname.replace(/^\[|\]$/g, "")) !== 0;
   return single ? make(baseUrl) : createEnginePool(baseUrl, make).transport;

@@ -8,7 +8,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { engineUnreachable } from "./engine-down.ts";
-import type { ClosableTransport } from "./grpc-js-transport.ts";
+import type { ClosableTransport } from "./grpc-transport.ts";
 
 export interface EnginePool {
   /** Round-robin over the engines; `close()` ends every connection and the lookups. */

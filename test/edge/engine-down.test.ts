@@ -9,7 +9,7 @@
 import { createServer } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import t, { type Test } from "tap";
-import { createGrpcJsTransport } from "../../edge/grpc-js-transport.ts";
+import { createUnaryGrpcTransport } from "../../edge/grpc-transport.ts";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { EngineService, GetTransactionResponseSchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
@@ -60,10 +60,10 @@ async function engineWithoutDatabase(t: Test) {
   return { url: `http://127.0.0.1:${port}`, calls };
 }
 
-// The edge's own transport (edge/grpc-js-transport.ts), without a token: these engines ask for none.
+// The edge's own transport (edge/grpc-transport.ts), without a token: these engines ask for none.
 const opened: { close(): void }[] = [];
 const transport = (url: string) => {
-  const x = createGrpcJsTransport({ baseUrl: url, defaultTimeoutMs: 5000 });
+  const x = createUnaryGrpcTransport({ baseUrl: url, defaultTimeoutMs: 5000 });
   opened.push(x);
   return x;
 };

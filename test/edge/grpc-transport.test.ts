@@ -1,5 +1,5 @@
 /**
- * The edge's transport (edge/grpc-js-transport.ts) against the reference it
+ * The edge's transport (edge/grpc-transport.ts) against the reference it
  * replaced, connect-node's gRPC transport: both call a real grpc-js server on
  * 127.0.0.1 that serves the fixture service (test/fixtures/round_trip.proto)
  * through the engine's own adapter and interceptors, and every outcome the
@@ -19,7 +19,7 @@ import { domainError } from "../../engine/domain/errors.ts";
 import { toRpcError } from "../../engine/rpc/errors.ts";
 import { addService } from "../../engine/rpc/grpc-adapter.ts";
 import { interceptorsFor, listen } from "../../engine/rpc/server.ts";
-import { createGrpcJsTransport } from "../../edge/grpc-js-transport.ts";
+import { createUnaryGrpcTransport } from "../../edge/grpc-transport.ts";
 import { engineUnreachable } from "../../edge/engine-down.ts";
 import { actAsAsked } from "../support/round-trip-behaviour.ts";
 import { loadRoundTrip, type EchoRequest, type EchoResponse } from "../support/round-trip-proto.ts";
@@ -61,8 +61,8 @@ function connectNode(baseUrl: string, token: string): Transport {
   return createGrpcTransport({ baseUrl, interceptors: [auth], acceptCompression: [] });
 }
 const opened: { close(): void }[] = [];
-function grpcJs(baseUrl: string, token: string): Transport {
-  const x = createGrpcJsTransport({ baseUrl, header: { authorization: `Bearer ${token}` }, defaultTimeoutMs: 30_000 });
+function edgeHop(baseUrl: string, token: string): Transport {
+  const x = createUnaryGrpcTransport({ baseUrl, header: { authorization: `Bearer ${token}` }, defaultTimeoutMs: 30_000 });
   opened.push(x);
   return x;
 }
@@ -113,7 +113,7 @@ const cases: { name: string; call: (echo: Echo) => Promise<unknown>; expect: str
 for (const c of cases) {
   t.test(`${c.name}: the edge's transport reads it as connect-node's did`, async (t) => {
     const reference = await outcome(c.call(echoOver(connectNode(url, TOKEN))));
-    const got = await outcome(c.call(echoOver(grpcJs(url, TOKEN))));
+    const got = await outcome(c.call(echoOver(edgeHop(url, TOKEN))));
     t.equal("reply" in got ? "reply" : got.code, c.expect, "the expected outcome");
     if (c.ownWords && "code" in got && "code" in reference) {
       t.equal(got.code, reference.code, "the same code");
@@ -126,7 +126,7 @@ for (const c of cases) {
 
 t.test("a refusal's details decode to the engine's ErrorDetail", async (t) => {
   try {
-    await echoOver(grpcJs(url, TOKEN))({ failWith: "rpc" });
+    await echoOver(edgeHop(url, TOKEN))({ failWith: "rpc" });
     t.fail("refused");
   } catch (err) {
     const [detail] = ConnectError.from(err).findDetails(ErrorDetailSchema);
@@ -137,14 +137,14 @@ t.test("a refusal's details decode to the engine's ErrorDetail", async (t) => {
 
 t.test("a wrong token is UNAUTHENTICATED, as the engine says it", async (t) => {
   const reference = await outcome(echoOver(connectNode(url, "wrong"))({}));
-  const got = await outcome(echoOver(grpcJs(url, "wrong"))({}));
+  const got = await outcome(echoOver(edgeHop(url, "wrong"))({}));
   t.match(got, { code: "Unauthenticated" });
   t.same(got, reference);
 });
 
 t.test("an engine that cannot be reached: UNAVAILABLE without an engine's answer, so the pool may try another", async (t) => {
   const dead = `http://127.0.0.1:${closedPort}`;
-  for (const transport of [connectNode(dead, TOKEN), grpcJs(dead, TOKEN)]) {
+  for (const transport of [connectNode(dead, TOKEN), edgeHop(dead, TOKEN)]) {
     try {
       await echoOver(transport)({}, { timeoutMs: 5000 });
       t.fail("reached");
@@ -158,13 +158,13 @@ t.test("an engine that cannot be reached: UNAVAILABLE without an engine's answer
 t.test("response headers and trailers reach the caller's callbacks", async (t) => {
   let header: Headers | undefined;
   let trailer: Headers | undefined;
-  await echoOver(grpcJs(url, TOKEN))({}, { onHeader: (h) => (header = h), onTrailer: (h) => (trailer = h) });
+  await echoOver(edgeHop(url, TOKEN))({}, { onHeader: (h) => (header = h), onTrailer: (h) => (trailer = h) });
   t.equal(header?.get("content-type"), "application/grpc+proto");
   t.ok(trailer, "a trailer was given");
 });
 
 t.test("a closed transport refuses at once as UNAVAILABLE, and calls in flight finish", async (t) => {
-  const x = createGrpcJsTransport({ baseUrl: url, header: { authorization: `Bearer ${TOKEN}` }, defaultTimeoutMs: 30_000 });
+  const x = createUnaryGrpcTransport({ baseUrl: url, header: { authorization: `Bearer ${TOKEN}` }, defaultTimeoutMs: 30_000 });
   const echo = echoOver(x);
   const inFlight = echo({ delayMs: 100 });
   await sleep(20);
