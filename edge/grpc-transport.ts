@@ -36,6 +36,8 @@ export type ClosableTransport = Transport & { close(): void };
 
 /** The engine is trusted and its replies are bounded pages; 64 MiB is a bound still. */
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+/** The longest timer Node keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR } = http2.constants;
 
 /** What a stream reset by the engine means, as the gRPC protocol maps HTTP/2 error codes; any other code: INTERNAL. */
@@ -85,12 +87,15 @@ function onlyMessage(body: Buffer): Uint8Array | ConnectError {
 
 export function createUnaryGrpcTransport(options: GrpcTransportOptions): ClosableTransport {
   const url = new URL(options.baseUrl);
-  const session = new Http2SessionManager(url, {}, url.protocol === "https:" ? (options.tls ?? {}) : {});
+  // Node's 10 MB default for a session's buffers resets streams under load with ENHANCE_YOUR_CALM; grpc-js lifts it too.
+  const sessionOptions = { maxSessionMemory: Number.MAX_SAFE_INTEGER, ...(url.protocol === "https:" ? options.tls : {}) };
+  const session = new Http2SessionManager(url, {}, sessionOptions);
+  // After a caller's own headers, so that none of them replaces the protocol's or the token.
   const fixed: http2.OutgoingHttpHeaders = {
+    ...options.header,
     "content-type": "application/grpc+proto",
     te: "trailers",
     "user-agent": "cashier-edge",
-    ...options.header,
   };
   let closed = false;
   let inFlight = 0;
@@ -110,9 +115,11 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
       if (signal?.aborted) return Promise.reject(new ConnectError("the call was cancelled before it started", Code.Canceled));
       const message: MessageShape<I> = isMessage(input, method.input) ? input : create(method.input, input);
       const body = frame(toBinary(method.input, message));
-      const deadlineMs = timeoutMs ?? options.defaultTimeoutMs;
-      const headers: http2.OutgoingHttpHeaders = { ...fixed, "grpc-timeout": timeoutHeader(deadlineMs) };
+      const deadlineMs = Math.min(timeoutMs ?? options.defaultTimeoutMs, MAX_TIMER_MS);
+      if (!(deadlineMs > 0)) return Promise.reject(new ConnectError("the call's deadline passed before it started", Code.DeadlineExceeded));
+      const headers: http2.OutgoingHttpHeaders = {};
       if (header) for (const [k, v] of new Headers(header)) headers[k] = v;
+      Object.assign(headers, fixed, { "grpc-timeout": timeoutHeader(deadlineMs) });
       inFlight++;
 
       return new Promise((resolve, reject) => {
@@ -138,6 +145,8 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
         session.request("POST", `/${method.parent.typeName}/${method.name}`, headers, {}).then(
           (s) => {
             stream = s;
+            // Node forgets a stream's session when the stream is destroyed: kept here, it tells a dropped connection from a reset.
+            const conn = s.session;
             // An error always comes before the stream's close, which decides.
             let streamError: Error | undefined;
             s.on("error", (err: Error) => {
@@ -170,7 +179,7 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
               const header = responseHeader;
               const statusSeen = trailer.has("grpc-status") || header?.has("grpc-status");
               if (header === undefined || (!statusSeen && (s.rstCode !== NGHTTP2_NO_ERROR || streamError))) {
-                settle(streamFailure(s, streamError));
+                settle(streamFailure(s, conn, streamError, header !== undefined));
                 return;
               }
               try {
@@ -198,7 +207,7 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
             });
             s.end(body);
           },
-          (err: unknown) => settle(new ConnectError(`the engine could not be reached: ${(err as Error).message}`, Code.Unavailable)),
+          (err: unknown) => settle(notSent(err)),
         );
       });
     },
@@ -214,16 +223,34 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
 }
 
 /**
- * Why a stream ended without the engine's status, read as grpc-js reads it: a
- * connection that dropped or was reset (Node closes its streams with CANCEL)
- * is UNAVAILABLE, and another engine may take the call; a stream the engine
- * reset has the code the gRPC protocol gives its HTTP/2 error; anything else
- * is INTERNAL.
+ * Why a stream ended without the engine's status.
+ * - The connection dropped (Node then closes its streams with CANCEL) before
+ *   the engine began its answer: UNAVAILABLE, as grpc-js read it, and another
+ *   engine may take the call.
+ * - It dropped once the answer had begun: the engine had the call, so ABORTED
+ *   (the client is told to retry, and no other engine is asked).
+ * - The engine reset the stream: the code the gRPC protocol gives that HTTP/2
+ *   error (REFUSED_STREAM: UNAVAILABLE, never processed); INTERNAL otherwise.
  */
-function streamFailure(s: http2.ClientHttp2Stream, err: Error | undefined): ConnectError {
+function streamFailure(s: http2.ClientHttp2Stream, conn: http2.Http2Session | undefined, err: Error | undefined, answering: boolean): ConnectError {
   const errno = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (s.session === undefined || s.session.destroyed || errno === "ECONNRESET" || errno === "ETIMEDOUT") {
-    return new ConnectError(`the connection to the engine dropped${err ? `: ${err.message}` : ""}`, Code.Unavailable);
+  if (conn === undefined || conn.destroyed || errno === "ECONNRESET" || errno === "ETIMEDOUT") {
+    const why = `the connection to the engine dropped${answering ? " during its answer" : ""}${err ? `: ${err.message}` : ""}`;
+    return new ConnectError(why, answering ? Code.Aborted : Code.Unavailable);
   }
   return new ConnectError(`the engine's stream closed without a status (HTTP/2 code ${s.rstCode})`, RESET_CODES.get(s.rstCode) ?? Code.Internal);
+}
+
+/**
+ * A call that never left. The session manager fails a connection (refused, a
+ * TLS handshake refused, a name not found, the transport closed) with a
+ * ConnectError: UNAVAILABLE, another engine may take it. Anything else is
+ * Node refusing the request itself (a header it forbids): a fault of ours,
+ * INTERNAL, and no engine is to blame.
+ */
+function notSent(err: unknown): ConnectError {
+  const message = err instanceof Error ? err.message : String(err);
+  return err instanceof ConnectError
+    ? new ConnectError(`the engine could not be reached: ${message}`, Code.Unavailable)
+    : new ConnectError(`the call could not be made: ${message}`, Code.Internal);
 }

@@ -45,9 +45,18 @@ const plays: Record<string, (stream: http2.ServerHttp2Stream) => void> = {
   refused(s) {
     s.close(http2.constants.NGHTTP2_REFUSED_STREAM);
   },
-  dropped(s) {
+  droppedBeforeAnswer(s) {
+    s.session?.destroy();
+  },
+  droppedMidAnswer(s) {
     s.respond(GRPC);
     s.write(framed(reply).subarray(0, 3), () => s.session?.destroy());
+  },
+  resetInternal(s) {
+    s.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+  },
+  resetCancel(s) {
+    s.close(http2.constants.NGHTTP2_CANCEL);
   },
   twoMessages(s) {
     s.respond(GRPC, { waitForTrailers: true });
@@ -89,8 +98,8 @@ t.teardown(() => {
 });
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-async function call(play: string, timeoutMs?: number): Promise<EchoResponse | ConnectError> {
-  const transport = createUnaryGrpcTransport({ baseUrl: url, header: { "x-play": play }, defaultTimeoutMs: 5000 });
+async function call(play: string, timeoutMs?: number, header: Record<string, string> = {}): Promise<EchoResponse | ConnectError> {
+  const transport = createUnaryGrpcTransport({ baseUrl: url, header: { "x-play": play, ...header }, defaultTimeoutMs: 5000 });
   try {
     const client = createClient(rt.service, transport) as unknown as { echo(req: Partial<EchoRequest>, o?: { timeoutMs?: number }): Promise<EchoResponse> };
     return await client.echo({}, { timeoutMs });
@@ -111,7 +120,10 @@ const failures: { play: string; code: Code; unreachable: boolean; why: string }[
   { play: "http503", code: Code.Unavailable, unreachable: true, why: "a proxy's 503 in front of the engine: UNAVAILABLE, as the gRPC protocol maps it" },
   { play: "html", code: Code.Unknown, unreachable: false, why: "a page that is not gRPC" },
   { play: "refused", code: Code.Unavailable, unreachable: true, why: "a stream refused before the engine took it" },
-  { play: "dropped", code: Code.Unavailable, unreachable: true, why: "a connection dropped mid-answer" },
+  { play: "droppedBeforeAnswer", code: Code.Unavailable, unreachable: true, why: "a connection dropped before the answer began" },
+  { play: "droppedMidAnswer", code: Code.Aborted, unreachable: false, why: "a connection dropped once the answer had begun (the engine had the call)" },
+  { play: "resetInternal", code: Code.Internal, unreachable: false, why: "a stream the engine reset with INTERNAL_ERROR after taking the call" },
+  { play: "resetCancel", code: Code.Canceled, unreachable: false, why: "a stream the engine reset with CANCEL after taking the call" },
   { play: "twoMessages", code: Code.Unimplemented, unreachable: false, why: "two messages for a unary call" },
   { play: "compressed", code: Code.Internal, unreachable: false, why: "a compressed message that was not asked for" },
   { play: "truncated", code: Code.Internal, unreachable: false, why: "a message cut short" },
@@ -144,4 +156,15 @@ t.test("an engine that never answers: DEADLINE_EXCEEDED at the deadline, and the
   const deadline = Date.now() + 2000;
   while (resets.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   t.same(resets.slice(before), [http2.constants.NGHTTP2_CANCEL], "the server saw the call cancelled");
+});
+
+t.test("a header Node refuses to send is our fault (INTERNAL), not an engine out of reach", async (t) => {
+  const got = (await call("ok", undefined, { connection: "keep-alive" })) as ConnectError;
+  t.equal(Code[got.code], "Internal");
+  t.notOk(engineUnreachable(got), "not sent elsewhere");
+});
+
+t.test("a deadline past Node's longest timer is kept, not fired at once", async (t) => {
+  const got = await call("ok", 2 ** 40);
+  t.notOk(got instanceof ConnectError, "a reply");
 });
