@@ -14,7 +14,7 @@ const repo = new URL("../..", import.meta.url).pathname;
 t.test("the phases, their ratios to the floor and the rounds line", async (t) => {
   const env = {
     ...process.env,
-    BENCH_PHASES: "edge,grpc,floor",
+    BENCH_PHASES: "edge,grpc,grpc-js,floor",
     BENCH_ROUNDS: "2",
     BENCH_SECONDS: "1",
     BENCH_WARMUP_SECONDS: "0",
@@ -23,7 +23,8 @@ t.test("the phases, their ratios to the floor and the rounds line", async (t) =>
     BENCH_AFTER_SECONDS: "0",
   };
   const { stdout, stderr } = await run(process.execPath, ["test/bench/bench.ts"], { cwd: repo, env, timeout: 240_000 });
-  for (const phase of ["edge (http)", "grpc (grpc-js)", "floor (http + 1 round trip)"]) {
+  // The gRPC path twice: by a bare HTTP/2 client, as the floor is called by a bare HTTP/1 one, and by grpc-js's client.
+  for (const phase of ["edge (http)", "grpc (http2)", "grpc (grpc-js)", "floor (http + 1 round trip)"]) {
     t.match(stderr, `[bench] ${phase}, warm-up round: `, `${phase}: a warm-up round, not counted`);
     const row = stdout.split("\n").find((l) => l.startsWith(phase));
     t.ok(row, `${phase}: a row in the table`);
@@ -35,6 +36,7 @@ t.test("the phases, their ratios to the floor and the rounds line", async (t) =>
     t.match(cells[6], /^\d+\.\d%$/, `${phase}: its share of the floor`);
   }
   t.match(stdout, /^floor \(http \+ 1 round trip\)(\s+\S+){6}\s+100\.0%/m, "the floor is 100 % of itself");
+  t.match(stdout, /^grpc \(http2\) vs floor, each round: /m);
   t.match(stdout, /^edge \(http\) vs floor, each round: [\d.]+%, [\d.]+% by req\/s; [\d.]+%, [\d.]+% by cpu ms\/req; median [\d.]+% and [\d.]+%$/m);
   t.match(stdout, /^run: +a warm-up round of 1 s per phase, then 1 s per phase/m);
 });

@@ -3,7 +3,12 @@
  * against a raw-SQL baseline on the same database, all in one run:
  *
  *   edge  signed JSON POST /api/process -> Koa edge -> Connect client -> engine -> Postgres
- *   grpc  EngineService.Process straight to the engine over gRPC (grpc-js client)
+ *   grpc  EngineService.Process straight to the engine over gRPC, called by a
+ *         bare node:http2 client: the gRPC counterpart of the floor's bare
+ *         node:http client, so that the ratio is the service's and not the
+ *         client library's (docs/decisions/0018)
+ *   grpc-js  the same calls through grpc-js's client, as a caller using it
+ *         pays: about 0.15 to 0.35 ms more CPU per call, on the same CPUs
  *   raw   the rows the engine writes for an approved sale, as two plain SQL
  *         statements through `pg` on a pool as large as the engine's, named
  *         prepared statements as the engine's hot path runs them
@@ -25,10 +30,11 @@
  *   cashier  one customer's deposit through the hosted Cashier's pages: session
  *         start, autologin, deposit page, submit, result page (cashier-phase.ts)
  *
- * Other knobs: BENCH_PHASES (default every phase: "edge,grpc,raw,floor,cashier"), BENCH_HTTP_CLIENT
+ * Other knobs: BENCH_PHASES (default every phase: "edge,grpc,grpc-js,raw,floor,cashier"), BENCH_HTTP_CLIENT
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
- * measured the same), BENCH_GRPC_CLIENT ("grpc-js", default, measured at about
- * 0.3 ms less CPU per call; "connect": the Connect client the edge uses),
+ * measured the same), BENCH_GRPC_CLIENT (the grpc phase's client: "http2",
+ * default; "connect": the Connect client over connect-node's gRPC transport,
+ * about 0.3 ms more CPU per call than grpc-js's),
  * BENCH_CPU_PROFILE (a directory: a V8 CPU profile of each measured
  * window is written there as <phase>.cpuprofile, for profile-summary.ts),
  * BENCH_ROUNDS (default 1: the phase list run that many times in turn on one
@@ -72,6 +78,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import http2 from "node:http2";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { join } from "node:path";
@@ -96,7 +103,7 @@ import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
 import { startFloorServer } from "./floor.ts";
 import { formatMemory, memorySampler } from "./memory.ts";
 
-const PHASE_NAMES = ["edge", "grpc", "raw", "floor", "cashier"] as const;
+const PHASE_NAMES = ["edge", "grpc", "grpc-js", "raw", "floor", "cashier"] as const;
 type PhaseName = (typeof PHASE_NAMES)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -118,7 +125,7 @@ const SECONDS = envNumber("BENCH_SECONDS", 10, 0.1);
 const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 2, 0);
 const CONCURRENCY = Math.floor(envNumber("BENCH_CONCURRENCY", 64, 1));
 const HTTP_CLIENT = envChoice("BENCH_HTTP_CLIENT", ["http", "fetch"] as const, "http");
-const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["grpc-js", "connect"] as const, "grpc-js");
+const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["http2", "connect"] as const, "http2");
 const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
   .split(",")
   .map((s) => s.trim())
@@ -494,8 +501,8 @@ function isApprovedResponse(res: ProcessResponse): string | undefined {
   return undefined;
 }
 
-function grpcShot(svc: Service): { shot: Shot; close(): void } {
-  if (GRPC_CLIENT === "connect") {
+function grpcShot(svc: Service, client: "http2" | "connect" | "grpc-js"): { shot: Shot; close(): void } {
+  if (client === "connect") {
     return {
       shot: async () => {
         try {
@@ -507,21 +514,72 @@ function grpcShot(svc: Service): { shot: Shot; close(): void } {
       close() {},
     };
   }
-  const client = new grpc.Client(`127.0.0.1:${svc.engine.port}`, grpc.credentials.createInsecure());
   const path = `/${EngineService.typeName}/${EngineService.method.process.name}`;
+  if (client === "http2") return bareGrpcShot(`http://127.0.0.1:${svc.engine.port}`, path);
+  const channel = new grpc.Client(`127.0.0.1:${svc.engine.port}`, grpc.credentials.createInsecure());
   const serialize = (m: ProcessRequest) => Buffer.from(toBinary(ProcessRequestSchema, m));
   const deserialize = (b: Buffer) => fromBinary(ProcessResponseSchema, b);
   const metadata = new grpc.Metadata();
   metadata.set("authorization", `Bearer ${SERVICE_TOKEN}`);
   const shot: Shot = () =>
     new Promise((resolve) => {
-      client.makeUnaryRequest(path, serialize, deserialize, processRequest(), metadata, { deadline: Date.now() + REQUEST_TIMEOUT_MS }, (err, res) => {
+      channel.makeUnaryRequest(path, serialize, deserialize, processRequest(), metadata, { deadline: Date.now() + REQUEST_TIMEOUT_MS }, (err, res) => {
         if (err) resolve(`grpc ${grpc.status[err.code] ?? err.code}: ${err.details}`.slice(0, 120));
         else if (!res) resolve("empty response");
         else resolve(isApprovedResponse(res));
       });
     });
-  return { shot, close: () => client.close() };
+  return { shot, close: () => channel.close() };
+}
+
+/**
+ * The gRPC counterpart of the floor's client (a bare node:http request): one
+ * node:http2 stream per call on one session, the request as one gRPC frame,
+ * the reply's frame decoded once grpc-status 0 has come.
+ */
+function bareGrpcShot(url: string, path: string): { shot: Shot; close(): void } {
+  const session = http2.connect(url);
+  session.on("error", () => {});
+  const headers = {
+    ":method": "POST",
+    ":path": path,
+    "content-type": "application/grpc+proto",
+    te: "trailers",
+    authorization: `Bearer ${SERVICE_TOKEN}`,
+    "grpc-timeout": `${REQUEST_TIMEOUT_MS}m`,
+  };
+  const shot: Shot = () =>
+    new Promise((resolve) => {
+      const bytes = toBinary(ProcessRequestSchema, processRequest());
+      const frame = Buffer.allocUnsafe(5 + bytes.length);
+      frame[0] = 0;
+      frame.writeUInt32BE(bytes.length, 1);
+      frame.set(bytes, 5);
+      const stream = session.request(headers);
+      const chunks: Buffer[] = [];
+      let status: string | undefined;
+      let message = "";
+      const statusOf = (h: http2.IncomingHttpHeaders) => {
+        if (h["grpc-status"] === undefined) return;
+        status = String(h["grpc-status"]);
+        message = decodeURIComponent(String(h["grpc-message"] ?? ""));
+      };
+      stream.setTimeout(REQUEST_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+      stream.on("response", statusOf);
+      stream.on("trailers", statusOf);
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("error", (err) => resolve(errorLabel(err)));
+      stream.on("close", () => {
+        if (status !== "0") return resolve(`grpc ${status ?? `reset ${stream.rstCode}`}: ${message}`.slice(0, 120));
+        try {
+          resolve(isApprovedResponse(fromBinary(ProcessResponseSchema, Buffer.concat(chunks).subarray(5))));
+        } catch (err) {
+          resolve(errorLabel(err));
+        }
+      });
+      stream.end(frame);
+    });
+  return { shot, close: () => session.close() };
 }
 
 // ---- phase 3: the same rows with plain SQL ----------------------------------------------
@@ -675,10 +733,11 @@ async function withPhase(
       c.close();
     }
     return c.report();
-  } else if (phase === "grpc") {
-    const c = grpcShot(svc);
+  } else if (phase === "grpc" || phase === "grpc-js") {
+    const client = phase === "grpc-js" ? "grpc-js" : GRPC_CLIENT;
+    const c = grpcShot(svc, client);
     try {
-      await use(`grpc (${GRPC_CLIENT})`, c.shot, svc.edge.thread);
+      await use(`grpc (${client})`, c.shot, svc.edge.thread);
     } finally {
       c.close();
     }
