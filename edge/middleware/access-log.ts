@@ -5,7 +5,21 @@
 import type { Context, Next } from "koa";
 import { redactPath } from "../cashier/paths.ts";
 
-export function accessLog(log: { info(obj: object, msg: string): void }) {
+type InfoLogger = { info(obj: object, msg: string): void };
+
+/**
+ * The access line's own logger: a pino child without pino's redaction pass. The
+ * line's members are the fixed ones below, none a card or secret field, and its
+ * path has its tokens replaced, so the pass finds nothing to redact; it cost
+ * about 12 of the line's 17 us. Every other line the edge writes keeps it.
+ */
+function withoutRedaction(log: InfoLogger): InfoLogger {
+  const child = (log as { child?: (bindings: object, options: { redact: string[] }) => InfoLogger }).child;
+  return typeof child === "function" ? child.call(log, {}, { redact: [] }) : log;
+}
+
+export function accessLog(parent: InfoLogger) {
+  const log = withoutRedaction(parent);
   return async (ctx: Context, next: Next) => {
     const started = performance.now();
     try {
