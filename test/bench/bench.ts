@@ -34,7 +34,7 @@
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
  * measured the same), BENCH_GRPC_CLIENT (the grpc phase's client: "http2",
  * default; "connect": the Connect client over connect-node's gRPC transport,
- * about 0.3 ms more CPU per call than grpc-js's),
+ * which cost 0.7 ms more Node CPU per sale than grpc-js's in 0016),
  * BENCH_CPU_PROFILE (a directory: a V8 CPU profile of each measured
  * window is written there as <phase>.cpuprofile, for profile-summary.ts),
  * BENCH_ROUNDS (default 1: the phase list run that many times in turn on one
