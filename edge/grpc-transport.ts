@@ -28,6 +28,12 @@ export interface GrpcTransportOptions {
   header?: Record<string, string>;
   /** A call's deadline when its caller sets none. */
   defaultTimeoutMs: number;
+  /**
+   * How long a call waits for a connection to the engine before it is refused as
+   * UNAVAILABLE, which the pool may send to another engine: nothing was sent yet.
+   * Default CONNECT_TIMEOUT_MS.
+   */
+  connectTimeoutMs?: number;
   /** TLS for an https:// base URL (the trusted CA or a pin, the name to check); the system's roots when not given. */
   tls?: http2.SecureClientSessionOptions;
 }
@@ -38,6 +44,11 @@ export type ClosableTransport = Transport & { close(): void };
 const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 /** The longest timer Node keeps (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * A connection the engine has not accepted by then is taken as out of reach: an address that silently drops packets
+ * (a host gone) would otherwise hold every call until its deadline, which the pool never sends elsewhere.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
 const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR } = http2.constants;
 
 /** What a stream reset by the engine means, as the gRPC protocol maps HTTP/2 error codes; any other code: INTERNAL. */
@@ -129,6 +140,7 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
           if (settled) return;
           settled = true;
           clearTimeout(deadline);
+          clearTimeout(connecting);
           signal?.removeEventListener("abort", onAbort);
           if (outcome instanceof ConnectError) {
             if (stream && !stream.closed) stream.close(NGHTTP2_CANCEL);
@@ -139,12 +151,17 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
           release();
         };
         const deadline = setTimeout(() => settle(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), deadlineMs);
+        const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+        const connecting = setTimeout(() => {
+          if (!stream) settle(new ConnectError(`the engine accepted no connection within ${connectTimeoutMs} ms`, Code.Unavailable));
+        }, connectTimeoutMs);
         const onAbort = () => settle(new ConnectError("the call was cancelled", Code.Canceled));
         signal?.addEventListener("abort", onAbort, { once: true });
 
         session.request("POST", `/${method.parent.typeName}/${method.name}`, headers, {}).then(
           (s) => {
             stream = s;
+            clearTimeout(connecting);
             // Node forgets a stream's session when the stream is destroyed: kept here, it tells a dropped connection from a reset.
             const conn = s.session;
             // An error always comes before the stream's close, which decides.

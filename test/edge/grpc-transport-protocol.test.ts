@@ -8,7 +8,7 @@
  * code (its HTTP answer follows from it) and whether an engine answered.
  */
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import t from "tap";
@@ -167,4 +167,31 @@ t.test("a header Node refuses to send is our fault (INTERNAL), not an engine out
 t.test("a deadline past Node's longest timer is kept, not fired at once", async (t) => {
   const got = await call("ok", 2 ** 40);
   t.notOk(got instanceof ConnectError, "a reply");
+});
+
+t.test("an engine that accepts no connection: UNAVAILABLE at the connect timeout, so another engine may take the call", async (t) => {
+  // A socket that is accepted but never speaks: the TLS handshake never ends, as with an address that drops packets.
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const sockets = new Set<net.Socket>();
+  silent.on("connection", (s) => sockets.add(s));
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
+  const target = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const transport = createUnaryGrpcTransport({ baseUrl: target, defaultTimeoutMs: 5000, connectTimeoutMs: 200 });
+  const started = performance.now();
+  try {
+    await (createClient(rt.service, transport) as unknown as { echo(req: Partial<EchoRequest>): Promise<EchoResponse> }).echo({});
+    t.fail("answered");
+  } catch (err) {
+    const e = ConnectError.from(err);
+    const took = performance.now() - started;
+    t.equal(Code[e.code], "Unavailable");
+    t.ok(engineUnreachable(e), "another engine may take it");
+    t.ok(took >= 190 && took < 3000, `refused at the connect timeout, not the deadline (${Math.round(took)} ms)`);
+  } finally {
+    transport.close();
+  }
 });
