@@ -7,8 +7,8 @@
  * - the response: Connect's gRPC helpers (the HTTP status and content type,
  *   then the status, message and details of the trailers or of a
  *   trailers-only answer);
- * - the messages: protobuf-es's own binary.
- * Ours is the unary call's plumbing: headers, the one framed message each way,
+ * - the messages: protobuf-es's own binary, framed by Connect's encodeEnvelope.
+ * Ours is the unary call's plumbing: headers, reading the one framed reply,
  * the deadline and cancellation. It costs the edge thread about half of what
  * grpc-js's client did per call (docs/decisions/0016). An engine's refusal
  * arrives as the ConnectError the gRPC protocol defines; a call that never
@@ -19,6 +19,7 @@ import http2 from "node:http2";
 import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport, type UnaryResponse } from "@connectrpc/connect";
 import { Http2SessionManager } from "@connectrpc/connect-node";
+import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import { validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 
 export interface GrpcTransportOptions {
@@ -77,21 +78,12 @@ function timeoutHeader(ms: number): string {
   return whole <= 99_999_999 ? `${whole}m` : `${Math.ceil(whole / 1000)}S`;
 }
 
-/** One gRPC message frame: no compression flag, its length, its bytes. */
-function frame(bytes: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(5 + bytes.length);
-  out[0] = 0;
-  out.writeUInt32BE(bytes.length, 1);
-  out.set(bytes, 5);
-  return out;
-}
-
 /** The one message of a unary reply's body, or why there is none. */
 function onlyMessage(body: Buffer): Uint8Array | ConnectError {
   if (body.length === 0) return new ConnectError("the engine answered without a message", Code.Unimplemented);
-  if (body.length < 5 || body.length < 5 + body.readUInt32BE(1)) return new ConnectError("the engine's reply ended inside its message", Code.Internal);
+  const length = body.length < 5 ? Number.POSITIVE_INFINITY : body.readUInt32BE(1);
+  if (body.length < 5 + length) return new ConnectError("the engine's reply ended inside its message", Code.Internal);
   if ((body[0] & 1) === 1) return new ConnectError("the engine compressed its reply, which was not asked for", Code.Internal);
-  const length = body.readUInt32BE(1);
   if (body.length > 5 + length) return new ConnectError("the engine answered with more than one message", Code.Unimplemented);
   return body.subarray(5);
 }
@@ -125,7 +117,8 @@ export function createUnaryGrpcTransport(options: GrpcTransportOptions): Closabl
       if (closed) return Promise.reject(new ConnectError("the connection to the engine is closed", Code.Unavailable));
       if (signal?.aborted) return Promise.reject(new ConnectError("the call was cancelled before it started", Code.Canceled));
       const message: MessageShape<I> = isMessage(input, method.input) ? input : create(method.input, input);
-      const body = frame(toBinary(method.input, message));
+      // One message frame, uncompressed (flags 0).
+      const body = encodeEnvelope(0, toBinary(method.input, message));
       const deadlineMs = Math.min(timeoutMs ?? options.defaultTimeoutMs, MAX_TIMER_MS);
       if (!(deadlineMs > 0)) return Promise.reject(new ConnectError("the call's deadline passed before it started", Code.DeadlineExceeded));
       const headers: http2.OutgoingHttpHeaders = {};

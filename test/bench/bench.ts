@@ -85,6 +85,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import pg from "pg";
 import {
   EngineService,
@@ -550,11 +551,7 @@ function bareGrpcShot(url: string, path: string): { shot: Shot; close(): void } 
   };
   const shot: Shot = () =>
     new Promise((resolve) => {
-      const bytes = toBinary(ProcessRequestSchema, processRequest());
-      const frame = Buffer.allocUnsafe(5 + bytes.length);
-      frame[0] = 0;
-      frame.writeUInt32BE(bytes.length, 1);
-      frame.set(bytes, 5);
+      const frame = encodeEnvelope(0, toBinary(ProcessRequestSchema, processRequest()));
       const stream = session.request(headers);
       const chunks: Buffer[] = [];
       let status: string | undefined;

@@ -11,6 +11,7 @@ import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import t from "tap";
 import { engineUnreachable } from "../../edge/engine-down.ts";
 import { createUnaryGrpcTransport } from "../../edge/grpc-transport.ts";
@@ -18,13 +19,8 @@ import { loadRoundTrip, type EchoRequest, type EchoResponse } from "../support/r
 
 const rt = loadRoundTrip();
 const reply = Buffer.from(toBinary(rt.EchoResponse, create(rt.EchoResponse, { method: "echo" }) as never));
-/** One gRPC frame: the flags (1: compressed), the length, the bytes. */
-function framed(bytes: Buffer, flags = 0): Buffer {
-  const head = Buffer.alloc(5);
-  head[0] = flags;
-  head.writeUInt32BE(bytes.length, 1);
-  return Buffer.concat([head, bytes]);
-}
+/** One gRPC frame (Connect's own encoder): the flags (1: compressed), the length, the bytes. */
+const framed = (bytes: Uint8Array, flags = 0) => Buffer.from(encodeEnvelope(flags, bytes));
 const GRPC = { ":status": 200, "content-type": "application/grpc+proto" };
 
 /** How the server answers, by the test's own name for it (sent as the "x-play" header). */
