@@ -5,6 +5,7 @@
  * several engines, or names a host with several addresses, spreads calls over
  * them.
  */
+import type { EngineTrust } from "../engine/shared/runtime/worker-data.ts";
 import type { SecureClientSessionOptions } from "node:http2";
 import { createSecureContext, type PeerCertificate } from "node:tls";
 import { isIP } from "node:net";
@@ -17,17 +18,6 @@ import { createUnaryGrpcTransport, type ClosableTransport } from "./grpc-transpo
 export type EngineClient = Client<typeof EngineService>;
 /** The hosted Cashier's engine API (session start, autologin, the customer's forms). */
 export type CashierClient = Client<typeof CashierService>;
-
-/**
- * How the client trusts a TLS engine (an https:// base URL). `ca`: PEM of a
- * private CA (else the system's roots). `pinSha256`: accept exactly the
- * certificate with this SHA-256 fingerprint whatever names it carries, for the
- * loopback hop of `npm start`, where 127.0.0.1 is rarely among them.
- */
-export interface EngineTrust {
-  ca?: string;
-  pinSha256?: string;
-}
 
 /**
  * TLS for an https:// engine: the private CA, or the system's roots; with a

@@ -3,12 +3,12 @@
  * CASHIER_EDGE_TOKEN (which the engine must accept).
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "../engine/env-file.ts";
-import { createLogger } from "../engine/log.ts";
-import { ConfigError, loadConfig } from "../engine/config.ts";
+import "../engine/shared/config/env-file.ts";
+import { createLogger } from "../engine/shared/runtime/log.ts";
+import { ConfigError, loadConfig } from "../engine/shared/config/config.ts";
 import { readFileSync } from "node:fs";
-import { handleShutdownSignals } from "../engine/shutdown.ts";
-import { reportStartFailure } from "../engine/start-error.ts";
+import { handleShutdownSignals } from "../engine/shared/runtime/shutdown.ts";
+import { reportStartFailure } from "../engine/shared/runtime/start-error.ts";
 import { startEdge } from "./server.ts";
 
 /** ENGINE_TLS_CA, read here so a wrong path stops the start naming the variable. */

@@ -1,9 +1,10 @@
 /** Starts the edge: a Koa app on an HTTP server, talking to the engine at engineUrl. */
+import type { EngineTrust } from "../engine/shared/runtime/worker-data.ts";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "./app.ts";
 import type { EdgeLogger } from "./logger.ts";
-import { createEngineClients, type EngineTrust } from "./engine-client.ts";
+import { createEngineClients } from "./engine-client.ts";
 import { drainable } from "./drain.ts";
 import { csrfKeyFrom } from "./pages/kit/csrf.ts";
 import { answerUnknownMethods } from "./unknown-method.ts";

@@ -10,7 +10,7 @@
  */
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { REASONS } from "../engine/domain/errors.ts";
+import { REASONS } from "../engine/shared/errors.ts";
 import { redactPath } from "./cashier/paths.ts";
 import { unsignedRefusal } from "./middleware/errors.ts";
 

@@ -4,9 +4,9 @@
  * every row matches; exit 1 naming the first row that does not.
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "./env-file.ts";
-import { loadConfig } from "./config.ts";
-import { PgAuditStore } from "./store/audit-store.ts";
+import "./shared/config/env-file.ts";
+import { loadConfig } from "./shared/config/config.ts";
+import { PgAuditStore } from "./console/store/audit-store.ts";
 import { openCommandDatabase } from "./store/command-database.ts";
 
 const db = await openCommandDatabase(loadConfig(), (m) => process.stderr.write(`${m}\n`));

@@ -7,7 +7,7 @@
  * certificate is trusted, the name is not checked: it dials itself).
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "./env-file.ts";
+import "./shared/config/env-file.ts";
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 

@@ -1,18 +1,23 @@
 /**
- * The only file that reads the environment and listens. `npm run engine` runs
- * the engine alone; `npm start` (--with-edge) runs engine, edge and workers in
- * one process, the edge reaching the engine over its gRPC socket like any
+ * The engine's process: it reads the environment and listens. `npm run engine`
+ * runs the engine alone; `npm start` (--with-edge) also starts the edge and the
+ * Backoffice on worker threads of this process, by their entry files' paths
+ * (engine/shared/runtime/server-worker.ts): the engine imports none of the
+ * edge's code, and the edge reaches the engine over its gRPC socket like any
  * other client.
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "./env-file.ts";
-import { loadConfig } from "./config.ts";
-import { reportStartFailure } from "./start-error.ts";
-import { createLogger } from "./log.ts";
+import "./shared/config/env-file.ts";
+import { loadConfig } from "./shared/config/config.ts";
+import { reportStartFailure } from "./shared/runtime/start-error.ts";
+import { createLogger } from "./shared/runtime/log.ts";
 import { startEngine } from "./engine.ts";
-import { handleShutdownSignals } from "./shutdown.ts";
-import { exitLoudlyWhenLoopEmpties } from "./empty-loop.ts";
-import { loadServerTls, loopbackTrust } from "./tls.ts";
+import { handleShutdownSignals } from "./shared/runtime/shutdown.ts";
+import { exitLoudlyWhenLoopEmpties } from "./shared/runtime/empty-loop.ts";
+import { loadServerTls, loopbackTrust } from "./runtime/tls.ts";
+import { startServerWorker } from "./shared/runtime/server-worker.ts";
+import type { BackofficeListening, BackofficeWorkerData, EdgeWorkerData } from "./shared/runtime/worker-data.ts";
+import { loadBackofficeConfig, readBackofficeTls } from "./shared/config/backoffice-config.ts";
 
 const withEdge = process.argv.includes("--with-edge");
 const log = createLogger(process.env.LOG_LEVEL || "info");
@@ -43,41 +48,57 @@ try {
   if (withEdge) {
     // The edge runs on a worker thread of this process, so it has a core of
     // its own; it reaches the engine over the gRPC socket like any client.
-    const { startEdgeWorker } = await import("../edge/worker-host.ts");
+    // Its entry file is started by path, as a supervisor starts a process:
+    // the engine imports none of the edge's code.
     const tls = loadServerTls(config);
-    const edge = await startEdgeWorker({
-      port: config.edgePort,
-      engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
-      engineTrust: tls ? loopbackTrust(tls) : undefined,
-      token: engine.edgeToken,
-      logLevel: config.logLevel,
-      onCrash: (err) => {
-        log.fatal({ err }, "the edge worker died; exiting so a supervisor restarts Cashier");
-        process.exit(1);
+    const edge = await startServerWorker(
+      new URL("../edge/worker.ts", import.meta.url),
+      {
+        host: "0.0.0.0",
+        port: config.edgePort,
+        engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+        engineTrust: tls ? loopbackTrust(tls) : undefined,
+        token: engine.edgeToken,
+        logLevel: config.logLevel,
+      } satisfies EdgeWorkerData,
+      {
+        name: "edge",
+        // The young generation as --max-semi-space-size=8 sizes it, even when started without the flag
+        // (docs/decisions/0013-less-work-per-sale.md).
+        resourceLimits: { maxYoungGenerationSizeMb: 24 },
+        onCrash: (err) => {
+          log.fatal({ err }, "the edge worker died; exiting so a supervisor restarts Cashier");
+          process.exit(1);
+        },
       },
-    });
-    engine.setPublicUrl(`http://127.0.0.1:${edge.port}`);
+    );
+    engine.setPublicUrl(`http://127.0.0.1:${edge.ready.port}`);
     // A signal while the Backoffice starts still drains the edge.
     closeEdge = () => edge.close();
     // The Backoffice console: its own listener (BACKOFFICE_HOST:BACKOFFICE_PORT) on a worker thread of its own.
-    const { loadBackofficeConfig, readBackofficeTls } = await import("../edge/backoffice/config.ts");
-    const { startBackofficeWorker } = await import("../edge/backoffice/worker-host.ts");
     const bo = loadBackofficeConfig();
-    const backoffice = await startBackofficeWorker({
-      port: bo.port,
-      portIsDefault: bo.portIsDefault,
-      host: bo.host,
-      engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
-      engineTrust: tls ? loopbackTrust(tls) : undefined,
-      token: engine.backofficeToken,
-      tls: readBackofficeTls(bo),
-      publicUrl: bo.publicUrl,
-      logLevel: config.logLevel,
-      onCrash: (err) => {
-        log.fatal({ err }, "the backoffice worker died; exiting so a supervisor restarts Cashier");
-        process.exit(1);
+    const started = await startServerWorker<BackofficeListening>(
+      new URL("../edge/backoffice/worker.ts", import.meta.url),
+      {
+        port: bo.port,
+        portIsDefault: bo.portIsDefault,
+        host: bo.host,
+        engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+        engineTrust: tls ? loopbackTrust(tls) : undefined,
+        token: engine.backofficeToken,
+        tls: readBackofficeTls(bo),
+        publicUrl: bo.publicUrl,
+        logLevel: config.logLevel,
+      } satisfies BackofficeWorkerData,
+      {
+        name: "backoffice",
+        onCrash: (err) => {
+          log.fatal({ err }, "the backoffice worker died; exiting so a supervisor restarts Cashier");
+          process.exit(1);
+        },
       },
-    });
+    );
+    const backoffice = { ...started.ready, close: started.close };
     closeEdge = async () => {
       await Promise.all([edge.close(), backoffice.close()]);
     };
@@ -88,8 +109,8 @@ try {
       );
     }
     log.info(
-      { edgePort: edge.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
-      `cashier ready: HTTP on ${edge.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,
+      { edgePort: edge.ready.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
+      `cashier ready: HTTP on ${edge.ready.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,
     );
   } else {
     if (config.serviceTokens.length === 0 && !config.edgeToken)

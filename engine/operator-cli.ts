@@ -7,18 +7,18 @@
  * BACKOFFICE_PUBLIC_URL (default http://127.0.0.1:$BACKOFFICE_PORT).
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "./env-file.ts";
+import "./shared/config/env-file.ts";
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { loadConfig } from "./config.ts";
-import { createOperator, disableOperator, resetOperator, type OperatorResult } from "./app/operator-admin.ts";
-import type { BackofficeDeps } from "./app/backoffice-deps.ts";
-import { systemClock } from "./app/clock.ts";
-import { PgAuditStore } from "./store/audit-store.ts";
-import { PgBackofficeStore } from "./store/backoffice-store.ts";
+import { loadConfig } from "./shared/config/config.ts";
+import { createOperator, disableOperator, resetOperator, type OperatorResult } from "./console/app/operator-admin.ts";
+import type { BackofficeDeps } from "./console/ports/ports.ts";
+import { systemClock } from "./shared/runtime/clock.ts";
+import { PgAuditStore } from "./console/store/audit-store.ts";
+import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
 import { openCommandDatabase } from "./store/command-database.ts";
-import { PgMerchantStore } from "./store/merchant-store.ts";
-import { PgOperatorStore } from "./store/operator-store.ts";
+import { PgMerchantStore } from "./payments/store/merchant-store.ts";
+import { PgOperatorStore } from "./console/store/operator-store.ts";
 
 const USAGE = `usage:
   npm run operator -- create <login> --role viewer|support|payouts|admin [--merchant <id>]...

@@ -5,12 +5,13 @@
  * work through SKIP LOCKED claims. Their polls, leases and drains come from
  * deps.schedule.
  */
-import type { Logger } from "./log.ts";
-import type { ProcessDeps, RetentionStore } from "./app/ports.ts";
-import type { PollLoop } from "./app/poll-loop.ts";
-import { startFollowUpWorker } from "./app/follow-up.ts";
-import { startRetentionWorker } from "./app/retention.ts";
-import { startDeliveryWorker } from "./callbacks/delivery-worker.ts";
+import type { RetentionStore } from "./retention/ports/ports.ts";
+import type { Logger } from "./shared/runtime/log.ts";
+import type { ProcessDeps } from "./payments/ports/ports.ts";
+import type { PollLoop } from "./shared/runtime/poll-loop.ts";
+import { startFollowUpWorker } from "./payments/app/follow-up.ts";
+import { startRetentionWorker } from "./retention/app/retention.ts";
+import { startDeliveryWorker } from "./payments/callbacks/delivery-worker.ts";
 import type { WorkKind } from "./store/work-notice.ts";
 
 export interface Workers {

@@ -4,13 +4,13 @@
  * CASHIER_BACKOFFICE_TOKEN (which the engine must accept for BackofficeService).
  */
 // First: the .env file's settings must be in the environment before any module reads it.
-import "../../engine/env-file.ts";
+import "../../engine/shared/config/env-file.ts";
 import { readFileSync } from "node:fs";
-import { ConfigError, loadConfig } from "../../engine/config.ts";
-import { createLogger } from "../../engine/log.ts";
-import { handleShutdownSignals } from "../../engine/shutdown.ts";
-import { reportStartFailure } from "../../engine/start-error.ts";
-import { loadBackofficeConfig, readBackofficeTls } from "./config.ts";
+import { ConfigError, loadConfig } from "../../engine/shared/config/config.ts";
+import { createLogger } from "../../engine/shared/runtime/log.ts";
+import { handleShutdownSignals } from "../../engine/shared/runtime/shutdown.ts";
+import { reportStartFailure } from "../../engine/shared/runtime/start-error.ts";
+import { loadBackofficeConfig, readBackofficeTls } from "../../engine/shared/config/backoffice-config.ts";
 import { startBackoffice } from "./server.ts";
 
 const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "backoffice" });

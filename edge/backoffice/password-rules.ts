@@ -4,7 +4,7 @@
  * the console says it in the operator's language. A rule it does not know is
  * shown with the engine's own description.
  */
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../engine/domain/password-limits.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../engine/shared/password-limits.ts";
 import type { ConsoleKey, ConsoleTranslator } from "./i18n.ts";
 
 /** The password rules' lengths the pages show: the engine's own (it enforces them). */

@@ -6,9 +6,9 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { EngineTrust } from "../engine-client.ts";
+import type { EngineTrust } from "../../engine/shared/runtime/worker-data.ts";
 import { drainable } from "../drain.ts";
-import { listenOnSidePort } from "../../engine/listen.ts";
+import { listenOnSidePort } from "../../engine/shared/runtime/listen.ts";
 import { buildBackofficeApp, type ConsoleLogger } from "./app.ts";
 import { createBackofficeClient } from "./engine-client.ts";
 import { engineTransport } from "../engine-client.ts";

@@ -4,7 +4,7 @@
  * than the currency has, no grouping, no sign, no exponent. Minor units come
  * out as a bigint; the value never goes through a float.
  */
-import { currencyExponent } from "../../engine/domain/money.ts";
+import { currencyExponent } from "../../engine/shared/money.ts";
 import { majorString } from "../pages/kit/i18n.ts";
 
 export type AmountInput = { ok: true; minor: bigint } | { ok: false };

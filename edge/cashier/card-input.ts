@@ -8,7 +8,7 @@
  * The brand shown beside the number comes from card-validator.
  */
 import cardValidator from "card-validator";
-import { cardNumberProblem } from "../../engine/domain/card.ts";
+import { cardNumberProblem } from "../../engine/shared/card.ts";
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false };
 

@@ -12,8 +12,8 @@
  */
 import type { Context, Next } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { REASONS } from "../../engine/domain/errors.ts";
-import { sessionRefusalReply } from "../../engine/wire/session-reply.ts";
+import { REASONS } from "../../engine/shared/errors.ts";
+import { sessionRefusalReply } from "../../engine/shared/wire/session-reply.ts";
 
 export interface Limit {
   points: number;

@@ -12,11 +12,11 @@ import { ConnectError } from "@connectrpc/connect";
 import type { Context, Next } from "koa";
 import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { SignedReplySchema } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { REASONS, type FieldViolation, type Reason } from "../../engine/domain/errors.ts";
-import { ownEntry } from "../../engine/domain/own-entry.ts";
-import { refusalReply } from "../../engine/wire/process-reply.ts";
-import { sessionRefusalReply } from "../../engine/wire/session-reply.ts";
-import { describeForReply } from "../../engine/wire/refusal.ts";
+import { REASONS, type FieldViolation, type Reason } from "../../engine/shared/errors.ts";
+import { ownEntry } from "../../engine/shared/own-entry.ts";
+import { refusalReply } from "../../engine/shared/wire/process-reply.ts";
+import { sessionRefusalReply } from "../../engine/shared/wire/session-reply.ts";
+import { describeForReply } from "../../engine/shared/wire/refusal.ts";
 import { retryLater } from "../engine-down.ts";
 
 export class WireError extends Error {

@@ -3,10 +3,10 @@
  * names a charset (415), at most 64 KiB (413, counted while reading, whatever
  * Content-Length says), valid UTF-8 (400: JSON is UTF-8, and a byte that is
  * not must not be read as U+FFFD into a signed member), parsable (400), an
- * object (400) and naming each member once (400: engine/security/duplicate-member.ts). Failures are thrown as WireError for errors.ts.
+ * object (400) and naming each member once (400: engine/shared/duplicate-member.ts). Failures are thrown as WireError for errors.ts.
  */
 import type { Context } from "koa";
-import { duplicateMember } from "../../engine/security/duplicate-member.ts";
+import { duplicateMember } from "../../engine/shared/duplicate-member.ts";
 import { WireError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;

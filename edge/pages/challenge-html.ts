@@ -5,7 +5,7 @@
  * nonce), so the strict Content-Security-Policy holds and the pages can be
  * table-tested.
  */
-import type { Reason } from "../../engine/domain/errors.ts";
+import type { Reason } from "../../engine/shared/errors.ts";
 import { amountDisplay, button, linkButton } from "./kit/components.ts";
 import { type Html, html } from "./kit/html.ts";
 import { type Locale, type MessageKey, type MessageValues, type Translator, translator } from "./kit/i18n.ts";

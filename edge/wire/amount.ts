@@ -4,7 +4,7 @@
  * LYD, OMR and TND, which are sent in whole major units. Minor units follow the
  * ISO 4217 exponent: USD 1050 -> 1050; JPY 1000 -> 1000; BHD 5 -> 5000.
  */
-import { WHOLE_UNIT_CURRENCIES, currencyExponent } from "../../engine/domain/money.ts";
+import { WHOLE_UNIT_CURRENCIES, currencyExponent } from "../../engine/shared/money.ts";
 
 export type AmountResult = { ok: true; minor: bigint } | { ok: false; reason: string };
 

@@ -9,8 +9,8 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type ProcessRequest, ProcessRequestSchema, WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
-import { ownEntry } from "../../engine/domain/own-entry.ts";
+import { canonicalString, type Scalar } from "../../engine/shared/canonical.ts";
+import { ownEntry } from "../../engine/shared/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
 import { type Body, customerOf, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
 

@@ -10,8 +10,8 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type StartSessionRequest, StartSessionRequestSchema } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { WireViolationKind } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { canonicalString, type Scalar } from "../../engine/security/canonical.ts";
-import { ownEntry } from "../../engine/domain/own-entry.ts";
+import { canonicalString, type Scalar } from "../../engine/shared/canonical.ts";
+import { ownEntry } from "../../engine/shared/own-entry.ts";
 import { wireAmountToMinor } from "./amount.ts";
 import { type Body, customerOf, stringMember, typeViolations, type WireViolation } from "./json-types.ts";
 

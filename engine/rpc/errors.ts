@@ -1,10 +1,10 @@
 /** DomainError -> gRPC status with an ErrorDetail (reason and every offending field). */
-import { CONTROL_CHARACTERS } from "../domain/validate-process.ts";
+import { CONTROL_CHARACTERS } from "../shared/control-characters.ts";
 import { create } from "@bufbuild/protobuf";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ErrorDetailSchema, ErrorReason, FieldViolationSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { DATABASE_UNAVAILABLE, REASONS, domainError, type DomainError, type Reason } from "../domain/errors.ts";
-import { causes } from "../error-causes.ts";
+import { DATABASE_UNAVAILABLE, REASONS, domainError, type DomainError, type Reason } from "../shared/errors.ts";
+import { causes } from "../shared/runtime/error-causes.ts";
 import { RpcError } from "./grpc-adapter.ts";
 
 export function reasonToProto(reason: Reason): ErrorReason {

@@ -11,7 +11,7 @@
  */
 import { type DescField, type DescMessage, fromBinary, type MessageShape, ScalarType } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
-import { EVERY_CONTROL_CHARACTER } from "../domain/validate-process.ts";
+import { EVERY_CONTROL_CHARACTER } from "../shared/control-characters.ts";
 
 /** The decoder's own words are short; anything longer is cut, so a reply never carries the caller's bulk. */
 export const MAX_CAUSE_CHARS = 120;

@@ -1,37 +1,40 @@
 /**
- * The engine's gRPC server (grpc-js): EngineService, CashierService and AdminService behind
- * bearer-token authentication. Built here, started by the caller.
+ * The engine's gRPC server (grpc-js): the services it is given, each behind its
+ * bearer tokens, with health and reflection. Built here, started by the caller.
  */
 import * as grpc from "@grpc/grpc-js";
-import { EngineService, file_cashier_engine_v1_engine_service } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { file_cashier_engine_v1_errors } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { CashierService, file_cashier_engine_v1_cashier_service } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
-import { AdminService, file_cashier_admin_v1_admin_service } from "../../gen/cashier/admin/v1/admin_service_pb.js";
-import { auditedAdminService } from "./admin-audit.ts";
-import { BackofficeService, file_cashier_admin_v1_backoffice_service } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
-import { backofficeService, type BackofficeServiceDeps } from "./backoffice-service.ts";
-import type { MerchantAdminDeps } from "./merchant-admin.ts";
-import type { CashierDeps } from "../app/cashier-ports.ts";
-import { cashierService } from "./cashier-service.ts";
-import type { Logger } from "../log.ts";
+import type { DescFile, DescService } from "@bufbuild/protobuf";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import type { Logger } from "../shared/runtime/log.ts";
 import { bearerAuth } from "./auth.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
-import { domainError } from "../domain/errors.ts";
-import { addService } from "./grpc-adapter.ts";
+import { domainError } from "../shared/errors.ts";
+import { addService, type ServiceImpl } from "./grpc-adapter.ts";
 import { mappingErrors, type Interceptor, type RpcError } from "./interceptors.ts";
-import { engineService } from "./engine-service.ts";
 import { addHealth, type HealthHandle } from "./health.ts";
 import { addReflection } from "./reflection.ts";
 
+/** One service the server answers: its implementation and the bearer tokens it accepts. */
+export interface ServiceRegistration {
+  add(server: grpc.Server, opts: { interceptors: readonly Interceptor[]; malformed: (description: string, field?: string) => RpcError }): void;
+  /** The bearer tokens this service accepts (empty: every call is refused). */
+  tokens: string[];
+}
+
+/** A service and its implementation, typed together, as one registration. */
+export function registration<S extends DescService & GenService<GenServiceMethods>>(service: S, impl: ServiceImpl<S>, tokens: string[]): ServiceRegistration {
+  return { add: (server, opts) => addService(server, service, impl, opts), tokens };
+}
+
 /**
- * EngineService requires a bearer token (a service token or the edge's);
- * AdminService a service token; BackofficeService a service token or the
- * Backoffice's; health and reflection are open, so probes and
- * grpcurl's discovery need none. Interceptors as interceptorsFor() lists them.
+ * Every registered service behind its own bearer tokens; health and
+ * reflection are open, so probes and grpcurl's discovery need none.
+ * Interceptors as interceptorsFor() lists them. Which services, with which
+ * tokens, is the composition root's choice (engine/grpc-services.ts).
  */
 export function buildGrpcServer(
-  deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps,
-  tokens: { engine: string[]; admin: string[]; backoffice: string[] },
+  services: readonly ServiceRegistration[],
+  reflected: DescFile[],
   log: Logger,
   probe: () => Promise<void>,
   opts: { observe?: Interceptor } = {},
@@ -51,21 +54,8 @@ export function buildGrpcServer(
         field ? [{ field, description: "must be UTF-8 text (it holds half of a surrogate pair alone, or bytes that are no text)" }] : [],
       ),
     );
-  const chain = (accepted: string[]) => interceptorsFor(accepted, { observe: opts.observe, onInternal });
-  addService(server, EngineService, engineService(deps), { interceptors: chain(tokens.engine), malformed });
-  // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).
-  addService(server, CashierService, cashierService(deps), { interceptors: chain(tokens.engine), malformed });
-  // Operators only: the edge's token, on the machine that faces the internet, opens no admin call.
-  addService(server, AdminService, auditedAdminService(deps), { interceptors: chain(tokens.admin), malformed });
-  // The Backoffice's token or a service token; the person is checked by each call's console session.
-  addService(server, BackofficeService, backofficeService(deps), { interceptors: chain(tokens.backoffice), malformed });
-  addReflection(server, [
-    file_cashier_engine_v1_engine_service,
-    file_cashier_engine_v1_cashier_service,
-    file_cashier_admin_v1_admin_service,
-    file_cashier_admin_v1_backoffice_service,
-    file_cashier_engine_v1_errors,
-  ]);
+  for (const s of services) s.add(server, { interceptors: interceptorsFor(s.tokens, { observe: opts.observe, onInternal }), malformed });
+  addReflection(server, reflected);
   const health = addHealth(server, probe);
   return { server, health };
 }

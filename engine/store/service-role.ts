@@ -31,7 +31,7 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { StartError } from "../start-error.ts";
+import { StartError } from "../shared/runtime/start-error.ts";
 import { STATEMENT_TIMEOUT_MS } from "./orm.ts";
 
 const ROLE_PREFIX = "cashier_service_";

@@ -9,7 +9,7 @@
  * depends on it for correctness: the poll still finds all due work.
  */
 import pg from "pg";
-import type { Schedule } from "../app/schedule.ts";
+import type { ScheduleSettings } from "../shared/config/schedule-settings.ts";
 import { readWorkNotice, WORK_CHANNEL, type WorkKind } from "./work-notice.ts";
 
 /** How the connection shows in pg_stat_activity. */
@@ -19,7 +19,7 @@ export interface WorkListenerOptions {
   url: string;
   /** This engine's name in notices: its own are skipped (it woke its workers when it wrote the work). */
   origin: string;
-  timing: Schedule["wakeUp"];
+  timing: ScheduleSettings["wakeUp"];
   /** Work of this kind may be due; undefined: of any kind (after a reconnect). */
   wake: (kind: WorkKind | undefined) => void;
   /** Listening (again), or the connection is lost (and will be retried). */

@@ -96,7 +96,7 @@ import {
 } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { Worker } from "node:worker_threads";
-import { writeBatchTotals } from "../../engine/metrics.ts";
+import { writeBatchTotals } from "../../engine/runtime/metrics.ts";
 import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
 import { orderId, saleBody, sign } from "../support/wire.ts";
 import { cashierShot } from "./cashier-phase.ts";

@@ -25,8 +25,8 @@ import { Code, ConnectError, type Interceptor as ConnectInterceptor } from "@con
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { EngineService } from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { domainError } from "../../engine/domain/errors.ts";
-import { engineService } from "../../engine/rpc/engine-service.ts";
+import { domainError } from "../../engine/shared/errors.ts";
+import { engineService } from "../../engine/payments/rpc/engine-service.ts";
 import { toRpcError } from "../../engine/rpc/errors.ts";
 import { addService } from "../../engine/rpc/grpc-adapter.ts";
 import { RpcError } from "../../engine/rpc/interceptors.ts";

@@ -112,8 +112,8 @@ t.test("audit-check passes on the real chain and names the first row a superuser
 t.test("a superuser who rewrites rows and recomputes every hash is found: the hashes are keyed", async (t) => {
   const admin = await enrolOperator(svc(), bo(), clock, "rechainer", "admin");
   const rows = await svc().sql<Record<string, any>>("select * from audit_log order by id");
-  const { auditHash, canonicalAudit, GENESIS_HASH } = await import("../../engine/domain/audit-chain.ts");
-  const { toRow } = await import("../../engine/store/audit-store.ts");
+  const { auditHash, canonicalAudit, GENESIS_HASH } = await import("../../engine/console/domain/audit-chain.ts");
+  const { toRow } = await import("../../engine/console/store/audit-store.ts");
   // The row as the chain reads it, with row 3's actor rewritten.
   const toContent = (r: Record<string, any>) => {
     const row = toRow(r as never);

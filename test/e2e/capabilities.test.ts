@@ -7,7 +7,7 @@
  * made; sales go on as before.
  */
 import t from "tap";
-import { ProcessorRegistry } from "../../engine/processors/registry.ts";
+import { ProcessorRegistry } from "../../engine/payments/processors/registry.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
 

@@ -4,7 +4,7 @@
  * (engine and edge in this process, real Postgres) run at most a fixed number
  * of SQL statements. Only the statements made for CashierService are counted
  * (the engine's workers poll on their own), told by the async call stack of
- * the pg call, which passes through engine/rpc/cashier-service.ts.
+ * the pg call, which passes through engine/cashier/rpc/cashier-service.ts.
  */
 import t from "tap";
 import pg from "pg";
@@ -18,7 +18,7 @@ let step = "";
 
 function fromCashierService(): boolean {
   const stack = new Error().stack ?? "";
-  return stack.includes("/engine/rpc/cashier-service.ts");
+  return stack.includes("/engine/cashier/rpc/cashier-service.ts");
 }
 
 /** Kysely's reads go through a pool's client; the hot path's prepared statements through Pool.query (whose client call is then not counted again). */

@@ -23,7 +23,7 @@ t.test("kill -9 with 30 attempts in flight: after the restart each is settled by
   const world = await platformWorld(t);
   const { stub, db } = world;
   // The lookup horizon is Validation's timeout + the processor's + 10 s (35 s by default, which
-  // test/engine/app/schedule.test.ts keeps within the minute); a 10 s processor timeout makes it 25 s here.
+  // test/unit/engine/payments/app/schedule.test.ts keeps within the minute); a 10 s processor timeout makes it 25 s here.
   // The kill comes before the 5 s Validation timeout runs out, so every held sale is still in its call.
   const env = { ...world.env, ACQUIRER_SIM_TEST_MODE: "1", CASHIER_VALIDATION_TIMEOUT_MS: "5000", CASHIER_PROCESSOR_TIMEOUT_MS: "10000" };
   const first = await launch("engine/main.ts", env, "cashier ready", ["--with-edge"]);

@@ -5,6 +5,7 @@
  * does not trust it get nothing; a separately started edge reaches it at an
  * https:// ENGINE_URL; the loopback hop of `npm start` trusts it by pin.
  */
+import type { EngineTrust } from "../../engine/shared/runtime/worker-data.ts";
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,12 +17,12 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createFileRegistry, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { loadConfig } from "../../engine/config.ts";
+import { loadConfig } from "../../engine/shared/config/config.ts";
 import { startEngine, type EngineHandle } from "../../engine/engine.ts";
-import { createLogger } from "../../engine/log.ts";
+import { createLogger } from "../../engine/shared/runtime/log.ts";
 import { healthFileDescriptor } from "../../engine/rpc/health-descriptor.ts";
-import { loadServerTls, loopbackTrust } from "../../engine/tls.ts";
-import { createEngineClient, type EngineTrust } from "../../edge/engine-client.ts";
+import { loadServerTls, loopbackTrust } from "../../engine/runtime/tls.ts";
+import { createEngineClient } from "../../edge/engine-client.ts";
 import { startEdge } from "../../edge/server.ts";
 import { saleRequest } from "../support/engine-request.ts";
 import { MERCHANTS } from "../support/merchants.ts";

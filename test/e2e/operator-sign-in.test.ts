@@ -12,7 +12,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ConsoleErrorReason, ConsoleErrorSchema, EnrolmentStep } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { OperatorRole, OperatorState } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
-import { totpCode } from "../../engine/security/operator-credentials.ts";
+import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { backofficeClient, ctx, enrolOperator, PASSWORD, runOperatorCommand, signInTotp } from "../support/operators.ts";

@@ -10,8 +10,8 @@
 import t from "tap";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { migrate, openOrm } from "../../engine/store/orm.ts";
-import { PgRetentionStore } from "../../engine/store/retention-store.ts";
-import type { SessionRetention } from "../../engine/app/ports.ts";
+import { PgRetentionStore } from "../../engine/retention/store/retention-store.ts";
+import type { SessionRetention } from "../../engine/retention/ports/ports.ts";
 import { postSession, sessionBody } from "../support/cashier-session.ts";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator, PASSWORD } from "../support/operators.ts";

@@ -6,9 +6,9 @@
  */
 import t from "tap";
 import pg from "pg";
-import { canTransition, statesOf, type State } from "../../engine/domain/transitions.ts";
-import { TRANSITIONS } from "../../engine/domain/transitions.ts";
-import type { PayoutLetter, TransactionStatus, TransactionType } from "../../engine/domain/transaction.ts";
+import { canTransition, statesOf, type State } from "../../engine/payments/domain/transitions.ts";
+import { TRANSITIONS } from "../../engine/payments/domain/transitions.ts";
+import type { PayoutLetter, TransactionStatus, TransactionType } from "../../engine/shared/transaction.ts";
 import { serviceRoleName, serviceRoleUrl } from "../../engine/store/service-role.ts";
 import { useService } from "../support/service.ts";
 import { sqlOutcome } from "../support/sql-outcome.ts";

@@ -9,8 +9,8 @@
 import { randomBytes } from "node:crypto";
 import t from "tap";
 import pg from "pg";
-import { loadConfig } from "../../engine/config.ts";
-import { createLogger } from "../../engine/log.ts";
+import { loadConfig } from "../../engine/shared/config/config.ts";
+import { createLogger } from "../../engine/shared/runtime/log.ts";
 import { startEngine } from "../../engine/engine.ts";
 import { LISTENER_APPLICATION_NAME } from "../../engine/store/work-listener.ts";
 import { launch, platformWorld, stopProcess } from "../support/processes.ts";

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startAcquirerSim, type AcquirerSim } from "../../engine/processors/acquirer-sim/server.ts";
-import { simConnector } from "../../engine/processors/sim/integration.ts";
-import type { Capabilities, Processor } from "../../engine/processors/processor.ts";
+import { startAcquirerSim, type AcquirerSim } from "../../engine/payments/processors/acquirer-sim/server.ts";
+import { simConnector } from "../../engine/payments/processors/sim/integration.ts";
+import type { Capabilities, Processor } from "../../engine/payments/processors/processor.ts";
 
 export const TEST_KEYS = { "sim-a": "test-key-sim-a-0123456789", "sim-b": "test-key-sim-b-0123456789" };
 

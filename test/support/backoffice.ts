@@ -9,7 +9,7 @@
  */
 import pino from "pino";
 import * as OTPAuth from "otpauth";
-import { createLogger } from "../../engine/log.ts";
+import { createLogger } from "../../engine/shared/runtime/log.ts";
 import { startBackoffice, type BackofficeHandle } from "../../edge/backoffice/server.ts";
 import type { SignInLimit } from "../../edge/backoffice/rate-limit.ts";
 import { SERVICE_TOKEN, type Service } from "./service.ts";

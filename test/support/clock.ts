@@ -1,10 +1,10 @@
 /**
  * A clock a test moves: the system's time plus an offset the test advances,
- * passed to the engine (startService's `now`, engine/app/clock.ts). Time
+ * passed to the engine (startService's `now`, engine/shared/runtime/clock.ts). Time
  * keeps flowing as it does for real; advance() jumps it forward, so a test of
  * an expiry or an overlap takes no longer than its requests.
  */
-import type { Clock } from "../../engine/app/clock.ts";
+import type { Clock } from "../../engine/shared/runtime/clock.ts";
 
 export interface MovableClock {
   now: Clock;

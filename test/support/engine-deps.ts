@@ -7,16 +7,16 @@
  */
 import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ProcessDeps } from "../../engine/app/ports.ts";
-import { defaultSchedule } from "../../engine/app/schedule.ts";
-import { createSender } from "../../engine/callbacks/http-sender.ts";
-import { ProcessorRegistry, SIMULATED_PROCESSORS } from "../../engine/processors/registry.ts";
-import { simConnector } from "../../engine/processors/sim/integration.ts";
+import type { ProcessDeps } from "../../engine/payments/ports/ports.ts";
+import { defaultSchedule } from "../../engine/payments/app/schedule.ts";
+import { createSender } from "../../engine/payments/callbacks/http-sender.ts";
+import { ProcessorRegistry, SIMULATED_PROCESSORS } from "../../engine/payments/processors/registry.ts";
+import { simConnector } from "../../engine/payments/processors/sim/integration.ts";
 import { deriveKeys } from "../../engine/security/keys.ts";
-import { PgCallbackStore } from "../../engine/store/callback-store.ts";
-import { PgFollowUpStore } from "../../engine/store/follow-up-store.ts";
-import { PgMerchantStore } from "../../engine/store/merchant-store.ts";
-import { PgOrderStore } from "../../engine/store/order-store.ts";
+import { PgCallbackStore } from "../../engine/payments/store/callback-store.ts";
+import { PgFollowUpStore } from "../../engine/payments/store/follow-up-store.ts";
+import { PgMerchantStore } from "../../engine/payments/store/merchant-store.ts";
+import { PgOrderStore } from "../../engine/payments/store/order-store.ts";
 import { migrate, openOrm } from "../../engine/store/orm.ts";
 import { movableClock, type MovableClock } from "./clock.ts";
 import { startTestSim, TEST_KEYS } from "./acquirer-sim.ts";

@@ -12,7 +12,7 @@ import { createClient, type Client, type Interceptor } from "@connectrpc/connect
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BackofficeService } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
-import { totpCode } from "../../engine/security/operator-credentials.ts";
+import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import type { MovableClock } from "./clock.ts";
 import type { Service } from "./service.ts";
 import { SERVICE_TOKEN } from "./service.ts";

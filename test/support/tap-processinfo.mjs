@@ -15,3 +15,5 @@ if (!given.includes("node_modules"))
   process.env._TAPJS_PROCESSINFO_EXCLUDE_ = parsed
     ? String(new RegExp(`(${parsed[1]})|[\\\\/]node_modules[\\\\/]`, parsed[2]))
     : String(/(^(node|tapmock):|[\\/](\.tap|tap-snapshots|node_modules)[\\/])/);
+// The unit tier's guard: no listening, no connection (test/support/unit-tier-guard.mjs).
+if (process.env.CASHIER_TEST_TIER === "unit") await import("./unit-tier-guard.mjs");

@@ -51,6 +51,9 @@ const CLUSTER_WAIT_MS = 180_000;
  * process is not part of a tap run. Throws, saying why, when it cannot start.
  */
 async function sharedCluster(): Promise<SharedCluster | undefined> {
+  if (process.env.CASHIER_TEST_TIER === "unit") {
+    throw new Error("a unit test asked for Postgres: the unit tier has none (CASHIER_TEST_TIER=unit); this file belongs in test/db/ or test/e2e/");
+  }
   const file = sharedClusterFile();
   if (!file) return undefined;
   const end = Date.now() + CLUSTER_WAIT_MS;

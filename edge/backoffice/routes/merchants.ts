@@ -10,7 +10,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
-import { currencyExponent } from "../../../engine/domain/money.ts";
+import { currencyExponent } from "../../../engine/shared/money.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
 import { formRefusal } from "../refusal.ts";
 import type { Notice } from "../views/model.ts";

@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import { PayoutDecision, PayoutReason, RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
-import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/domain/payout-reasons.ts";
+import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/shared/payout-reasons.ts";
 import { REASON_NAMES } from "../views/format.ts";
 import { bulkResultPage, DECISION_NAMES, payoutPage, queuePage } from "../views/payouts.ts";
 import type { ConsoleKey } from "../i18n.ts";

@@ -11,7 +11,7 @@ import type { GetTransactionDetailResponse } from "../../../gen/cashier/admin/v1
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { majorString } from "../../pages/kit/i18n.ts";
-import { currencyExponent } from "../../../engine/domain/money.ts";
+import { currencyExponent } from "../../../engine/shared/money.ts";
 import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
 import { TYPE_NAMES } from "../views/format.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";

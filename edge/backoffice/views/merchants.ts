@@ -14,7 +14,7 @@ import { button, field, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { majorString } from "../../pages/kit/i18n.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
-import { currencyExponent } from "../../../engine/domain/money.ts";
+import { currencyExponent } from "../../../engine/shared/money.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable, inputField, selectField, textArea } from "./controls.ts";
 import { money, text, when } from "./format.ts";

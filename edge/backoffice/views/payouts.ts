@@ -20,7 +20,7 @@ import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
 import { dataTable, type Option, selectField, textArea } from "./controls.ts";
 import { age, money, REASON_NAMES, reasonLabel, statusBadge, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
-import { NOTE_MAX } from "../../../engine/domain/payout-reasons.ts";
+import { NOTE_MAX } from "../../../engine/shared/payout-reasons.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
 

@@ -17,14 +17,14 @@ import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/
 import type { FieldError } from "../../pages/kit/components.ts";
 import { withParent } from "../../pages/kit/security.ts";
 import { parseAmountInput } from "../amount-input.ts";
-import { maskCardNumbers } from "../../../engine/domain/card.ts";
+import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
-import { SUBMISSION_KEY_SHAPE } from "../../../engine/security/session-tokens.ts";
+import { SUBMISSION_KEY_SHAPE } from "../../../engine/shared/session-tokens.ts";
 
 type Decoded = { ok: true; request: SubmitDepositRequest } | { ok: false; errors: FieldError[] };
 

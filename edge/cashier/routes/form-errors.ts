@@ -8,7 +8,7 @@ import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_serv
 import { ErrorDetailSchema } from "../../../gen/cashier/engine/v1/errors_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
 import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
-import { currencyExponent } from "../../../engine/domain/money.ts";
+import { currencyExponent } from "../../../engine/shared/money.ts";
 
 /** The engine's field path -> the form's input id and the message key. */
 const FIELDS: Readonly<Record<string, { field: string; key: MessageKey }>> = {

@@ -12,7 +12,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitWithdrawalRequest, SubmitWithdrawalRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
 import { parseAmountInput } from "../amount-input.ts";
-import { maskCardNumbers } from "../../../engine/domain/card.ts";
+import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";

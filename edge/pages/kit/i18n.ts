@@ -12,7 +12,7 @@ import cashierEn from "../../cashier/messages/en.json" with { type: "json" };
 import kitAr from "../messages/ar.json" with { type: "json" };
 import kitDe from "../messages/de.json" with { type: "json" };
 import kitEn from "../messages/en.json" with { type: "json" };
-import { currencyExponent } from "../../../engine/domain/money.ts";
+import { currencyExponent } from "../../../engine/shared/money.ts";
 
 // The kit's and the challenge's texts, then each face's own (edge/<face>/messages/), as one catalogue per language.
 const en = { ...kitEn, ...cashierEn };

@@ -4,7 +4,8 @@
  * host.ts, detached, which starts an embedded cluster and holds it until
  * after.ts (or the end of the tap runner), and returns at once: the test files
  * start while the cluster starts, and the first one that needs a database
- * waits for it (test-database.ts).
+ * waits for it (test-database.ts). The unit tier (CASHIER_TEST_TIER=unit,
+ * `npm run test:unit`) starts none.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, openSync, writeFileSync } from "node:fs";
@@ -18,7 +19,9 @@ mkdirSync(dirname(file), { recursive: true });
 // A run killed outright (SIGKILL) may have left its cluster: stop it first.
 await releaseLeftovers();
 
-if (process.env.DATABASE_URL) {
+if (process.env.CASHIER_TEST_TIER === "unit") {
+  // `npm run test:unit`: pure files only, no Postgres (test-database.ts refuses a unit file that asks for one).
+} else if (process.env.DATABASE_URL) {
   const template = `cashier_template_${process.pid}`;
   await makeTemplate(process.env.DATABASE_URL, template);
   const described: SharedCluster = { adminUrl: process.env.DATABASE_URL, template, hostPid: null, dir: null };

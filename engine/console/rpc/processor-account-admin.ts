@@ -1,0 +1,80 @@
+/**
+ * A merchant's processor accounts through cashier.admin.v1 (decision 0007):
+ * checked by the merchants file's parser, each fault named as a field of the
+ * request; the API key is write-only (stored sealed, never returned).
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type AdminService, ListProcessorAccountsResponseSchema, SetProcessorAccountResponseSchema } from "../../../gen/cashier/admin/v1/admin_service_pb.js";
+import { type ProcessorAccount, ProcessorAccountSchema } from "../../../gen/cashier/admin/v1/processor_account_pb.js";
+import { MerchantsFileError, parseProcessorAccounts } from "../../payments/index.ts";
+import type { MerchantAdminStore, ProcessorAccountView } from "../../payments/index.ts";
+import { domainError } from "../../shared/errors.ts";
+import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
+import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
+
+/** The parser's paths (account[0].url) as the request's fields (account.endpoint_url, api_key). */
+const FIELD_OF: Record<string, string> = {
+  processor: "account.processor",
+  url: "account.endpoint_url",
+  api_key: "api_key",
+  enabled: "account.enabled",
+  settings: "account.settings",
+};
+
+function toProto(v: ProcessorAccountView): ProcessorAccount {
+  return create(ProcessorAccountSchema, {
+    processor: v.processor,
+    endpointUrl: v.url,
+    enabled: v.enabled,
+    settings: v.settings as ProcessorAccount["settings"],
+    updateTime: timestampFromDate(v.updatedAt),
+  });
+}
+
+const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
+
+type Calls = Pick<ServiceImpl<typeof AdminService>, "setProcessorAccount" | "listProcessorAccounts">;
+
+export function processorAccountAdmin(deps: { merchantStore: MerchantAdminStore }): Calls {
+  const store = deps.merchantStore;
+  const accounts = async (merchantId: string) => {
+    const list = await store.processorAccounts(merchantId);
+    if (!list) throw notFound(merchantId);
+    return list.map(toProto);
+  };
+  return {
+    async setProcessorAccount(req) {
+      checkText("merchant_id", req.merchantId);
+      if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
+      if (!req.account) throw invalidArgument("account", "is required");
+      let parsed: ReturnType<typeof parseProcessorAccounts>;
+      try {
+        parsed = parseProcessorAccounts(
+          [
+            {
+              processor: req.account.processor || undefined,
+              url: req.account.endpointUrl || undefined,
+              api_key: req.apiKey || undefined,
+              enabled: req.account.enabled,
+              settings: req.account.settings ?? {},
+            },
+          ],
+          "account",
+        );
+      } catch (err) {
+        if (!(err instanceof MerchantsFileError)) throw err;
+        const leaf = err.field.replace(/^account\[0\]\./, "");
+        throw invalidArgument(FIELD_OF[leaf] ?? "account", err.problem);
+      }
+      if (!(await store.setProcessorAccount(req.merchantId, parsed[0]))) throw notFound(req.merchantId);
+      return create(SetProcessorAccountResponseSchema, { accounts: await accounts(req.merchantId) });
+    },
+
+    async listProcessorAccounts(req) {
+      checkText("merchant_id", req.merchantId);
+      if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
+      return create(ListProcessorAccountsResponseSchema, { accounts: await accounts(req.merchantId) });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Which gRPC services the engine answers, and whose bearer tokens each takes:
+ * the composition root's list, so that the server (engine/rpc/server.ts) knows
+ * no module and each module's handlers know no token.
+ */
+import type { DescFile } from "@bufbuild/protobuf";
+import { EngineService, file_cashier_engine_v1_engine_service } from "../gen/cashier/engine/v1/engine_service_pb.js";
+import { file_cashier_engine_v1_errors } from "../gen/cashier/engine/v1/errors_pb.js";
+import { CashierService, file_cashier_engine_v1_cashier_service } from "../gen/cashier/engine/v1/cashier_service_pb.js";
+import { AdminService, file_cashier_admin_v1_admin_service } from "../gen/cashier/admin/v1/admin_service_pb.js";
+import { BackofficeService, file_cashier_admin_v1_backoffice_service } from "../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { engineService } from "./payments/rpc/engine-service.ts";
+import { cashierService } from "./cashier/rpc/cashier-service.ts";
+import type { CashierDeps } from "./cashier/ports/ports.ts";
+import { auditedAdminService } from "./console/rpc/admin-audit.ts";
+import { backofficeService, type BackofficeServiceDeps } from "./console/rpc/backoffice-service.ts";
+import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
+import { registration, type ServiceRegistration } from "./rpc/server.ts";
+
+/** The bearer tokens of each kind of caller. */
+export interface ServiceTokens {
+  /** Service tokens and the edge's. */
+  engine: string[];
+  /** Service tokens only: the edge's token, on the machine that faces the internet, opens no admin call. */
+  admin: string[];
+  /** Service tokens and the Backoffice's; the person is checked by each call's console session. */
+  backoffice: string[];
+}
+
+/** Every service the engine answers, each behind the tokens of the callers it is for. */
+export function engineServices(deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps, tokens: ServiceTokens): ServiceRegistration[] {
+  return [
+    registration(EngineService, engineService(deps), tokens.engine),
+    // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).
+    registration(CashierService, cashierService(deps), tokens.engine),
+    registration(AdminService, auditedAdminService(deps), tokens.admin),
+    registration(BackofficeService, backofficeService(deps), tokens.backoffice),
+  ];
+}
+
+/** The files grpcurl and `buf curl` discover through reflection. */
+export const REFLECTED_FILES: DescFile[] = [
+  file_cashier_engine_v1_engine_service,
+  file_cashier_engine_v1_cashier_service,
+  file_cashier_admin_v1_admin_service,
+  file_cashier_admin_v1_backoffice_service,
+  file_cashier_engine_v1_errors,
+];

@@ -1,0 +1,117 @@
+/**
+ * Runs one attempt through its processor: call -> decide (pure table) ->
+ * advance (check the transition, record it with what it owes). A payout with
+ * auto approval walks requested -> A -> P before the processor is called; a
+ * manual one waits for an operator. The cascade's later attempts and an
+ * operator's approval come back here through submitAttempt.
+ */
+import { decide, step, type ProcessorOutcome } from "../domain/outcome.ts";
+import type { Attempt } from "../../shared/transaction.ts";
+import type { CardDetails, ChargeRequest } from "../processors/processor.ts";
+import { callWithin } from "../processors/call-within.ts";
+import { hmacHex } from "../../shared/hmac.ts";
+import { advance, type StepContext } from "./advance.ts";
+import type { Merchant, ProcessDeps, RefundableSale } from "../ports/ports.ts";
+
+export interface RunInput {
+  attempt: Attempt;
+  card: CardDetails;
+  sale: RefundableSale | undefined;
+  ctx: StepContext;
+}
+
+/** The 3-D Secure page of an attempt: the trace_id plus a MAC, so ids cannot be guessed. */
+export function challengeMac(deps: ProcessDeps, traceId: number): string {
+  return hmacHex(deps.keys.tokenHash, `3ds:${traceId}`).slice(0, 32);
+}
+
+function challengeUrl(deps: ProcessDeps, traceId: number): string {
+  return `${deps.publicUrl()}/3ds/${traceId}/${challengeMac(deps, traceId)}`;
+}
+
+/** Whether a retry answer ends the attempt: not a sale, or no processor after this one. */
+export function isLastInCascade(a: Pick<Attempt, "type" | "attempt">, merchant: Merchant): boolean {
+  return a.type !== "sale" || a.attempt >= merchant.processors.length;
+}
+
+/** A processor call within its time limit, its answer counted. */
+export async function askProcessor(deps: ProcessDeps, a: Attempt, call: () => Promise<ProcessorOutcome>): Promise<ProcessorOutcome> {
+  const outcome = await callWithin(call, deps.schedule.processor.timeoutMs);
+  deps.onProcessorOutcome?.(a.processor, a.type, outcome.kind);
+  return outcome;
+}
+
+/**
+ * The call an attempt makes, through the capability its type takes; a
+ * processor without it is refused by name (CAPABILITY_MISSING).
+ */
+function callFor(deps: ProcessDeps, a: Attempt, charge: ChargeRequest, sale: Pick<RefundableSale, "transactionId"> | undefined, merchant: Merchant) {
+  const reg = deps.processors;
+  if (a.type === "payout") {
+    const c = reg.capability(a.processor, "payout", merchant);
+    return c.ok ? { ok: true as const, call: () => c.calls.payout(charge) } : c;
+  }
+  if (a.type === "refund") {
+    const c = reg.capability(a.processor, "refund", merchant);
+    return c.ok ? { ok: true as const, call: () => c.calls.refund({ ...charge, saleTransactionId: sale?.transactionId ?? "" }) } : c;
+  }
+  const c = reg.capability(a.processor, "sale", merchant);
+  return c.ok ? { ok: true as const, call: () => c.calls.authorize(charge) } : c;
+}
+
+/** Calls the attempt's processor (a payout is at P by now) and records the answer. */
+export async function submitAttempt(
+  deps: ProcessDeps,
+  a: Attempt,
+  card: CardDetails,
+  sale: Pick<RefundableSale, "transactionId"> | undefined,
+  ctx: StepContext,
+): Promise<Attempt> {
+  const charge: ChargeRequest = { traceId: a.traceId, amountMinor: a.amountMinor, currency: a.currency, card };
+  const call = callFor(deps, a, charge, sale, ctx.merchant);
+  // Nothing was sent: the attempt fails (E for a sale) with the refusal's words as its details.
+  let outcome: ProcessorOutcome = call.ok ? await askProcessor(deps, a, call.call) : { kind: "unavailable", message: call.error.message };
+  // A challenge that this processor could never finish is refused by name, not left open.
+  if (outcome.kind === "challenge") {
+    const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);
+    if (!finish.ok) outcome = { kind: "unavailable", message: finish.error.message };
+  }
+  const decision = decide(a.type, outcome, isLastInCascade(a, ctx.merchant));
+  const redirect = outcome.kind === "challenge" ? challengeUrl(deps, a.traceId) : null;
+  // A sale or refund comes here as it was created (a payout has told A and P already); the platform that saw no reply
+  // of it (a Cashier session's order, the cascade's next attempt) hears its first result even when it stays pending.
+  const firstResult = ctx.afterReply && a.type !== "payout";
+  return (await advance(deps, a, { ...decision, redirectUrl: redirect }, { ...ctx, cardNumber: card.number, firstResult })).attempt;
+}
+
+/**
+ * An approved payout's walk to its processor: A (authorised), P (in progress),
+ * then the call. A step that is not applied lost a race (another operator,
+ * another engine): that one goes on, and this one reports `won: false`.
+ */
+export async function payOut(deps: ProcessDeps, a: Attempt, card: CardDetails, ctx: StepContext, cause: string): Promise<{ attempt: Attempt; won: boolean }> {
+  // The decision's own writes (an operator's audit row) go with the approval (A), not with what follows it.
+  const { alongside, ...plain } = ctx;
+  const withCard = { ...plain, cardNumber: card.number };
+  const authorised = await advance(deps, a, step({ status: "pending", letter: "A" }, cause), { ...withCard, alongside });
+  if (!authorised.applied) return { attempt: authorised.attempt, won: false };
+  const sent = await advance(deps, authorised.attempt, step({ status: "pending", letter: "P" }, "sent-to-processor"), withCard);
+  if (!sent.applied) return { attempt: sent.attempt, won: false };
+  return { attempt: await submitAttempt(deps, sent.attempt, card, undefined, plain), won: true };
+}
+
+export async function runAttempt(deps: ProcessDeps, input: RunInput): Promise<Attempt> {
+  const a = input.attempt;
+  if (a.type === "payout") {
+    if (input.ctx.merchant.payoutApproval === "manual") {
+      // Waits in requested; the card is sealed for the operator's approval.
+      if (!a.cardHeld)
+        return (
+          await advance(deps, a, step(undefined, "awaiting-approval"), { ...input.ctx, cardNumber: input.card.number, firstResult: input.ctx.afterReply })
+        ).attempt;
+      return a;
+    }
+    return (await payOut(deps, a, input.card, input.ctx, "auto-approval")).attempt;
+  }
+  return submitAttempt(deps, a, input.card, input.sale, input.ctx);
+}

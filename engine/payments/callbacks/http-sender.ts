@@ -1,0 +1,123 @@
+/**
+ * One HTTP POST to a merchant's platform, as every callback makes it: a
+ * timeout on the whole call, redirects never followed, the reply read up to
+ * 64 KiB, and the SSRF guard (request-filtering-agent: loopback, private,
+ * link-local and metadata addresses refused at connect time, after DNS, so a
+ * rebinding name cannot slip through) unless CASHIER_CALLBACK_ALLOW_PRIVATE=1.
+ * It never throws: every failure is a SendResult with its reason.
+ */
+import http from "node:http";
+import https from "node:https";
+import { useAgent } from "request-filtering-agent";
+import { ownEntry } from "../../shared/own-entry.ts";
+/** What one HTTP attempt produced. */
+export interface SendResult {
+  /** 0 when no reply arrived. */
+  httpStatus: number;
+  body: string;
+  /** Why no usable reply: timeout, connection refused, redirect...; "" otherwise. */
+  error: string;
+  /** The address was refused by the SSRF guard: nothing was sent. */
+  refusedAddress: boolean;
+  durationMs: number;
+}
+
+const MAX_REPLY_BYTES = 64 * 1024;
+
+/**
+ * The cause in a few words of our own, by the error's code: it reaches the
+ * platform (a Validation that could not be made is declined with it) and the
+ * operator's delivery record, so it names the host and what happened, never a
+ * library's sentence.
+ */
+const NETWORK_CAUSES: Record<string, (host: string) => string> = {
+  ECONNREFUSED: (h) => `connection refused by ${h}`,
+  ECONNRESET: (h) => `connection reset by ${h}`,
+  EPIPE: (h) => `connection closed by ${h} while sending`,
+  ETIMEDOUT: (h) => `connection to ${h} timed out`,
+  EHOSTUNREACH: (h) => `${h} is unreachable`,
+  ENETUNREACH: (h) => `${h} is unreachable`,
+  ENOTFOUND: (h) => `${h.replace(/:\d+$/, "")} does not resolve (DNS)`,
+  EAI_AGAIN: (h) => `${h.replace(/:\d+$/, "")} could not be resolved now (DNS)`,
+};
+
+export function networkCause(err: NodeJS.ErrnoException, url: URL): string {
+  const code = typeof err.code === "string" ? err.code : "";
+  const known = ownEntry(NETWORK_CAUSES, code);
+  if (known) return known(url.host);
+  // TLS: the certificate's and the handshake's codes (CERT_HAS_EXPIRED, ERR_SSL_WRONG_VERSION_NUMBER...) name the cause.
+  if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_|EPROTO$)/.test(code)) return `TLS with ${url.host} failed (${code})`;
+  return code ? `network error with ${url.host} (${code})` : `network error with ${url.host}`;
+}
+
+function addressRefused(url: URL): string {
+  return `address refused: ${url.hostname} is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)`;
+}
+
+export interface SendRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export type Send = (req: SendRequest) => Promise<SendResult>;
+
+export function createSender(opts: { allowPrivate: boolean }): Send {
+  return (req) =>
+    new Promise<SendResult>((resolve) => {
+      const started = performance.now();
+      let settled = false;
+      const done = (r: Omit<SendResult, "durationMs">) => {
+        if (settled) return;
+        settled = true;
+        resolve({ ...r, durationMs: Math.round(performance.now() - started) });
+      };
+      let url: URL;
+      try {
+        url = new URL(req.url);
+        if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+      } catch {
+        done({ httpStatus: 0, body: "", error: "the callback URL is not an http(s) URL", refusedAddress: false });
+        return;
+      }
+      const lib = url.protocol === "https:" ? https : http;
+      const agent = opts.allowPrivate ? undefined : useAgent(req.url);
+      const r = lib.request(url, {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "cashier-callbacks/1",
+          ...req.headers,
+          "content-length": String(Buffer.byteLength(req.body)),
+        },
+      });
+      const timer = setTimeout(() => {
+        done({ httpStatus: 0, body: "", error: `no reply within ${req.timeoutMs} ms`, refusedAddress: false });
+        r.destroy();
+      }, req.timeoutMs);
+      r.on("error", (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const refused = /is not allowed/.test(err.message);
+        done({ httpStatus: 0, body: "", error: refused ? addressRefused(url) : `no reply: ${networkCause(err, url)}`, refusedAddress: refused });
+      });
+      r.on("response", (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          if (size < MAX_REPLY_BYTES) chunks.push(c);
+          size += c.length;
+        });
+        res.on("error", () => {});
+        res.on("end", () => {
+          clearTimeout(timer);
+          const status = res.statusCode ?? 0;
+          const body = Buffer.concat(chunks).subarray(0, MAX_REPLY_BYTES).toString("utf8");
+          const error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : "";
+          done({ httpStatus: status, body, error, refusedAddress: false });
+        });
+      });
+      r.end(req.body);
+    });
+}

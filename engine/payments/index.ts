@@ -1,0 +1,28 @@
+/**
+ * The payments module's public entry: what the hosted Cashier, the console and
+ * the retention purge may use of it (its domain rules, its ports and the use
+ * cases they call). Nothing else of engine/payments/ is for another module;
+ * the dependency rules (.dependency-cruiser.cjs) refuse a reach past this file.
+ */
+export { advance } from "./app/advance.ts";
+export { merchantOfRequest, type WireSignature } from "./app/authenticate.ts";
+export { decidePayout, type PayoutDecision } from "./app/decide-payout.ts";
+export { MIN_SECRET_LENGTH, MerchantsFileError, parseFrontend, parseMerchantEntry, parseProcessorAccounts } from "./app/merchant-spec.ts";
+export { processTransaction, type OrderOrigin } from "./app/process-transaction.ts";
+export type { Schedule } from "./app/schedule.ts";
+export { checkVerdict, type CheckStep } from "./domain/check-now.ts";
+export { LIMIT_FIELDS, type FrontendSettings } from "./domain/frontend-settings.ts";
+export { step } from "./domain/outcome.ts";
+export { TRANSITIONS, canTransition, stateOf } from "./domain/transitions.ts";
+export { validateProcess } from "./domain/validate-process.ts";
+export type {
+  CallbackView,
+  FrontendWithSettings,
+  Merchant,
+  MerchantAdminStore,
+  MerchantDirectory,
+  MerchantSettings,
+  MerchantView,
+  ProcessDeps,
+  ProcessorAccountView,
+} from "./ports/ports.ts";

@@ -1,0 +1,325 @@
+/**
+ * The callback outbox on Postgres. Queued callbacks are inserted by the
+ * statement that changes a transaction (hot-statements.ts), not here, so the
+ * change and what it owes commit together; only a Validation call, made while
+ * the customer waits, is recorded here after the fact. Workers claim due rows
+ * with FOR UPDATE SKIP LOCKED and push next_attempt_at past the call's timeout
+ * (a lease): several engines on one database never send one callback at the
+ * same moment, and a crashed engine's claim simply falls due again. Per
+ * transaction and kind, callbacks go out in the order they were owed (A before
+ * P before Y): a later one waits while an earlier one is still pending. Every
+ * attempt is kept. Typed queries and the entity manager: a delivery costs a
+ * network call, beside which a statement's planning does not count.
+ */
+import { maskCardNumbers } from "../../shared/card.ts";
+import { randomUUID } from "node:crypto";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter } from "../ports/ports.ts";
+import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
+import type { SendResult } from "../callbacks/http-sender.ts";
+import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
+import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
+import { notifyWork } from "../../store/notify-work.ts";
+import { msFromNow, typedDb } from "../../store/typed-db.ts";
+
+/** Reply bodies are kept cut to this many characters. */
+export const KEPT_REPLY_CHARS = 2048;
+
+/** A platform's reply as it is kept and shown to operators: a card number in it masked (it was verified on receipt), then cut. */
+const cut = (raw: string) => {
+  const s = maskCardNumbers(raw);
+  return [...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, KEPT_REPLY_CHARS).join("") : s;
+};
+
+export class PgCallbackStore implements CallbackLog {
+  readonly #orm: MikroORM;
+  /** This engine's name in the work notices it sends (work-notice.ts). */
+  readonly #origin: string;
+
+  constructor(orm: MikroORM, origin = "") {
+    this.#orm = orm;
+    this.#origin = origin;
+  }
+
+  #db() {
+    return typedDb(this.#orm.em.fork());
+  }
+
+  /**
+   * Claims up to `limit` due callbacks for `leaseMs`, fairly: per merchant, at
+   * most `perMerchant` in flight over all engines (claimed, lease running), and
+   * the free slots go round the merchants (each one's first due callback, then
+   * each one's second, ...), so that a platform that answers slowly or not at
+   * all holds its own slots only. Per merchant it reads its first due callbacks
+   * and its in-flight count through one index (callback_merchant_due_idx).
+   * Two engines claiming at the same moment may together pass the cap by what
+   * they claim at once; the next claims are held back until it is met again.
+   */
+  async claimDue(limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedCallback[]> {
+    const claim = randomUUID();
+    const db = this.#db();
+    const candidates = db
+      .selectFrom("merchant as m")
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("callback as d")
+            .select(["d.id", "d.next_attempt_at"])
+            .whereRef("d.merchant_id", "=", "m.id")
+            .where("d.state", "=", "pending")
+            .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
+            // Per transaction and kind, in the order owed: a later one waits for an earlier one.
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("callback as e")
+                    .select("e.id")
+                    .whereRef("e.trace_id", "=", "d.trace_id")
+                    .whereRef("e.kind", "=", "d.kind")
+                    .where("e.state", "=", "pending")
+                    .whereRef("e.id", "<", "d.id"),
+                ),
+              ),
+            )
+            .orderBy("d.next_attempt_at")
+            .limit(perMerchant)
+            .as("due"),
+        (join) => join.onTrue(),
+      )
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("callback as b")
+            .select((eb) => eb.fn.countAll<number>().as("busy"))
+            .whereRef("b.merchant_id", "=", "m.id")
+            .where("b.state", "=", "pending")
+            .where("b.claim", "is not", null)
+            .where("b.next_attempt_at", ">", eb.fn<Date>("now"))
+            .as("inflight"),
+        (join) => join.onTrue(),
+      )
+      .select((eb) => [
+        "due.id",
+        "due.next_attempt_at",
+        "inflight.busy",
+        eb.fn
+          .agg<number>("row_number")
+          .over((ob) => ob.partitionBy("m.id").orderBy("due.next_attempt_at"))
+          .as("turn"),
+      ]);
+    const chosen = db
+      .selectFrom(candidates.as("c"))
+      .select("c.id")
+      .where((eb) => eb(eb("c.turn", "+", eb.ref("c.busy")), "<=", perMerchant))
+      .orderBy("c.turn")
+      .orderBy("c.next_attempt_at")
+      .limit(limit);
+    const rows = await db
+      .updateTable("callback")
+      .set((eb) => ({ claim, attempts: eb("callback.attempts", "+", 1), updated_at: eb.fn<Date>("now"), next_attempt_at: msFromNow(eb, leaseMs) }))
+      .where("callback.id", "in", (eb) =>
+        eb
+          .selectFrom("callback as l")
+          .select("l.id")
+          .where("l.id", "in", chosen)
+          // Checked again on the row as it is when locked: another engine's claim since makes it not due.
+          .where("l.state", "=", "pending")
+          .where("l.next_attempt_at", "<=", eb.fn<Date>("now"))
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(["id", "event_id", "kind", "merchant_id", "trace_id", "url", "body", "attempts"])
+      .execute();
+    return rows.flatMap((r) =>
+      // Validation calls are recorded delivered or refused, never pending: never claimed.
+      r.kind === "validation"
+        ? []
+        : [
+            {
+              id: r.id,
+              eventId: r.event_id,
+              kind: r.kind,
+              merchantId: r.merchant_id,
+              traceId: r.trace_id,
+              url: r.url,
+              body: r.body,
+              attempt: r.attempts,
+              claim,
+            },
+          ],
+    );
+  }
+
+  /**
+   * Keeps the attempt and, if the claim is still ours, moves the callback on.
+   * A lost claim (the lease ran out and another worker took it) keeps only the attempt.
+   */
+  async recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void> {
+    const retryIn = verdict.retryInSeconds;
+    await this.#db()
+      .with("a", (db) =>
+        db.insertInto("callback_attempt").values((eb) => ({
+          callback_id: c.id,
+          at: msFromNow(eb, -r.durationMs),
+          duration_ms: r.durationMs,
+          http_status: r.httpStatus,
+          response_body: cut(r.body),
+          outcome: verdict.outcome,
+          error: verdict.error,
+        })),
+      )
+      .updateTable("callback")
+      .set((eb) => ({
+        state: verdict.state,
+        claim: null,
+        updated_at: eb.fn<Date>("now"),
+        ...(retryIn === null ? {} : { next_attempt_at: msFromNow(eb, retryIn * 1000) }),
+      }))
+      .where("id", "=", c.id)
+      .where("claim", "=", c.claim)
+      .execute();
+  }
+
+  /** A Validation call, made synchronously, kept like any callback with its one attempt. */
+  async recordValidation(
+    v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },
+    r: SendResult,
+  ): Promise<void> {
+    await this.#db()
+      .with("c", (db) =>
+        db
+          .insertInto("callback")
+          .values({
+            event_id: v.eventId,
+            kind: "validation",
+            merchant_id: v.merchantId,
+            trace_id: v.traceId,
+            url: v.url,
+            body: v.body,
+            state: v.state,
+            attempts: 1,
+          })
+          .returning("id"),
+      )
+      .insertInto("callback_attempt")
+      .values((eb) => ({
+        callback_id: eb.selectFrom("c").select("c.id"),
+        at: msFromNow(eb, -r.durationMs),
+        duration_ms: r.durationMs,
+        http_status: r.httpStatus,
+        response_body: cut(r.body),
+        outcome: v.outcome,
+        error: v.error,
+      }))
+      .execute();
+  }
+
+  /** Newest first, each with every attempt at it (one more query for all the page's attempts); the SQL is callback-search.ts's. */
+  async list(f: CallbackFilter): Promise<{ rows: CallbackView[]; scannedTo?: number }> {
+    const db = this.#db();
+    const callbacks = await deliveryPage(db, f).execute();
+    const edge = callbacks.length < f.limit ? await deliveryEdge(db, f).executeTakeFirst() : undefined;
+    return { rows: await this.#withAttempts(db, callbacks), scannedTo: edge?.id };
+  }
+
+  /** Callbacks failed or refused, or pending after `minAttempts` tries, newest first, each with its attempts. */
+  async failing(f: FailingFilter): Promise<CallbackView[]> {
+    const db = this.#db();
+    return this.#withAttempts(db, await failingDeliveries(db, f).execute());
+  }
+
+  async #withAttempts(db: ReturnType<typeof typedDb>, callbacks: CallbackRow[]): Promise<CallbackView[]> {
+    if (callbacks.length === 0) return [];
+    const sent = await this.#attempts(
+      db,
+      callbacks.map((c) => c.id),
+    );
+    return callbacks.map((c) => callbackViewOf(c, sent.get(c.id) ?? []));
+  }
+
+  /** Every callback a transaction owed, oldest first. */
+  async forTransaction(traceId: number): Promise<CallbackView[]> {
+    return (await this.list({ traceId, limit: 1000 })).rows.reverse();
+  }
+
+  /**
+   * One callback with its attempts: both read at once. A redelivery reads it
+   * back right after waking the workers, and should see it before they have
+   * delivered it again.
+   */
+  async get(id: number): Promise<CallbackView | undefined> {
+    return this.#view(this.#db(), id);
+  }
+
+  async #view(db: ReturnType<typeof typedDb>, id: number): Promise<CallbackView | undefined> {
+    const [c, sent] = await Promise.all([db.selectFrom("callback").selectAll().where("id", "=", id).executeTakeFirst(), this.#attempts(db, [id])]);
+    return c ? callbackViewOf(c, sent.get(id) ?? []) : undefined;
+  }
+
+  /** The attempts at these callbacks, by callback, each in the order made. */
+  async #attempts(db: ReturnType<typeof typedDb>, ids: number[]): Promise<Map<number, CallbackAttemptRow[]>> {
+    const rows = await db.selectFrom("callback_attempt").selectAll().where("callback_id", "in", ids).orderBy("id").execute();
+    const byCallback = new Map<number, CallbackAttemptRow[]>();
+    for (const a of rows) byCallback.set(a.callback_id, [...(byCallback.get(a.callback_id) ?? []), a]);
+    return byCallback;
+  }
+
+  /**
+   * Makes a queued callback due now again (same event id), with a fresh count
+   * of attempts (the stored attempts stay). Not while an attempt is in flight
+   * (claimed, lease running): that would send it twice at once. Validation
+   * calls are not queued. Made due, it wakes the other engines' delivery
+   * workers at commit, in the same statement (notify-work.ts).
+   */
+  /**
+   * Makes a callback due again, with `alongside` (an operator's audit row, written last, given the callback as the
+   * redelivery left it) in the same transaction: that callback (read before a worker, woken at the commit, can take
+   * it), or why not.
+   */
+  async redeliver(
+    id: number,
+    alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>,
+  ): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
+    const made = await this.#orm.em.fork().transactional(async (tx) => {
+      const db = typedDb(tx);
+      if (!(await this.#makeDue(db, id))) return undefined;
+      // Made due in this transaction: the row is there to read.
+      const after = (await this.#view(db, id))!;
+      await alongside?.(tx, after);
+      return after;
+    });
+    return made ?? this.#whyNot(id);
+  }
+
+  async #makeDue(db: ReturnType<typeof typedDb>, id: number): Promise<boolean> {
+    const done = await db
+      .with("r", (db) =>
+        db
+          .updateTable("callback")
+          .set((eb) => ({ state: "pending", attempts: 0, claim: null, next_attempt_at: eb.fn<Date>("now"), updated_at: eb.fn<Date>("now") }))
+          .where("id", "=", id)
+          .where("kind", "<>", "validation")
+          .where((eb) => eb.not(eb.and([eb("claim", "is not", null), eb("next_attempt_at", ">", eb.fn<Date>("now"))])))
+          .returning("id"),
+      )
+      .with("wk", (db) => db.selectFrom("r").select((eb) => notifyWork(eb, "callback", this.#origin).as("sent")))
+      // Selecting from wk is what runs it: a plain CTE nobody reads is never evaluated.
+      .selectFrom("r")
+      .select((eb) => [
+        "r.id",
+        eb
+          .selectFrom("wk")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .as("woken"),
+      ])
+      .executeTakeFirst();
+    return done !== undefined;
+  }
+
+  async #whyNot(id: number): Promise<"not-found" | "not-queued" | "in-flight"> {
+    const exists = await this.#db().selectFrom("callback").select("kind").where("id", "=", id).executeTakeFirst();
+    if (!exists) return "not-found";
+    return exists.kind === "validation" ? "not-queued" : "in-flight";
+  }
+}

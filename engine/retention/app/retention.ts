@@ -1,0 +1,73 @@
+/**
+ * The retention worker (docs/operations.md, Retention): settled callbacks with
+ * their attempts, and the status history of final transactions, are deleted
+ * once older than their retention period, at most `batch` rows of each table
+ * per step and one step every `everyMs`, so a purge never competes with
+ * payments for the database: that is its delete rate's bound, whatever the
+ * backlog. A period of 0 keeps that table's rows for good. Ended sessions
+ * (console, sign-ins, enrolment tokens, hosted Cashier) go the same way, by
+ * their end on the service's clock.
+ */
+import { startPollLoop, type PollLoop } from "../../shared/runtime/poll-loop.ts";
+import type { Clock } from "../../shared/runtime/clock.ts";
+import type { RetentionStore, RetentionTable, SessionRetention } from "../ports/ports.ts";
+import type { Schedule } from "../../payments/index.ts";
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** The tables with a retention period, and that period in seconds. */
+export function retentionPeriods(r: Schedule["retention"]): [RetentionTable, number][] {
+  const periods: [RetentionTable, number][] = [
+    ["callback", r.callbackDays * DAY_SECONDS],
+    ["transaction_event", r.eventDays * DAY_SECONDS],
+  ];
+  return periods.filter(([, seconds]) => seconds > 0);
+}
+
+/**
+ * How long after its end each kind of session is kept, in ms. Sessions: 30
+ * days by default, long enough to answer "who was signed in, from where" about
+ * a recent dispute (the audit log itself is kept for good); unfinished
+ * sign-ins and enrolment tokens: a day, as they carry nothing worth keeping
+ * once unusable. 0 keeps that kind for good.
+ */
+export function sessionPeriods(r: Schedule["retention"]): [SessionRetention, number][] {
+  const periods: [SessionRetention, number][] = [
+    ["console_session", r.sessionDays * DAY_SECONDS * 1000],
+    ["hosted_session", r.sessionDays * DAY_SECONDS * 1000],
+    ["console_sign_in", r.signInHours * 3_600_000],
+    ["enrolment_token", r.signInHours * 3_600_000],
+  ];
+  return periods.filter(([, ms]) => ms > 0);
+}
+
+export function startRetentionWorker(
+  store: RetentionStore,
+  r: Schedule["retention"],
+  opts: {
+    onError: (err: unknown) => void;
+    onPurged?: (table: RetentionTable | SessionRetention, rows: number) => void;
+    /** The clock the sessions' times were written with (app/clock.ts). */
+    now?: Clock;
+  },
+): PollLoop {
+  const periods = retentionPeriods(r);
+  const sessions = sessionPeriods(r);
+  const now = opts.now ?? (() => new Date());
+  return startPollLoop(
+    async () => {
+      for (const [table, seconds] of periods) {
+        const rows = await store.purge(table, seconds, r.batch);
+        if (rows > 0) opts.onPurged?.(table, rows);
+      }
+      for (const [kind, ms] of sessions) {
+        const rows = await store.purgeSessions(kind, new Date(now().getTime() - ms), r.batch);
+        if (rows > 0) opts.onPurged?.(kind, rows);
+      }
+      // Always "nothing found": the loop then waits everyMs before the next step, which bounds the rate.
+      return 0;
+    },
+    r.everyMs,
+    opts.onError,
+  );
+}

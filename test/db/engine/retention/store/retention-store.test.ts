@@ -1,0 +1,149 @@
+/**
+ * The retention purge over a real Postgres, on transactions made by the
+ * Process use case: old settled rows go (a callback with its attempts), what
+ * is young or may still change stays, a step reads at most its batch and
+ * resumes after its watermark, and two engines stepping at once delete each
+ * row once.
+ */
+import t from "tap";
+import { processTransaction } from "../../../../../engine/payments/app/process-transaction.ts";
+import type { ProcessInput } from "../../../../../engine/shared/transaction.ts";
+import { PgRetentionStore } from "../../../../../engine/retention/store/retention-store.ts";
+import { useEngineDeps } from "../../../../support/engine-deps.ts";
+
+const engine = useEngineDeps(t);
+const DAYS_90 = 90 * 86400;
+
+t.before(async () => {
+  await engine().merchants.upsert({
+    merchantId: "m-ret",
+    secret: "retention-secret-0123456789",
+    frontends: [{ name: "ret-usd", baseCurrency: "USD" }],
+  });
+});
+
+let n = 0;
+async function sale(card: string): Promise<number> {
+  n += 1;
+  const input: ProcessInput = {
+    merchantId: "m-ret",
+    orderId: `ret-${process.pid}-${n}`,
+    type: "sale",
+    amountMinor: 1050,
+    currency: "USD",
+    card: { number: card, cvv: "123", expiry: "12/2030" },
+    customer: {
+      pin: "cust-ret",
+      email: "r@example.com",
+      firstName: "Ret",
+      lastName: "Ention",
+      dob: "",
+      phone: "",
+      address: "",
+      city: "",
+      country: "GB",
+      state: "",
+      zip: "",
+      requesterIp: "192.0.2.1",
+    },
+    frontend: "ret-usd",
+    returnUrl: "https://merchant.example/return",
+    notificationUrl: "",
+    referenceId: "",
+    timestamp: undefined,
+    version: "1.0",
+    errorCode: 0,
+    errorDetails: "",
+  };
+  const r = await processTransaction(engine().deps, input, undefined);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.attempt.traceId;
+}
+
+const eventsOf = async (traceId: number) =>
+  (await engine().sql<{ n: number }>("select count(*)::int as n from transaction_event where trace_id = ?", [traceId]))[0].n;
+
+t.test("status history: old events of final transactions go; a pending one's and young ones stay", async (t) => {
+  const { sql } = engine();
+  const approvedOld = await sale("4111111111111111");
+  const declinedOld = await sale("4000000000000002");
+  const pendingOld = await sale("4000000000000077");
+  const approvedYoung = await sale("5555555555554444");
+  t.equal((await engine().deps.orders.get(pendingOld))?.status, "pending", "the pending card's sale is still pending");
+  await sql("update transaction_event set at = now() - interval '100 days' where trace_id in (?)", [[approvedOld, declinedOld, pendingOld]]);
+  const before = [await eventsOf(approvedOld), await eventsOf(declinedOld), await eventsOf(pendingOld), await eventsOf(approvedYoung)];
+  t.ok(
+    before.every((c) => c > 0),
+    `every sale has history (${before.join(", ")})`,
+  );
+
+  const store = new PgRetentionStore(engine().orm);
+  const purged = await store.purge("transaction_event", DAYS_90, 1000);
+  t.equal(purged, before[0] + before[1], "the old events of the approved and the declined sale are deleted");
+  t.equal(await eventsOf(approvedOld), 0, "approved, 100 days old: history gone");
+  t.equal(await eventsOf(declinedOld), 0, "declined, 100 days old: history gone");
+  t.equal(await eventsOf(pendingOld), before[2], "still pending: its history is kept, however old");
+  t.equal(await eventsOf(approvedYoung), before[3], "young: kept");
+  t.equal((await engine().deps.orders.get(approvedOld))?.status, "approved", "the transaction itself is never deleted");
+  t.equal(await store.purge("transaction_event", DAYS_90, 1000), 0, "a second step finds nothing more");
+});
+
+t.test("callbacks: a step reads at most its batch, deletes old settled ones with their attempts, and resumes after its watermark", async (t) => {
+  const { sql } = engine();
+  const traceId = await sale("4111111111111111");
+  // Five callbacks in id order: old delivered, old pending, old failed, young delivered, old delivered.
+  const plan: [string, number][] = [
+    ["delivered", 100],
+    ["pending", 100],
+    ["failed", 100],
+    ["delivered", 1],
+    ["delivered", 100],
+  ];
+  const ids: number[] = [];
+  for (const [state, days] of plan) {
+    const [c] = await sql<{ id: number }>(
+      `insert into callback (event_id, kind, merchant_id, trace_id, url, body, state, updated_at)
+       values (gen_random_uuid(), 'notification', 'm-ret', ?, 'http://127.0.0.1:1/n', '{}', ?, now() - make_interval(days => ?)) returning id::int as id`,
+      [traceId, state, days],
+    );
+    await sql("insert into callback_attempt (callback_id, at, duration_ms, outcome) values (?, now(), 5, 'delivered')", [c.id]);
+    ids.push(c.id);
+  }
+  const [, c2, c3, c4, c5] = ids;
+  const left = async () => (await sql<{ id: number }>("select id::int as id from callback where id in (?) order by id", [ids])).map((r) => r.id);
+  const attemptsLeft = async () => (await sql<{ n: number }>("select count(*)::int as n from callback_attempt where callback_id in (?)", [ids]))[0].n;
+
+  const store = new PgRetentionStore(engine().orm);
+  t.equal(await store.purge("callback", DAYS_90, 2), 1, "step 1 reads two: deletes the delivered one, keeps the pending one");
+  t.strictSame(await left(), [c2, c3, c4, c5]);
+  t.equal(await store.purge("callback", DAYS_90, 2), 1, "step 2 reads the next two: deletes the failed one, stops at the young one");
+  t.strictSame(await left(), [c2, c4, c5]);
+  t.equal(await store.purge("callback", DAYS_90, 2), 0, "step 3 starts at the young one: nothing, the old one after it waits");
+  t.strictSame(await left(), [c2, c4, c5]);
+  t.equal(await attemptsLeft(), 3, "the deleted callbacks' attempts went with them, the others' stayed");
+
+  await sql("update callback set updated_at = now() - interval '100 days' where id = ?", [c4]);
+  t.equal(await store.purge("callback", DAYS_90, 10), 2, "once the young one ages, it and the one after it go; the pending one stays");
+  t.strictSame(await left(), [c2]);
+});
+
+t.test("two engines stepping at once delete each row once", async (t) => {
+  const { sql } = engine();
+  const traceId = await sale("4111111111111111");
+  const inserted = await sql<{ id: number }>(
+    `insert into callback (event_id, kind, merchant_id, trace_id, url, body, state, updated_at)
+     select gen_random_uuid(), 'notification', 'm-ret', ?, 'http://127.0.0.1:1/n', '{}', 'delivered', now() - interval '100 days'
+     from generate_series(1, 40) returning id::int as id`,
+    [traceId],
+  );
+  const a = new PgRetentionStore(engine().orm);
+  const b = new PgRetentionStore(engine().orm);
+  let deleted = 0;
+  for (let i = 0; i < 10; i++) {
+    const [x, y] = await Promise.all([a.purge("callback", DAYS_90, 5), b.purge("callback", DAYS_90, 5)]);
+    deleted += x + y;
+  }
+  const remaining = (await sql<{ n: number }>("select count(*)::int as n from callback where id in (?)", [inserted.map((r) => r.id)]))[0].n;
+  t.equal(remaining, 0, "all 40 are gone");
+  t.equal(deleted, 40, "and the steps counted 40 deletions between them, none twice");
+});

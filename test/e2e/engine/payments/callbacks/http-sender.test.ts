@@ -1,0 +1,80 @@
+/**
+ * The callback sender against real sockets on 127.0.0.1: each way a call can
+ * fail is told in our own words, naming the host (a Validation that could not
+ * be made is declined with this text, signed, to the platform), and the SSRF
+ * guard refuses a loopback address before anything is sent.
+ */
+import http from "node:http";
+import net from "node:net";
+import t from "tap";
+import { createSender, type SendRequest } from "../../../../../engine/payments/callbacks/http-sender.ts";
+
+const send = createSender({ allowPrivate: true });
+const call = (url: string, timeoutMs = 5000): SendRequest => ({ url, body: "{}", headers: {}, timeoutMs });
+
+async function listen(server: net.Server): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return (server.address() as net.AddressInfo).port;
+}
+
+t.test("a closed port: connection refused, by host and port", async (t) => {
+  const server = net.createServer();
+  const port = await listen(server);
+  await new Promise((r) => server.close(r));
+  const r = await send(call(`http://127.0.0.1:${port}/api/validation`));
+  t.equal(r.httpStatus, 0);
+  t.equal(r.error, `no reply: connection refused by 127.0.0.1:${port}`);
+  t.equal(r.refusedAddress, false);
+});
+
+t.test("a server that drops the connection: reset", async (t) => {
+  const server = net.createServer((socket) => socket.resetAndDestroy());
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const r = await send(call(`http://127.0.0.1:${port}/x`));
+  t.equal(r.error, `no reply: connection reset by 127.0.0.1:${port}`);
+});
+
+t.test("https to a plain HTTP server: the TLS failure by its code", async (t) => {
+  const server = http.createServer((_req, res) => res.end("{}"));
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const r = await send(call(`https://127.0.0.1:${port}/x`));
+  t.match(r.error, new RegExp(`^no reply: TLS with 127\\.0\\.0\\.1:${port} failed \\((ERR_SSL_|EPROTO)`));
+  t.notMatch(r.error, /routines|openssl|:error:/i, "not OpenSSL's sentence");
+});
+
+t.test("a server that never answers: no reply within the call's time", async (t) => {
+  const server = net.createServer(() => {});
+  const port = await listen(server);
+  t.teardown(() => {
+    server.close();
+    for (const s of sockets) s.destroy();
+  });
+  const sockets: net.Socket[] = [];
+  server.on("connection", (s) => sockets.push(s));
+  const r = await send(call(`http://127.0.0.1:${port}/x`, 200));
+  t.equal(r.error, "no reply within 200 ms");
+});
+
+t.test("a loopback address with private callbacks off: refused by the guard, nothing sent", async (t) => {
+  let reached = false;
+  const server = http.createServer((_req, res) => {
+    reached = true;
+    res.end("{}");
+  });
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const r = await createSender({ allowPrivate: false })(call(`http://127.0.0.1:${port}/x`));
+  t.equal(r.refusedAddress, true);
+  t.equal(r.error, "address refused: 127.0.0.1 is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)");
+  t.equal(reached, false);
+});
+
+t.test("a reply is read as it came", async (t) => {
+  const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":0}'));
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const r = await send(call(`http://127.0.0.1:${port}/x`));
+  t.same({ status: r.httpStatus, body: r.body, error: r.error }, { status: 200, body: '{"status":0}', error: "" });
+});
