@@ -19,7 +19,11 @@ export type ProcessorOutcome =
    */
   | { kind: "unavailable"; message: string; mayArriveLate?: boolean }
   | { kind: "pending"; transactionId: string }
-  | { kind: "challenge"; transactionId: string }
+  /**
+   * The customer must pass 3-D Secure. `redirectUrl`: the acquirer's own page
+   * (a real acquirer's challenge); without it, the simulators' challenge page.
+   */
+  | { kind: "challenge"; transactionId: string; redirectUrl?: string }
   | { kind: "unknown"; transactionId: string; message: string };
 
 export interface Decision {

@@ -17,12 +17,36 @@ export interface CardDetails {
   expiry: string;
 }
 
+/** The customer as an acquirer's risk checks and payout rules read them; empty strings when not given. */
+export interface PaymentParty {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  zip: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  state: string;
+  /** YYYY-MM-DD, or empty. */
+  dob: string;
+  /** The customer's IP address, or empty. */
+  ip: string;
+}
+
 export interface ChargeRequest {
   /** Our attempt's trace_id: the idempotency key of every call about this attempt. */
   traceId: number;
   amountMinor: number;
   currency: string;
   card: CardDetails;
+  /** The merchant's order id: a reference the acquirer's reports show beside ours. */
+  orderId?: string;
+  /** Who pays (a sale) or is paid (a payout). */
+  customer?: PaymentParty;
+  /** Where a real acquirer sends the customer back after its 3-D Secure page (Cashier's return route). */
+  returnUrl?: string;
 }
 
 export interface RefundRequest extends ChargeRequest {
@@ -40,8 +64,16 @@ export interface Capabilities {
   payout: { payout(req: ChargeRequest): Promise<ProcessorOutcome> };
   /** The return of (part of) an approved sale. */
   refund: { refund(req: RefundRequest): Promise<ProcessorOutcome> };
-  /** Finishes a 3-D Secure challenge with the customer's result. */
-  threeDSecure: { complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome> };
+  threeDSecure: {
+    /** Finishes a simulator's 3-D Secure challenge with the customer's result. */
+    complete(transactionId: string, passed: boolean): Promise<ProcessorOutcome>;
+    /**
+     * Asks a real acquirer for the verdict once the customer is back from its
+     * own challenge page, with what the acquirer put on the return URL (Adyen's
+     * `redirectResult`; Checkout.com's `cko-session-id`): a details call or a lookup.
+     */
+    returned?(transactionId: string, params: Readonly<Record<string, string>>): Promise<ProcessorOutcome>;
+  };
   statusLookup: {
     /** The current answer of a pending or unknown attempt, by the processor's id. */
     status(transactionId: string): Promise<ProcessorOutcome>;
