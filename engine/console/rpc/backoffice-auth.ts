@@ -31,7 +31,7 @@ import { deletePasskey, finishPasskeyRegistration, startPasskeyRegistration } fr
 import { domainError } from "../../shared/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { invalidArgument, toRpcError } from "../../rpc/errors.ts";
-import { callerOf, consoleCall, passkeyToProto, roleToProto, sessionToProto } from "./backoffice-mappers.ts";
+import { callerOf, consoleCall, passkeyToProto, roleToProto, sessionToProto } from "./console-mappers.ts";
 
 type AuthCalls = Pick<
   ServiceImpl<typeof BackofficeService>,

@@ -12,7 +12,7 @@ import {
 } from "../../../gen/cashier/admin/v1/admin_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { createOperator, disableOperator, resetOperator, type OperatorResult } from "../app/operator-admin.ts";
-import { enrolmentToProto, operatorToProto, roleFromProto } from "./backoffice-mappers.ts";
+import { enrolmentToProto, operatorToProto, roleFromProto } from "./console-mappers.ts";
 import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import type { CallContext, ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { clientAddressOf } from "../../rpc/peer-address.ts";

@@ -17,7 +17,7 @@ import { maskCardNumbers } from "../../shared/card.ts";
 import type { Action } from "../domain/operator-roles.ts";
 import { EVERY_CONTROL_CHARACTER } from "../../shared/control-characters.ts";
 import { MAX_DESCRIPTION } from "../../shared/canonical.ts";
-import { callerOf, consoleCall, merchantTarget, payoutsTarget } from "./backoffice-mappers.ts";
+import { callerOf, consoleCall, merchantTarget, payoutsTarget } from "./console-mappers.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
 
 /** Each form: the action its change is authorized as, the action its audit rows carry, and what it names. */
