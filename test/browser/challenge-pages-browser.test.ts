@@ -119,7 +119,10 @@ for (const l of LANGUAGES) {
     // Accessibility, before anything is injected below.
     t.same(await axeViolations(page), [], "axe: no serious or critical violation");
 
+    const reported = page.waitForEvent("console", (m) => /Content Security Policy/i.test(m.text()));
     await page.evaluate(`(() => {
+      window.blocked = [];
+      document.addEventListener("securitypolicyviolation", (e) => window.blocked.push(e.effectiveDirective));
       const s = document.createElement("script");
       s.textContent = "document.documentElement.dataset.injected = 'yes'";
       document.body.append(s);
@@ -127,7 +130,10 @@ for (const l of LANGUAGES) {
       d.innerHTML = '<img src=x alt="" onerror="document.documentElement.dataset.injected2 = 1">';
       document.body.append(d);
     })()`);
-    await page.waitForTimeout(200);
+    // The browser reports each piece it blocked: the script element at once, the image's handler once the image
+    // failed. Once both are reported, neither can still run.
+    await page.waitForFunction("window.blocked.includes('script-src-elem') && window.blocked.includes('script-src-attr')");
+    await reported;
     await page.evaluate("document.querySelectorAll('body > script:not([src]), body > div').forEach((e) => e.remove())");
     t.equal(await page.getAttribute("html", "data-injected"), null, "an inline script without the nonce does not run");
     t.equal(await page.getAttribute("html", "data-injected2"), null, "nor an inline event handler");

@@ -144,17 +144,23 @@ t.test("a page that names another parent origin posts nothing to this one", asyn
   await page.goto(`${parent}/shop?wrong`);
   const frame = await (await page.waitForSelector("iframe")).contentFrame();
   await frame!.waitForSelector("h1");
-  await frame!.waitForFunction("document.documentElement.classList.contains('js')");
-  await page.waitForTimeout(500);
-  t.same(await page.evaluate("window.events"), [], "postMessage with another target origin is dropped by the browser");
+  await frame!.waitForFunction("document.documentElement.classList.contains('js') && document.readyState !== 'loading'");
+  // The page's script has posted cashier:loaded and cashier:resize (at DOMContentLoaded). A probe the frame posts
+  // after them to any origin reaches the parent after them (one source's messages arrive in order): once it has
+  // arrived, so would they have.
+  await frame!.evaluate("window.parent.postMessage({ type: 'probe' }, '*')");
+  await page.waitForFunction("window.events.some((e) => e.data.type === 'probe')");
+  t.same(await page.evaluate("window.events.filter((e) => e.data.type !== 'probe')"), [], "postMessage with another target origin is dropped by the browser");
 });
 
 t.test("framed by an origin not allowed: the browser refuses to show it", async (t) => {
   const page = await freshPage(t);
   const refused: string[] = [];
   page.on("console", (m) => refused.push(m.text()));
+  const blocked = page.waitForEvent("console", (m) => /frame-ancestors/.test(m.text()));
   await page.goto(`${stranger}/elsewhere`);
-  await page.waitForTimeout(1000);
+  // The browser's refusal, once logged, is final: the frame holds its error page, never the Cashier.
+  await blocked;
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   t.not(
     await frame.evaluate("document.querySelector('h1') && document.querySelector('h1').textContent").catch(() => null),
