@@ -11,6 +11,7 @@ import { PgMerchantStore } from "../../../../engine/payments/store/merchant-stor
 import { PgOrderStore } from "../../../../engine/payments/store/order-store.ts";
 import { migratedDatabase } from "../../../support/store-database.ts";
 import { orderDraft } from "../../../support/order-draft.ts";
+import { until } from "../../../support/until.ts";
 import { type BatchedCall, WriteBatcher } from "../../../../engine/store/write-batch.ts";
 import pg from "pg";
 
@@ -104,13 +105,14 @@ t.test("hot writes sent together", async (t) => {
     await holder.query("lock table payment_order in exclusive mode");
     const ids = Array.from({ length: 5 }, (_, i) => `lost-${i}`);
     const pending = Promise.allSettled(ids.map((id) => orders.createOrder(draft(id))));
-    let waiting: { pid: number }[] = [];
-    for (let i = 0; i < 100 && waiting.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      waiting = (await holder.query("select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into payment_order%'")).rows;
-    }
-    t.equal(waiting.length, 1, "one backend waits with the whole batch");
-    for (const w of waiting) await holder.query("select pg_terminate_backend($1)", [w.pid]);
+    const waiting = await until(async () => {
+      const { rows } = await holder.query<{ pid: number }>(
+        "select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into payment_order%'",
+      );
+      return rows.length > 0 && rows;
+    });
+    t.equal(waiting?.length, 1, "one backend waits with the whole batch");
+    for (const w of waiting ?? []) await holder.query("select pg_terminate_backend($1)", [w.pid]);
     const results = await pending;
     t.same(
       results.map((r) => r.status),
@@ -119,7 +121,10 @@ t.test("hot writes sent together", async (t) => {
     );
     await holder.query("rollback");
     holder.release();
-    await new Promise((r) => setTimeout(r, 200));
+    // A write sent after them on the same store, with the table free again, has committed: anything of theirs
+    // still on its way would have been written by now.
+    const marker = await orders.createOrder(draft("after-lost"));
+    t.ok("attempt" in marker && marker.created, "a later order is written");
     const [{ n }] = await sql<{ n: string }>("select count(*) as n from payment_order where order_id like 'lost-%'");
     t.equal(Number(n), 0, "and none of them is written afterwards");
     const again = await orders.createOrder(draft("lost-0"));
@@ -153,7 +158,16 @@ t.test("hot writes sent together", async (t) => {
       const release = await hold(2);
       const settled: string[] = [];
       const calls = [probe("wait-1", 1), probe("wait-2", 2), probe("wait-3", 3)].map((c) => batcher.run(c).then(() => settled.push(c.values[1] as string)));
-      await new Promise((r) => setTimeout(r, 1000));
+      // Written: the two free calls, which run alone only once the batch gave up on the lock. Then the third, alone,
+      // is seen waiting for lock 2 (the batch is over by then): it is held, not merely slow.
+      const held = await until(async () => {
+        if (!(settled.includes("wait-1") && settled.includes("wait-3"))) return false;
+        const waiters = await sql<{ pid: number }>(
+          "select pid from pg_stat_activity where pid <> pg_backend_pid() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%insert into batch_probe%'",
+        );
+        return waiters.length === 1;
+      }, 10_000);
+      t.ok(held, "the free calls are written and the third waits for its lock");
       t.same([...settled].sort(), ["wait-1", "wait-3"], "the two calls that wait for nothing are written while the lock is held");
       await release();
       await Promise.all(calls);
@@ -166,6 +180,7 @@ t.test("hot writes sent together", async (t) => {
       const releases = await Promise.all([11, 12, 13, 14, 15].map((l) => hold(l)));
       const pending = Promise.allSettled([11, 12, 13, 14, 15].map((l) => batcher.run(probe(`long-${l}`, l))));
       for (const release of releases) {
+        // The scenario, not a wait for an event: each lock is held 250 ms more, so that the batch's waits add up.
         await new Promise((r) => setTimeout(r, 250));
         await release();
       }
@@ -180,7 +195,10 @@ t.test("hot writes sent together", async (t) => {
         "25P04",
         "with Postgres's transaction_timeout (which the engine answers as unavailable: retry)",
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // A call sent after them through the same batcher, with every lock free, has committed: anything of theirs
+      // still on its way would have been written by now.
+      await batcher.run(probe("after-long", 16));
+      t.same(await keys("after-long"), ["after-long"], "a later call is written");
       t.same(await keys("long-"), [], "nothing of it was written, then or later");
     });
 
