@@ -24,6 +24,7 @@ function get(port: number): Promise<Outcome> {
 }
 
 async function server(): Promise<{ srv: http.Server; port: number }> {
+  // A slow handler on purpose, not a wait for an event: the queued requests are still being answered while close() runs.
   const srv = http.createServer((_req, res) => setTimeout(() => res.end("done"), 20));
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
   return { srv, port: (srv.address() as AddressInfo).port };

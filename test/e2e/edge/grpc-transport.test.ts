@@ -8,7 +8,7 @@
  * be reached. The expected codes are also written out, so that both agreeing
  * on something wrong fails too.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { EventEmitter, once } from "node:events";
 import { create, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type CallOptions, type Interceptor as ConnectInterceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -27,8 +27,11 @@ import { loadRoundTrip, type EchoRequest, type EchoResponse } from "../../suppor
 const TOKEN = "transport-token";
 const rt = loadRoundTrip();
 
+/** Told of each call the server has taken, before it acts on it: a test waits for its call to be in flight. */
+const arrivals = new EventEmitter();
 const impl = {
   async echo(req: MessageShape<DescMessage>): Promise<MessageShape<DescMessage>> {
+    arrivals.emit("echo");
     await actAsAsked(req as unknown as EchoRequest);
     return create(rt.EchoResponse, { echo: req, method: "echo" });
   },
@@ -102,6 +105,7 @@ const cases: { name: string; call: (echo: Echo) => Promise<unknown>; expect: str
     name: "a call cancelled by its caller",
     call: (echo) => {
       const ac = new AbortController();
+      // The scenario, not a wait for an event: the caller gives up 50 ms into a call the server holds for 400 ms.
       setTimeout(() => ac.abort(), 50);
       return echo({ delayMs: 400 }, { signal: ac.signal });
     },
@@ -166,8 +170,12 @@ t.test("response headers and trailers reach the caller's callbacks", async (t) =
 t.test("a closed transport refuses at once as UNAVAILABLE, and calls in flight finish", async (t) => {
   const x = createUnaryGrpcTransport({ baseUrl: url, header: { authorization: `Bearer ${TOKEN}` }, defaultTimeoutMs: 30_000 });
   const echo = echoOver(x);
+  const arrived = once(arrivals, "echo", { signal: AbortSignal.timeout(5000) }).catch(() => {
+    throw new Error("the server did not get the call within 5 s");
+  });
   const inFlight = echo({ delayMs: 100 });
-  await sleep(20);
+  // The server has the call (and holds it for 100 ms): it is in flight when the transport closes.
+  await arrived;
   x.close();
   t.match(await outcome(inFlight), { reply: String }, "the call in flight got its reply");
   const after = await outcome(echo({}));
