@@ -27,12 +27,18 @@ t.test("a sale held by a lock past the bound: 503, no order left behind, the ret
   const held = processSale(service().edgeUrl, { order_id: oid });
   const answered = await held;
   const seconds = (performance.now() - started) / 1000;
-  // The lock outlives the client's own bound: a statement still waiting would now take it and commit.
+  // The scenario, not a wait for an event: the lock outlives the client's own bound (by 1.5 s), so that a statement
+  // still waiting would take it only after the platform was told to retry.
   const past = QUERY_TIMEOUT_MS + 1500 - (performance.now() - started);
   if (past > 0) await new Promise((r) => setTimeout(r, past));
   await locker.query("rollback");
-  // A statement still waiting would now run and commit: give it the time to, so that its row would be seen.
-  await new Promise((r) => setTimeout(r, 1000));
+  // A statement still waiting was granted the table at that rollback (Postgres grants the waiters as it releases) and
+  // would now commit. A SHARE lock, which every INSERT's ROW EXCLUSIVE conflicts with, is granted to us only once such
+  // a transaction has ended: after it, its row would be seen.
+  await locker.query("begin");
+  await locker.query("set local lock_timeout = '15s'");
+  await locker.query("lock table payment_order in share mode");
+  await locker.query("commit");
   t.equal(answered.http, 503, `503 after ${seconds.toFixed(1)} s: ${answered.text}`);
   t.equal(answered.body.status, -2, "a negative status: retry later");
   const rows = await service().sql<{ n: number }>("select count(*)::int as n from payment_order where order_id = $1", [oid]);

@@ -69,6 +69,7 @@ t.test("a signal that came just before the handover is not lost, and the listene
     process.kill(process.pid, "SIGTERM");
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // the signal is queued for the earlier listener
     handleShutdownSignals({ log, timeoutMs: 5000, stop: () => new Promise((r) => setTimeout(r, 50)) });
+    // A bound, not a wait for an event: a process the handler failed to stop says so and ends.
     setTimeout(() => { console.log("still running"); process.exit(7); }, 5000);
   `;
   const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
