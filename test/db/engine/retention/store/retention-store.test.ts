@@ -7,8 +7,8 @@
  */
 import t from "tap";
 import { processTransaction } from "../../../../../engine/payments/app/process-transaction.ts";
-import type { ProcessInput } from "../../../../../engine/shared/transaction.ts";
 import { PgRetentionStore } from "../../../../../engine/retention/store/retention-store.ts";
+import { aProcessInput } from "../../../../support/builders.ts";
 import { useEngineDeps } from "../../../../support/engine-deps.ts";
 
 const engine = useEngineDeps(t);
@@ -25,36 +25,7 @@ t.before(async () => {
 let n = 0;
 async function sale(card: string): Promise<number> {
   n += 1;
-  const input: ProcessInput = {
-    merchantId: "m-ret",
-    orderId: `ret-${process.pid}-${n}`,
-    type: "sale",
-    amountMinor: 1050,
-    currency: "USD",
-    card: { number: card, cvv: "123", expiry: "12/2030" },
-    customer: {
-      pin: "cust-ret",
-      email: "r@example.com",
-      firstName: "Ret",
-      lastName: "Ention",
-      dob: "",
-      phone: "",
-      address: "",
-      city: "",
-      country: "GB",
-      state: "",
-      zip: "",
-      requesterIp: "192.0.2.1",
-    },
-    frontend: "ret-usd",
-    returnUrl: "https://merchant.example/return",
-    notificationUrl: "",
-    referenceId: "",
-    timestamp: undefined,
-    version: "1.0",
-    errorCode: 0,
-    errorDetails: "",
-  };
+  const input = aProcessInput({ merchantId: "m-ret", orderId: `ret-${process.pid}-${n}`, frontend: "ret-usd", card: { number: card } });
   const r = await processTransaction(engine().deps, input, undefined);
   if (!r.ok) throw new Error(r.error.message);
   return r.attempt.traceId;

@@ -7,52 +7,14 @@ import t from "tap";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
 import { pollDelayMs } from "../../../../../engine/payments/app/advance.ts";
 import { defaultSchedule } from "../../../../../engine/payments/app/schedule.ts";
+import { anAttempt } from "../../../../support/builders.ts";
 
 const NOW = new Date("2026-11-18T10:00:00Z");
 
-/** Only createdAt matters; the rest is a plausible pending sale. */
+/** Only createdAt matters; the rest is the builder's pending sale. */
 function createdAgo(ms: number): Attempt {
   const createdAt = new Date(NOW.getTime() - ms);
-  return {
-    traceId: 1,
-    orderRef: 1,
-    orderId: "ord-1",
-    merchantId: "m-demo",
-    type: "sale",
-    attempt: 1,
-    status: "pending",
-    payoutLetter: null,
-    depositState: null,
-    amountMinor: 1050,
-    currency: "USD",
-    processor: "sim-a",
-    transactionId: "sim-a-p1",
-    errorCode: null,
-    errorDetails: null,
-    redirectUrl: null,
-    cardMasked: "400000******0077",
-    cardBrand: "VISA",
-    cardExpiry: "12/2030",
-    pin: "cust-42",
-    frontend: "demo-usd",
-    referenceTraceId: null,
-    cardHeld: false,
-    notificationUrl: null,
-    returnUrl: "https://merchant.example/return",
-    requesterIp: "",
-    processorCode: null,
-    submitted: true,
-    challengeExpiresAt: null,
-    completingUntil: null,
-    replied: false,
-    createdBy: "api",
-    sessionRef: null,
-    scOrderId: null,
-    udef1: null,
-    udef2: null,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  return anAttempt({ status: "pending", createdAt, updatedAt: createdAt });
 }
 
 const S = 1000;

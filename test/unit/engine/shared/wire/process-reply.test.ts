@@ -11,51 +11,23 @@ import { processedMembers, processedReply, refusalReply } from "../../../../../e
 import { describeAttempt } from "../../../../../engine/payments/app/describe.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
+import { anAttempt } from "../../../../support/builders.ts";
 import { signatureOf } from "../../../../support/signer.ts";
 
 const SECRET = "demo-secret-change-me";
 const KEY = hmacKey(SECRET);
 
-const approved: Attempt = {
+/** An approved sale: the members its reply carries are written out; the rest are the builder's. */
+const approved = anAttempt({
   traceId: 1001,
-  orderRef: 1,
-  orderId: "ord-1001",
-  merchantId: "m-demo",
-  type: "sale",
-  attempt: 1,
   status: "approved",
   payoutLetter: null,
-  depositState: null,
-  amountMinor: 1050,
-  currency: "USD",
-  processor: "sim-a",
   transactionId: "sim-a-000001",
+  processor: "sim-a",
   errorCode: null,
   errorDetails: null,
   redirectUrl: null,
-  cardMasked: "411111******1111",
-  cardBrand: "VISA",
-  cardExpiry: "12/2030",
-  pin: "cust-42",
-  frontend: "demo-usd",
-  referenceTraceId: null,
-  cardHeld: false,
-  notificationUrl: null,
-  returnUrl: "https://merchant.example/return",
-  requesterIp: "",
-  processorCode: null,
-  submitted: true,
-  challengeExpiresAt: null,
-  completingUntil: null,
-  replied: false,
-  createdBy: "api",
-  sessionRef: null,
-  scOrderId: null,
-  udef1: null,
-  udef2: null,
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-};
+});
 
 const RECORDED: [name: string, attempt: Attempt, json: string][] = [
   [
