@@ -22,7 +22,7 @@ import { PgMerchantStore } from "./payments/store/merchant-store.ts";
 import { PgOrderStore } from "./payments/store/order-store.ts";
 import { PgSessionStore } from "./cashier/store/session-store.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
-import type { MerchantSpec } from "./payments/ports/ports.ts";
+import type { MerchantSpec } from "./payments/ports/merchants.ts";
 import { PgFollowUpStore } from "./payments/store/follow-up-store.ts";
 import { PgRetentionStore } from "./retention/store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";

@@ -7,7 +7,7 @@
  */
 import type { RetentionStore } from "./retention/ports/ports.ts";
 import type { Logger } from "./shared/runtime/log.ts";
-import type { ProcessDeps } from "./payments/ports/ports.ts";
+import type { ProcessDeps } from "./payments/ports/process-deps.ts";
 import type { PollLoop } from "./shared/runtime/poll-loop.ts";
 import { startFollowUpWorker } from "./payments/app/follow-up.ts";
 import { startRetentionWorker } from "./retention/app/retention.ts";

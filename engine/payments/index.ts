@@ -9,20 +9,20 @@ export { merchantOfRequest, type WireSignature } from "./app/authenticate.ts";
 export { decidePayout, type PayoutDecision } from "./app/decide-payout.ts";
 export { MIN_SECRET_LENGTH, MerchantsFileError, parseFrontend, parseMerchantEntry, parseProcessorAccounts } from "./app/merchant-spec.ts";
 export { processTransaction, type OrderOrigin } from "./app/process-transaction.ts";
-export type { Schedule } from "./app/schedule.ts";
+export type { Schedule } from "./ports/schedule.ts";
 export { checkVerdict, type CheckStep } from "./domain/check-now.ts";
 export { LIMIT_FIELDS, type FrontendSettings } from "./domain/frontend-settings.ts";
 export { step } from "./domain/outcome.ts";
 export { TRANSITIONS, canTransition, stateOf } from "./domain/transitions.ts";
 export { validateProcess } from "./domain/validate-process.ts";
+export type { CallbackView } from "./ports/callbacks.ts";
 export type {
-  CallbackView,
   FrontendWithSettings,
   Merchant,
   MerchantAdminStore,
   MerchantDirectory,
   MerchantSettings,
   MerchantView,
-  ProcessDeps,
   ProcessorAccountView,
-} from "./ports/ports.ts";
+} from "./ports/merchants.ts";
+export type { ProcessDeps } from "./ports/process-deps.ts";

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ProcessDeps } from "../../engine/payments/ports/ports.ts";
+import type { ProcessDeps } from "../../engine/payments/ports/process-deps.ts";
 import { defaultSchedule } from "../../engine/payments/app/schedule.ts";
 import { createSender } from "../../engine/payments/callbacks/http-sender.ts";
 import { ProcessorRegistry, SIMULATED_PROCESSORS } from "../../engine/payments/processors/registry.ts";

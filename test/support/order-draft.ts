@@ -3,7 +3,7 @@
  * Postgres: merchant `merchantId`, frontend "web" in EUR, a masked Visa card,
  * an empty customer from 192.0.2.7. `extra` replaces any member.
  */
-import type { OrderDraft } from "../../engine/payments/ports/ports.ts";
+import type { OrderDraft } from "../../engine/payments/ports/orders.ts";
 
 export function orderDraft(merchantId: string, orderId: string, extra: Partial<OrderDraft> = {}): OrderDraft {
   return {

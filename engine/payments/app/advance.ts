@@ -10,8 +10,11 @@ import { canTransition, cardStillNeeded, stateOf } from "../domain/transitions.t
 import type { Attempt } from "../../shared/transaction.ts";
 import { sealCard } from "./held-card.ts";
 import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
-import type { Alongside, ApplyResult, Merchant, ProcessDeps } from "../ports/ports.ts";
-import { pendingPollDelayMs, type Schedule } from "./schedule.ts";
+import type { Alongside, ApplyResult } from "../ports/orders.ts";
+import type { Merchant } from "../ports/merchants.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
+import { pendingPollDelayMs } from "./schedule.ts";
+import type { Schedule } from "../ports/schedule.ts";
 
 /** How long to wait before asking a processor again about a pending attempt: a tenth of its age, 1 s to 5 min by default. */
 export function pollDelayMs(a: Attempt, now: Date, poll: Schedule["pendingPoll"]): number {

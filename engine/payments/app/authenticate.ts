@@ -9,7 +9,7 @@
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../../shared/errors.ts";
 import type { KeyObject } from "node:crypto";
 import { verifyHmac } from "../../shared/hmac.ts";
-import type { Merchant, MerchantDirectory } from "../ports/ports.ts";
+import type { Merchant, MerchantDirectory } from "../ports/merchants.ts";
 
 export const TIMESTAMP_WINDOW_SECONDS = 60;
 

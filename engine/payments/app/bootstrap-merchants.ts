@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { StartError } from "../../shared/runtime/start-error.ts";
 import { namesPrivateHost } from "../callbacks/private-address.ts";
 import { MIN_SECRET_LENGTH, parseMerchantsFile } from "./merchant-spec.ts";
-import type { MerchantSpec } from "../ports/ports.ts";
+import type { MerchantSpec } from "../ports/merchants.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings } from "../domain/frontend-settings.ts";
 
 export interface MerchantSink {

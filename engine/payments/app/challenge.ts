@@ -12,7 +12,7 @@ import { decide } from "../domain/outcome.ts";
 import type { Attempt } from "../../shared/transaction.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { expiryDecision } from "./follow-up.ts";
-import type { ProcessDeps } from "../ports/ports.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { withReturnUrl } from "./return-url.ts";
 import { askProcessor, challengeMac } from "./run-attempt.ts";
 

@@ -17,7 +17,8 @@ import { canTransition, stateKey, stateOf, type State } from "../domain/transiti
 import { signableText } from "../../shared/canonical.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
-import type { Alongside, ProcessDeps } from "../ports/ports.ts";
+import type { Alongside } from "../ports/orders.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { payOut } from "./run-attempt.ts";
 import { step } from "../domain/outcome.ts";
 

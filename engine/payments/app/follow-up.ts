@@ -16,7 +16,7 @@ import type { Attempt } from "../../shared/transaction.ts";
 import { startWorkPool, type PollLoop } from "../../shared/runtime/poll-loop.ts";
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
-import type { ProcessDeps } from "../ports/ports.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { askProcessor, isLastInCascade, submitAttempt } from "./run-attempt.ts";
 
 export function expiryDecision() {

@@ -7,7 +7,7 @@
 import type { CardDetails } from "../processors/processor.ts";
 import { open, seal } from "../../security/sealed-box.ts";
 import type { Attempt } from "../../shared/transaction.ts";
-import type { ProcessDeps } from "../ports/ports.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 
 const binding = (a: Pick<Attempt, "orderRef">) => `order:${a.orderRef}`;
 

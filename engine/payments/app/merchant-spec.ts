@@ -9,7 +9,7 @@ import { MERCHANT_ID } from "../../shared/transaction.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
 import { onceEach } from "../domain/once-each.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
-import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "../ports/ports.ts";
+import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "../ports/merchants.ts";
 import { parseFrontendSettings } from "./frontend-settings-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 

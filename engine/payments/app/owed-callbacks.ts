@@ -14,7 +14,8 @@ import type { Attempt } from "../../shared/transaction.ts";
 import { notificationMembers } from "../callbacks/notification-codec.ts";
 import { recordFailedDepositBody } from "../callbacks/record-failed-deposit-codec.ts";
 import { updatePayoutBody } from "../callbacks/update-payout-codec.ts";
-import type { Merchant, OutboxEntry } from "../ports/ports.ts";
+import type { Merchant } from "../ports/merchants.ts";
+import type { OutboxEntry } from "../ports/orders.ts";
 
 export interface ChangeContext {
   /** True when the change happens after the Process reply (workers, the customer, operators). */

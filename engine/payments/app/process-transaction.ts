@@ -17,7 +17,9 @@ import type { Attempt, ProcessInput, TransactionType } from "../../shared/transa
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
 import { fingerprint } from "../../shared/hmac.ts";
 import { merchantOfRequest, type WireSignature } from "./authenticate.ts";
-import type { CreateOrderResult, Merchant, OrderDraft, ProcessDeps, RefundableSale } from "../ports/ports.ts";
+import type { CreateOrderResult, OrderDraft, RefundableSale } from "../ports/orders.ts";
+import type { Merchant } from "../ports/merchants.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { advance } from "./advance.ts";
 import { storedReturnUrl } from "./return-url.ts";
 import { runAttempt } from "./run-attempt.ts";

@@ -10,7 +10,7 @@
  */
 import { open, seal } from "../../security/sealed-box.ts";
 import type { Attempt } from "../../shared/transaction.ts";
-import type { ProcessDeps } from "../ports/ports.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 
 const SEALED = "sealed:";
 const PURPOSE = "payment_order.return_url";

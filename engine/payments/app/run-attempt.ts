@@ -11,7 +11,9 @@ import type { CardDetails, ChargeRequest } from "../processors/processor.ts";
 import { callWithin } from "../processors/call-within.ts";
 import { hmacHex } from "../../shared/hmac.ts";
 import { advance, type StepContext } from "./advance.ts";
-import type { Merchant, ProcessDeps, RefundableSale } from "../ports/ports.ts";
+import type { Merchant } from "../ports/merchants.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
+import type { RefundableSale } from "../ports/orders.ts";
 
 export interface RunInput {
   attempt: Attempt;

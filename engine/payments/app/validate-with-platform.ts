@@ -16,7 +16,8 @@ import { callbackHeaders } from "../callbacks/signature-header.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { signableText } from "../../shared/canonical.ts";
 import { fingerprint } from "../../shared/hmac.ts";
-import type { Merchant, ProcessDeps } from "../ports/ports.ts";
+import type { Merchant } from "../ports/merchants.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { acceptedKeys } from "./authenticate.ts";
 
 export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };

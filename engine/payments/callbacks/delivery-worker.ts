@@ -8,11 +8,10 @@
  * with the same event id.
  */
 import { judgeReply } from "./reply-ack.ts";
-import type { Schedule } from "../app/schedule.ts";
-import type { MerchantDirectory } from "../ports/ports.ts";
+import type { Schedule } from "../ports/schedule.ts";
+import type { MerchantDirectory } from "../ports/merchants.ts";
 import { startWorkPool, type PollLoop } from "../../shared/runtime/poll-loop.ts";
-import type { CallbackLog, ClaimedCallback } from "../ports/ports.ts";
-import type { Send } from "./http-sender.ts";
+import type { CallbackLog, ClaimedCallback, Send } from "../ports/callbacks.ts";
 import { callbackHeaders, signatureHeader } from "./signature-header.ts";
 import { signNotification } from "./notification-codec.ts";
 

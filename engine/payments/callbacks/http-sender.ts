@@ -10,17 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import { useAgent } from "request-filtering-agent";
 import { ownEntry } from "../../shared/own-entry.ts";
-/** What one HTTP attempt produced. */
-export interface SendResult {
-  /** 0 when no reply arrived. */
-  httpStatus: number;
-  body: string;
-  /** Why no usable reply: timeout, connection refused, redirect...; "" otherwise. */
-  error: string;
-  /** The address was refused by the SSRF guard: nothing was sent. */
-  refusedAddress: boolean;
-  durationMs: number;
-}
+import type { Send, SendResult } from "../ports/callbacks.ts";
 
 const MAX_REPLY_BYTES = 64 * 1024;
 
@@ -53,15 +43,6 @@ export function networkCause(err: NodeJS.ErrnoException, url: URL): string {
 function addressRefused(url: URL): string {
   return `address refused: ${url.hostname} is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)`;
 }
-
-export interface SendRequest {
-  url: string;
-  body: string;
-  headers: Record<string, string>;
-  timeoutMs: number;
-}
-
-export type Send = (req: SendRequest) => Promise<SendResult>;
 
 export function createSender(opts: { allowPrivate: boolean }): Send {
   return (req) =>

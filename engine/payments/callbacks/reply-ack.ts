@@ -9,7 +9,7 @@ import type { RetryPolicy } from "../../shared/config/schedule-settings.ts";
 import { judgeAck, type Ack, type CallbackKind, type Verdict } from "../domain/callbacks.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { duplicateMember } from "../../shared/duplicate-member.ts";
-import type { SendResult } from "./http-sender.ts";
+import type { SendResult } from "../ports/callbacks.ts";
 
 type QueuedKind = Exclude<CallbackKind, "validation">;
 

@@ -6,7 +6,7 @@
  * strictly: a JSON object of scalars with an integer `status` and a
  * `signature` over its own members. Anything else is unusable, with a reason.
  */
-import type { SendResult } from "./http-sender.ts";
+import type { SendResult } from "../ports/callbacks.ts";
 import { parseJsonObject } from "./reply-ack.ts";
 import { VALIDATION_WHOLE_UNIT_CURRENCIES, wireAmount } from "../../shared/money.ts";
 import { canonicalString, signBody, type Scalar } from "../../shared/canonical.ts";

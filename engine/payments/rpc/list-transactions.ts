@@ -11,7 +11,7 @@ import {
   ListTransactionsResponseSchema,
 } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { TransactionStatus as PbStatus, TransactionType as PbType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import type { ProcessDeps } from "../ports/ports.ts";
+import type { ProcessDeps } from "../ports/process-deps.ts";
 import { checkText, invalidArgument } from "../../rpc/errors.ts";
 import { filterDigest, readSearchPage, searchPageOf } from "./page-token.ts";
 import { attemptToProto, statusFromProto, typeFromProto } from "./proto-mappers.ts";

@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
-import type { SearchKey } from "../ports/ports.ts";
+import type { SearchKey } from "../ports/orders.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
 
 export const MAX_PAGE_SIZE = 500;

@@ -9,7 +9,7 @@
  * The failing listing walks the partial index of callbacks not delivered.
  */
 import type { Kysely } from "kysely";
-import type { CallbackFilter, FailingFilter } from "../ports/ports.ts";
+import type { CallbackFilter, FailingFilter } from "../ports/callbacks.ts";
 import { SEARCH_SCAN_BUDGET } from "./transaction-search.ts";
 import type { CashierDb } from "../../store/typed-db.ts";
 

@@ -14,9 +14,8 @@
 import { maskCardNumbers } from "../../shared/card.ts";
 import { randomUUID } from "node:crypto";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter } from "../ports/ports.ts";
+import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, SendResult } from "../ports/callbacks.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
-import type { SendResult } from "../callbacks/http-sender.ts";
 import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
 import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "../../store/notify-work.ts";

@@ -8,7 +8,7 @@
  * queries: none of these runs per request at the rate of Process.
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { FollowUpStore } from "../ports/ports.ts";
+import type { FollowUpStore } from "../ports/follow-ups.ts";
 import type { Attempt } from "../../shared/transaction.ts";
 import { attemptExtras, attemptRefs } from "./attempt-select.ts";
 import { TransactionEntity } from "../../store/entities/transaction.entity.ts";

@@ -6,7 +6,8 @@
  */
 import type { InferEntity } from "@mikro-orm/core";
 import type { Selectable } from "kysely";
-import type { CallbackView, FrontendWithSettings, MerchantSettingsView } from "../ports/ports.ts";
+import type { CallbackView } from "../ports/callbacks.ts";
+import type { FrontendWithSettings, MerchantSettingsView } from "../ports/merchants.ts";
 import { onceEach } from "../domain/once-each.ts";
 import type { Attempt, StatusChange } from "../../shared/transaction.ts";
 import type { AttemptRow } from "./attempt-select.ts";

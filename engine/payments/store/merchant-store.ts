@@ -20,7 +20,7 @@ import type {
   MerchantView,
   ProcessorAccount,
   ProcessorAccountView,
-} from "../ports/ports.ts";
+} from "../ports/merchants.ts";
 import { open, seal } from "../../security/sealed-box.ts";
 import { hmacKey } from "../../shared/hmac.ts";
 import { SIMULATED_PROCESSORS } from "../processors/registry.ts";

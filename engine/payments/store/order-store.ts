@@ -19,7 +19,7 @@ import type {
   OrderStore,
   RefundableSale,
   StuckQuery,
-} from "../ports/ports.ts";
+} from "../ports/orders.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { Attempt, StatusChange } from "../../shared/transaction.ts";
 import type { State } from "../domain/transitions.ts";

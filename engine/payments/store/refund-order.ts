@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
-import type { OrderDraft } from "../ports/ports.ts";
+import type { OrderDraft } from "../ports/orders.ts";
 import { DomainFailure, domainError } from "../../shared/errors.ts";
 import { formatMajor } from "../../shared/money.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";

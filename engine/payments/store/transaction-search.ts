@@ -15,7 +15,7 @@
  */
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import type { ListQuery, SearchKey, StuckQuery } from "../ports/ports.ts";
+import type { ListQuery, SearchKey, StuckQuery } from "../ports/orders.ts";
 import { attemptExtras, attemptRefs, selectAttempts } from "./attempt-select.ts";
 import type { CashierDb } from "../../store/typed-db.ts";
 

@@ -9,7 +9,8 @@
  */
 import pg from "pg";
 import t, { type Test } from "tap";
-import type { CallbackFilter, FailingFilter, ListQuery, StuckQuery } from "../../../../../engine/payments/ports/ports.ts";
+import type { CallbackFilter, FailingFilter } from "../../../../../engine/payments/ports/callbacks.ts";
+import type { ListQuery, StuckQuery } from "../../../../../engine/payments/ports/orders.ts";
 import { SEARCH_SCAN_BUDGET } from "../../../../../engine/payments/store/transaction-search.ts";
 import { useEngineDeps } from "../../../../support/engine-deps.ts";
 import { BIG_MERCHANT, growFill, TINY_MERCHANT } from "../../../../support/grow-fill.ts";

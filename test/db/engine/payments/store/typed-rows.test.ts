@@ -10,7 +10,7 @@
 import { DEFAULT_FRONTEND_SETTINGS } from "../../../../../engine/payments/domain/frontend-settings.ts";
 import { createSecretKey, randomBytes, randomUUID } from "node:crypto";
 import t, { type Test } from "tap";
-import type { OrderDraft } from "../../../../../engine/payments/ports/ports.ts";
+import type { OrderDraft } from "../../../../../engine/payments/ports/orders.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
 import { PgCallbackStore } from "../../../../../engine/payments/store/callback-store.ts";
 import { PgFollowUpStore } from "../../../../../engine/payments/store/follow-up-store.ts";

@@ -7,7 +7,8 @@
 import http from "node:http";
 import net from "node:net";
 import t from "tap";
-import { createSender, type SendRequest } from "../../../../../engine/payments/callbacks/http-sender.ts";
+import { createSender } from "../../../../../engine/payments/callbacks/http-sender.ts";
+import type { SendRequest } from "../../../../../engine/payments/ports/callbacks.ts";
 
 const send = createSender({ allowPrivate: true });
 const call = (url: string, timeoutMs = 5000): SendRequest => ({ url, body: "{}", headers: {}, timeoutMs });

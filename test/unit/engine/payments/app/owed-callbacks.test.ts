@@ -7,7 +7,8 @@
 import { DEFAULT_FRONTEND_SETTINGS } from "../../../../../engine/payments/domain/frontend-settings.ts";
 import t from "tap";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
-import type { Merchant, OutboxEntry } from "../../../../../engine/payments/ports/ports.ts";
+import type { Merchant } from "../../../../../engine/payments/ports/merchants.ts";
+import type { OutboxEntry } from "../../../../../engine/payments/ports/orders.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
 import { owedCallbacks, updatePayoutUrl, type ChangeContext } from "../../../../../engine/payments/app/owed-callbacks.ts";
 

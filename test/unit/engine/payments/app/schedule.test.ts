@@ -8,7 +8,8 @@
 import { DEFAULT_SCHEDULE_SETTINGS } from "../../../../../engine/shared/config/schedule-settings.ts";
 import { readFileSync } from "node:fs";
 import t from "tap";
-import { buildSchedule, defaultSchedule, scheduleFromConfig, type Schedule } from "../../../../../engine/payments/app/schedule.ts";
+import { buildSchedule, defaultSchedule, scheduleFromConfig } from "../../../../../engine/payments/app/schedule.ts";
+import type { Schedule } from "../../../../../engine/payments/ports/schedule.ts";
 import { loadConfig } from "../../../../../engine/shared/config/config.ts";
 import { POOL_WAIT_MS, QUERY_TIMEOUT_MS } from "../../../../../engine/store/orm.ts";
 

@@ -7,7 +7,7 @@
 import t from "tap";
 import { canonical, hmacHex, signatureOf } from "../../../../support/signer.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
-import type { SendResult } from "../../../../../engine/payments/callbacks/http-sender.ts";
+import type { SendResult } from "../../../../../engine/payments/ports/callbacks.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
 import { Decimal, jsonText } from "../../../../../engine/payments/callbacks/json-text.ts";
 import { updatePayoutBody } from "../../../../../engine/payments/callbacks/update-payout-codec.ts";

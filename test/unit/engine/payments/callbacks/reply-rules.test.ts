@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_SECONDS, type RetryPolicy } from "../../../../../engine/s
 import t from "tap";
 import type { CallbackKind } from "../../../../../engine/payments/domain/callbacks.ts";
 import { judgeReply } from "../../../../../engine/payments/callbacks/reply-ack.ts";
-import type { SendResult } from "../../../../../engine/payments/callbacks/http-sender.ts";
+import type { SendResult } from "../../../../../engine/payments/ports/callbacks.ts";
 
 type Kind = Exclude<CallbackKind, "validation">;
 const KINDS: Kind[] = ["notification", "update_payout", "record_failed_deposit"];

@@ -7,7 +7,7 @@
  * 500, a negative one refused.
  */
 import t from "tap";
-import type { SearchKey } from "../../../../../engine/payments/ports/ports.ts";
+import type { SearchKey } from "../../../../../engine/payments/ports/orders.ts";
 import { filterDigest, readSearchPage, searchPageOf } from "../../../../../engine/payments/rpc/page-token.ts";
 
 const key = (orderRef: number, attempt = 1): SearchKey => ({ orderCreatedAt: "2026-11-25T18:00:00.123456Z", orderRef, attempt });

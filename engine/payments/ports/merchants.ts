@@ -1,0 +1,112 @@
+/**
+ * The merchants as the use cases see them: the directory Process reads (its
+ * signing keys opened, possibly cached) and the operators' store of their
+ * settings, frontends and processor accounts (decision 0007).
+ */
+import type { KeyObject } from "node:crypto";
+import type { FrontendView } from "../../shared/transaction.ts";
+import type { FrontendSettings } from "../domain/frontend-settings.ts";
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+/** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
+export interface MerchantSettingsView {
+  siteId: number | null;
+  platformUrl: string | null;
+  validationUrl: string | null;
+  updatePayoutUrl: string | null;
+  updatePayoutStatuses: string;
+  payoutApproval: "auto" | "manual";
+  processors: string[];
+  frontends: FrontendWithSettings[];
+}
+
+/** A frontend with what shapes its hosted Cashier (CONTRACT 9). */
+export interface FrontendWithSettings extends FrontendView {
+  settings: FrontendSettings;
+}
+
+/** A merchant's account at a processor (decision 0007); the API key opened only in memory. */
+export interface ProcessorAccount {
+  processor: string;
+  enabled: boolean;
+  url: string;
+  apiKey: string;
+  settings: Record<string, unknown>;
+}
+
+/** A merchant as a request meets it: its settings, its accounts and its keys (opened, in memory only). */
+export interface Merchant extends MerchantSettingsView {
+  id: string;
+  /** Accounts by processor; a processor without one uses the engine's own connector. */
+  processorAccounts: ProcessorAccount[];
+  /** Current secret, opened into a key: only ever used to sign and verify. */
+  signingKey: KeyObject;
+  /** The secret before the last rotation, still accepted on requests until previousKeyExpiresAt. */
+  previousKey: KeyObject | null;
+  previousKeyExpiresAt: Date | null;
+}
+
+/** Where a request finds its merchant. */
+export interface MerchantDirectory {
+  /** A merchant, possibly cached for a few seconds; `fresh` reads the database. */
+  get(merchantId: string, opts?: { fresh?: boolean }): Promise<Merchant | undefined>;
+}
+
+/** A merchant as written to the store, from the merchants file, the command line or AdminService. */
+export interface MerchantSpec {
+  merchantId: string;
+  secret: string;
+  siteId?: number | null;
+  platformUrl?: string | null;
+  validationUrl?: string | null;
+  updatePayoutUrl?: string | null;
+  updatePayoutStatuses?: string;
+  payoutApproval?: "auto" | "manual";
+  processors?: string[];
+  frontends: FrontendSpec[];
+  /** Given: the merchant's accounts are exactly these (an empty list removes them). Absent: left as they are. */
+  processorAccounts?: ProcessorAccount[];
+}
+
+/** A frontend as written to the store; absent settings take CONTRACT 9's defaults. */
+export interface FrontendSpec {
+  name: string;
+  baseCurrency: string;
+  currencies?: string[];
+  settings?: FrontendSettings;
+}
+
+/** A merchant as operators see it: everything but its secrets. */
+export interface MerchantView extends MerchantSettingsView {
+  merchantId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Until when the previous secret is accepted; null when none is. */
+  previousSecretExpiresAt: Date | null;
+}
+
+/** What an operator may change of a merchant: its spec less its identity, secret, frontends and accounts. */
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts">;
+
+/** The operators' reads and changes of merchants (AdminService, the Backoffice). */
+export interface MerchantAdminStore {
+  view(merchantId: string): Promise<MerchantView | undefined>;
+  list(afterId: string | undefined, limit: number): Promise<MerchantView[]>;
+  create(spec: MerchantSpec): Promise<boolean>;
+  update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
+  rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
+  putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  /** Creates or replaces one processor account; false when there is no such merchant. */
+  setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
+  /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
+  processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
+  /**
+   * Runs `fn` in one database transaction that view, update, rotateSecret and
+   * putFrontend join (with `tx` for more writes in it, such as an audit row),
+   * then forgets the merchant's cached copy once it has committed.
+   */
+  within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T>;
+}
+
+/** A processor account as operators see it: everything but the credentials. */
+export type ProcessorAccountView = Omit<ProcessorAccount, "apiKey"> & { updatedAt: Date };

@@ -1,0 +1,33 @@
+/**
+ * What the payments use cases are given: the ports (merchants, orders, follow-ups, callbacks), the processors, the
+ * keys, the sender, the schedule and the clock. The stores and the processors plug in here; tests may pass real ones
+ * over a real Postgres.
+ */
+import type { Keys } from "../../security/keys.ts";
+import type { Clock } from "../../shared/runtime/clock.ts";
+import type { Schedule } from "./schedule.ts";
+import type { ProcessorRegistry } from "../processors/registry.ts";
+import type { CallbackLog, Send } from "./callbacks.ts";
+import type { FollowUpStore } from "./follow-ups.ts";
+import type { MerchantDirectory } from "./merchants.ts";
+import type { OrderStore } from "./orders.ts";
+
+/** Everything a payments use case may call, wired once by engine.ts (and by test/support/engine-deps.ts). */
+export interface ProcessDeps {
+  merchants: MerchantDirectory;
+  orders: OrderStore;
+  followUps: FollowUpStore;
+  callbacks: CallbackLog;
+  processors: ProcessorRegistry;
+  keys: Keys;
+  send: Send;
+  /** Every delay, lease and horizon of the asynchronous life (schedule.ts). */
+  schedule: Schedule;
+  /** The time of day (clock.ts): one clock for every use case. */
+  now: Clock;
+  publicUrl: () => string;
+  /** Tells this process's workers that something may be due now. */
+  wake: () => void;
+  /** Counts a processor's answer (metrics). */
+  onProcessorOutcome?: (processor: string, type: string, outcome: string) => void;
+}
