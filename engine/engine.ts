@@ -38,7 +38,7 @@ import { startWorkListener } from "./store/work-listener.ts";
 import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
 import type { BackofficeServiceDeps } from "./console/rpc/backoffice-service.ts";
 import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
-import { PgOperatorStore } from "./console/store/operator-store.ts";
+import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 import { PgAuditStore } from "./console/store/audit-store.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
 
@@ -212,7 +212,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     onProcessorOutcome: recordProcessorOutcome,
     sessions: new PgSessionStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
-    operators: new PgOperatorStore(orm),
+    operators: pgOperatorAccounts(orm),
     audit: new PgAuditStore(orm, keys.auditChain, now),
     backoffice: new PgBackofficeStore(orm, origin),
   };

@@ -18,7 +18,7 @@ import { PgAuditStore } from "./console/store/audit-store.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
 import { openCommandDatabase } from "./store/command-database.ts";
 import { PgMerchantStore } from "./payments/store/merchant-store.ts";
-import { PgOperatorStore } from "./console/store/operator-store.ts";
+import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 
 const USAGE = `usage:
   npm run operator -- create <login> --role viewer|support|payouts|admin [--merchant <id>]...
@@ -51,7 +51,7 @@ const db = await openCommandDatabase(config, (m) => process.stderr.write(`${m}\n
 let code = 0;
 try {
   const deps: BackofficeDeps = {
-    operators: new PgOperatorStore(db.orm),
+    operators: pgOperatorAccounts(db.orm),
     audit: new PgAuditStore(db.orm, db.keys.auditChain),
     backoffice: new PgBackofficeStore(db.orm),
     merchants: new PgMerchantStore(db.orm, db.keys.encryption),

@@ -6,14 +6,14 @@
  * audited as a failure on its own. An audit row that could not be written is
  * no refusal: the change is rolled back and the error goes to the caller.
  */
-import type { AuditRecord, PgAuditStore } from "../store/audit-store.ts";
+import type { AuditLog, AuditRecord } from "../ports/audit.ts";
 import type { MerchantAdminStore } from "../../payments/index.ts";
 
 /** The row for an outcome: the "after" value (empty for a failure) and a detail. */
 export type AuditRowOf = (outcome: "success" | "failure", afterJson: string, detail?: string) => AuditRecord;
 
 export async function auditedChange<T>(
-  deps: { merchantStore: MerchantAdminStore; audit: PgAuditStore },
+  deps: { merchantStore: MerchantAdminStore; audit: AuditLog },
   merchantId: string,
   row: AuditRowOf,
   apply: () => Promise<T>,

@@ -13,11 +13,11 @@
  * this one goes on. Every attempt is audited, by its reason, never a
  * password, in the transaction of what it changed.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { CONSOLE_RULES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError } from "../../shared/errors.ts";
 import { hashPassword, passwordFault, UNCHANGED_PASSWORD, verifyPassword } from "../domain/operator-credentials.ts";
 import type { BackofficeDeps, ConsoleCaller } from "../ports/ports.ts";
+import type { Tx } from "../ports/transactions.ts";
 import { authenticate } from "./console-session.ts";
 
 const ACTION = "operator.password";
@@ -33,7 +33,7 @@ export async function changePassword(
   const login = who.scope.login;
   const checked = who.operator.passwordHash ?? "";
   const now = deps.now();
-  const audit = (outcome: "success" | "failure", detail: string, tx?: EntityManager) =>
+  const audit = (outcome: "success" | "failure", detail: string, tx?: Tx) =>
     deps.audit.append({ actor: login, action: ACTION, outcome, target: `operator:${login}`, clientAddress: caller.clientAddress, detail }, tx);
   const invalid = (field: string, description: string, rule?: string) => {
     const violations = [{ field, description, ...(rule ? { rule } : {}) }];

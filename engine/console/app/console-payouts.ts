@@ -11,7 +11,6 @@
  * transaction (an approval's "after" is the approved payout, A, before the
  * processor answers); a refused one is audited as a failure.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { CONSOLE_MESSAGES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../../shared/errors.ts";
@@ -21,6 +20,7 @@ import { APPROVAL_REASONS, NOTE_MAX, type PayoutReason, reasonMisfit } from "../
 import type { Attempt } from "../../shared/transaction.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
+import type { Tx } from "../ports/transactions.ts";
 import type { SignedIn } from "./console-session.ts";
 import { decidePayout, type PayoutDecision } from "../../payments/index.ts";
 import type { ProcessDeps } from "../../payments/index.ts";
@@ -61,7 +61,7 @@ const ISSUER_HOPS = 16;
  * who did so for that one, and on. It stops at an issuer that is not a console login (`cli:<user>`,
  * `operator:<name>`: the command line and AdminService, trusted as a database superuser is).
  */
-async function issuersOf(deps: Deps, login: string, tx?: EntityManager): Promise<string[]> {
+async function issuersOf(deps: Deps, login: string, tx?: Tx): Promise<string[]> {
   const chain: string[] = [];
   for (let at = login; chain.length < ISSUER_HOPS; ) {
     const by = (await deps.operators.get(at, tx))?.accessIssuedBy ?? "";
@@ -77,7 +77,7 @@ async function issuersOf(deps: Deps, login: string, tx?: EntityManager): Promise
  * current access, directly or through accounts it set up (creating or resetting an account shows its enrolment
  * link, and whoever holds an admin account holds what it set up). The refusal to give, or none.
  */
-async function sameHands(deps: Deps, first: string, second: string, tx?: EntityManager): Promise<ConsoleRefusal | undefined> {
+async function sameHands(deps: Deps, first: string, second: string, tx?: Tx): Promise<ConsoleRefusal | undefined> {
   if (first === second) return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
   for (const [holder, other] of [
     [first, second],
@@ -105,7 +105,7 @@ export async function issuedAccessBetween(deps: Deps, first: string, second: str
  * new enrolment), a role that decides payouts, the merchant in scope. A first approval counts only while its
  * operator could still give it: four eyes means two people who may decide now.
  */
-export async function stillDecides(deps: Pick<Deps, "operators">, login: string, merchantId: string, tx?: EntityManager): Promise<boolean> {
+export async function stillDecides(deps: Pick<Deps, "operators">, login: string, merchantId: string, tx?: Tx): Promise<boolean> {
   // Locked inside the decision's transaction: a disable committing at the same moment waits, or is seen.
   const op = await deps.operators.get(login, tx, tx !== undefined);
   return op?.state === "active" && allows(op.role, "payout.decide") && inScope({ login, role: op.role, merchantIds: op.merchantIds }, merchantId);

@@ -4,11 +4,11 @@
  * after it began whatever its use, or at sign-out; and the check every BackofficeService call begins with: a live
  * session of an active operator whose role allows the call's action.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { CONSOLE_RULES, ConsoleRefusal } from "../domain/console-rules.ts";
 import { allows, type Action, type OperatorScope } from "../domain/operator-roles.ts";
 import { newToken, tokenHash } from "../domain/operator-credentials.ts";
-import type { OperatorRecord } from "../store/operator-store.ts";
+import type { OperatorRecord } from "../ports/operators.ts";
+import type { Tx } from "../ports/transactions.ts";
 import type { BackofficeDeps, ConsoleCaller } from "../ports/ports.ts";
 
 export interface StartedSession {
@@ -17,7 +17,7 @@ export interface StartedSession {
   operator: OperatorRecord;
 }
 
-export async function startSession(deps: BackofficeDeps, login: string, caller: ConsoleCaller, tx: EntityManager): Promise<StartedSession> {
+export async function startSession(deps: BackofficeDeps, login: string, caller: ConsoleCaller, tx: Tx): Promise<StartedSession> {
   const token = newToken();
   const now = deps.now();
   const idleEnd = new Date(now.getTime() + CONSOLE_RULES.idleMs);

@@ -17,7 +17,7 @@ import {
   totpUri,
 } from "../domain/operator-credentials.ts";
 import { open, seal } from "../../security/sealed-box.ts";
-import type { OperatorRecord } from "../store/operator-store.ts";
+import type { OperatorRecord } from "../ports/operators.ts";
 import type { BackofficeDeps, ConsoleCaller } from "../ports/ports.ts";
 import { startSession, type StartedSession } from "./console-session.ts";
 

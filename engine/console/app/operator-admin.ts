@@ -9,7 +9,8 @@ import { describeViolations, domainError, type DomainError, type FieldViolation 
 import { CONSOLE_RULES } from "../domain/console-rules.ts";
 import { isRole, LOGIN_PATTERN, type Role } from "../domain/operator-roles.ts";
 import { newToken, tokenHash } from "../domain/operator-credentials.ts";
-import type { OperatorRecord } from "../store/operator-store.ts";
+import type { OperatorRecord } from "../ports/operators.ts";
+import type { Tx } from "../ports/transactions.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
 
 /** Who asks for the change, as the audit log names them. */
@@ -107,11 +108,7 @@ async function change(
   actor: Actor,
   login: string,
   action: string,
-  apply: (
-    before: OperatorRecord,
-    tx: Parameters<Parameters<BackofficeDeps["operators"]["transaction"]>[0]>[0],
-    now: Date,
-  ) => Promise<{ token: string; expiresAt: Date } | undefined>,
+  apply: (before: OperatorRecord, tx: Tx, now: Date) => Promise<{ token: string; expiresAt: Date } | undefined>,
 ): Promise<OperatorResult> {
   const now = deps.now();
   const done = await deps.operators.transaction(async (tx) => {

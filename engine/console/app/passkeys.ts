@@ -5,11 +5,11 @@
  * challenge is kept with the session (registration) or the pending sign-in
  * (authentication) and used once.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { describeViolations, domainError, type DomainError } from "../../shared/errors.ts";
-import type { PasskeyRecord } from "../store/operator-store.ts";
+import type { PasskeyRecord } from "../ports/passkeys.ts";
+import type { Tx } from "../ports/transactions.ts";
 import type { BackofficeDeps, ConsoleCaller } from "../ports/ports.ts";
 import { authenticate } from "./console-session.ts";
 
@@ -154,7 +154,7 @@ export async function verifyPasskey(
   origin: string,
   challenge: string | null,
   responseJson: string,
-  tx: EntityManager,
+  tx: Tx,
 ): Promise<boolean> {
   const rp = relyingParty(origin);
   if (!rp || !challenge) return false;

@@ -12,7 +12,7 @@
  */
 import { maskCardNumbers } from "../../shared/card.ts";
 import { create, toJson } from "@bufbuild/protobuf";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Tx } from "../ports/transactions.ts";
 import {
   type AdminService,
   ApprovePayoutResponseSchema,
@@ -30,7 +30,7 @@ import { decidePayout, type PayoutDecision } from "../../payments/index.ts";
 import type { ProcessDeps } from "../../payments/index.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
-import type { AuditRecord } from "../store/audit-store.ts";
+import type { AuditRecord } from "../ports/audit.ts";
 import { adminService, redeliverCallback } from "./admin-service.ts";
 import { checkTraceId, toRpcError } from "../../rpc/errors.ts";
 import { type CallContext, RpcError, type ServiceImpl } from "../../rpc/grpc-adapter.ts";
@@ -153,7 +153,7 @@ export function auditedAdminService(deps: Deps): ServiceImpl<typeof AdminService
       let audited = false;
       try {
         // The callback made due and its audit row: one transaction.
-        return await redeliverCallback(deps, req.id, async (tx: EntityManager) => {
+        return await redeliverCallback(deps, req.id, async (tx: Tx) => {
           await deps.audit.append(row("success"), tx);
           audited = true;
         });

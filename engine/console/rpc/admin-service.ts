@@ -4,7 +4,7 @@
  * merchant-admin.ts. Nothing returned ever holds a card number or a secret.
  */
 import { create } from "@bufbuild/protobuf";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Tx } from "../ports/transactions.ts";
 import {
   type AdminService,
   ApprovePayoutResponseSchema,
@@ -38,7 +38,7 @@ async function decide(deps: ProcessDeps, traceId: number, decision: PayoutDecisi
  * Makes a callback due again; `alongside` (the Backoffice's audit row) is
  * written in the same database transaction.
  */
-export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>) {
+export async function redeliverCallback(deps: ProcessDeps, rawId: bigint, alongside?: (tx: Tx, after: CallbackView) => Promise<void>) {
   if (rawId <= 0n || rawId > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument("id", "must be a positive callback id");
   const id = Number(rawId);
   const outcome = await deps.callbacks.redeliver(id, alongside);

@@ -3,7 +3,7 @@
  * advisory lock, so ids are gapless and each row is chained to the one
  * written just before it (domain/audit-chain.ts); the table's triggers refuse
  * any UPDATE, DELETE or TRUNCATE. Appends join the caller's transaction when
- * given one (`em`), so an action and its audit row commit together. The lock
+ * given one (`tx`), so an action and its audit row commit together. The lock
  * is held until that transaction ends, so an append must be its transaction's
  * last statement (after the action's own row locks): a transaction holding the
  * lock then waits for nothing but its commit, and appends never deadlock.
@@ -15,26 +15,11 @@ import { type AuditContent, type AuditRow, auditHash, GENESIS_HASH, startWalk, w
 import type { Selectable } from "kysely";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { type CashierDb, typedDb } from "../../store/typed-db.ts";
+import { emOf, type Tx } from "../../store/tx.ts";
+import type { AuditFilter, AuditLog, AuditRecord } from "../ports/audit.ts";
 
 /** Any number: the advisory lock that orders appends to the chain. */
 const AUDIT_LOCK = 7_207_369_013;
-
-/** What a caller records; the id, the hashes and (unless given) the time are the store's. */
-export type AuditRecord = Omit<AuditContent, "id" | "at" | "merchantId" | "target" | "clientAddress" | "beforeJson" | "afterJson" | "detail"> &
-  Partial<Pick<AuditContent, "merchantId" | "target" | "clientAddress" | "beforeJson" | "afterJson" | "detail">> & { at?: Date };
-
-export interface AuditFilter {
-  actor?: string;
-  /** Exact, or a prefix when it ends with '.'. */
-  action?: string;
-  merchantId?: string;
-  /** Only rows of these merchants (a scoped admin's view). */
-  merchantIds?: readonly string[];
-  startTime?: Date;
-  endTime?: Date;
-  beforeId?: number;
-  limit: number;
-}
 
 /** Free text in the log is cut to this many characters. */
 const MAX_TEXT = 4000;
@@ -46,7 +31,7 @@ const MAX_TEXT = 4000;
  */
 const cut = (s: string | undefined) => (s ?? "").slice(0, MAX_TEXT).toWellFormed().replaceAll("\u0000", "\uFFFD");
 
-export class PgAuditStore {
+export class PgAuditStore implements AuditLog {
   readonly #orm: MikroORM;
   readonly #key: KeyObject;
   readonly #now: () => Date;
@@ -58,9 +43,9 @@ export class PgAuditStore {
     this.#now = now;
   }
 
-  /** Appends one row, in `em`'s transaction when given, else in one of its own. */
-  async append(record: AuditRecord, em?: EntityManager): Promise<AuditRow> {
-    if (em) return this.#append(em, record);
+  /** Appends one row, in `tx` when given, else in a transaction of its own. */
+  async append(record: AuditRecord, tx?: Tx): Promise<AuditRow> {
+    if (tx) return this.#append(emOf(tx), record);
     return this.#orm.em.fork().transactional((tx) => this.#append(tx, record));
   }
 

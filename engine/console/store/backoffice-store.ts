@@ -6,36 +6,18 @@
  * stores turn them into attempts and callbacks, so one mapping serves every
  * caller. `merchants` undefined is every merchant; otherwise the operator's scope.
  */
-import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
-import { typedDb } from "../../store/typed-db.ts";
+import type { Tx } from "../../store/tx.ts";
 import { WORK_CHANNEL } from "../../store/work-notice.ts";
-
-export interface Threshold {
-  currency: string;
-  amountMinor: number;
-}
-
-export interface FirstApproval {
-  traceId: number;
-  login: string;
-  reason: string;
-  note: string;
-  approvedAt: Date;
-}
-
-export interface DashboardFigures {
-  volume: { hour: Date; processor: string; currency: string; attempts: number; approved: number; approvedMinor: number }[];
-  declines: { errorCode: number; errorDetails: string; count: number }[];
-  waiting: { count: number; oldest: Date | null; under1h: number; under4h: number; under24h: number; over24h: number };
-  callbacks: { kind: string; attempts: number; failedAttempts: number; givenUp: number }[];
-}
+import type { BackofficeRecords, CustomerTotals, DashboardFigures, FirstApproval, Threshold } from "../ports/backoffice.ts";
+import { consoleDb } from "./console-db.ts";
 
 /** A scope as SQL: every merchant, or those listed. */
 const scoped = (column: string, merchants: readonly string[] | undefined) =>
   merchants === undefined ? sql`true` : sql`${sql.ref(column)} = any(${[...merchants]}::text[])`;
 
-export class PgBackofficeStore {
+export class PgBackofficeStore implements BackofficeRecords {
   readonly #orm: MikroORM;
   /** This engine's name in work notices (work-notice.ts); its own listener skips them. */
   readonly #origin: string;
@@ -45,8 +27,8 @@ export class PgBackofficeStore {
     this.#origin = origin;
   }
 
-  #db(tx?: EntityManager) {
-    return typedDb(tx ?? this.#orm.em.fork());
+  #db(tx?: Tx) {
+    return consoleDb(this.#orm, tx);
   }
 
   async thresholds(merchantId: string): Promise<Threshold[]> {
@@ -59,7 +41,7 @@ export class PgBackofficeStore {
     return rows.map((r) => ({ currency: r.currency, amountMinor: r.amount }));
   }
 
-  async setThresholds(merchantId: string, list: Threshold[], tx: EntityManager): Promise<void> {
+  async setThresholds(merchantId: string, list: Threshold[], tx: Tx): Promise<void> {
     const db = this.#db(tx);
     await db.deleteFrom("four_eyes_threshold").where("merchant_id", "=", merchantId).execute();
     if (list.length > 0)
@@ -69,14 +51,14 @@ export class PgBackofficeStore {
         .execute();
   }
 
-  async firstApprovals(traceIds: number[], tx?: EntityManager): Promise<Map<number, FirstApproval>> {
+  async firstApprovals(traceIds: number[], tx?: Tx): Promise<Map<number, FirstApproval>> {
     if (traceIds.length === 0) return new Map();
     const rows = await this.#db(tx).selectFrom("payout_first_approval").selectAll().where("trace_id", "in", traceIds).execute();
     return new Map(rows.map((r) => [r.trace_id, { traceId: r.trace_id, login: r.login, reason: r.reason, note: r.note, approvedAt: r.approved_at }]));
   }
 
   /** Records the first approval; false when one is already recorded. */
-  async recordFirstApproval(a: Omit<FirstApproval, "approvedAt"> & { at: Date }, tx: EntityManager): Promise<boolean> {
+  async recordFirstApproval(a: Omit<FirstApproval, "approvedAt"> & { at: Date }, tx: Tx): Promise<boolean> {
     const rows = await this.#db(tx)
       .insertInto("payout_first_approval")
       .values({ trace_id: a.traceId, login: a.login, reason: a.reason, note: a.note, approved_at: a.at })
@@ -87,7 +69,7 @@ export class PgBackofficeStore {
   }
 
   /** Forgets the payout's first approval, or only `login`'s (whether there was one to forget). */
-  async forgetFirstApproval(traceId: number, login?: string, tx?: EntityManager): Promise<boolean> {
+  async forgetFirstApproval(traceId: number, login?: string, tx?: Tx): Promise<boolean> {
     let q = this.#db(tx).deleteFrom("payout_first_approval").where("trace_id", "=", traceId);
     if (login !== undefined) q = q.where("login", "=", login);
     const [r] = await q.execute();
@@ -117,13 +99,13 @@ export class PgBackofficeStore {
     return rows.rows.map((r) => r.trace_id);
   }
 
-  async customerTotals(merchantId: string, pin: string) {
+  async customerTotals(merchantId: string, pin: string): Promise<CustomerTotals[]> {
     const rows = await sql<{ currency: string; type: string; n: string; total: string }>`
       select o.currency, o.type, count(*) as n, coalesce(sum(o.amount_minor), 0) as total
       from transaction t join payment_order o on o.id = t.order_ref
       where o.merchant_id = ${merchantId} and o.pin = ${pin} and t.status = 'approved' and o.type in ('sale', 'payout')
       group by o.currency, o.type order by o.currency`.execute(this.#db());
-    const by = new Map<string, { currency: string; depositsMinor: number; deposits: number; payoutsMinor: number; payouts: number }>();
+    const by = new Map<string, CustomerTotals>();
     for (const r of rows.rows) {
       const t = by.get(r.currency) ?? { currency: r.currency, depositsMinor: 0, deposits: 0, payoutsMinor: 0, payouts: 0 };
       if (r.type === "sale") {
@@ -180,7 +162,7 @@ export class PgBackofficeStore {
    * commit (pg_notify in the same statement). The due time before and after;
    * undefined when the attempt has left `status` meanwhile.
    */
-  async checkNow(traceId: number, status: string, letter: string | null, tx: EntityManager): Promise<{ before: Date | null; after: Date } | undefined> {
+  async checkNow(traceId: number, status: string, letter: string | null, tx: Tx): Promise<{ before: Date | null; after: Date } | undefined> {
     const r = await sql<{ before: Date | string | null; after: Date | string }>`
       with old as (select trace_id, next_check_at from transaction where trace_id = ${traceId} and status = ${status}
                    and payout_letter is not distinct from ${letter}::text for update),

@@ -4,7 +4,7 @@
  * log that the delivery worker claims and records in and operators read.
  */
 import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Tx } from "../../store/tx.ts";
 
 /** One POST to a platform: its URL, body, headers and the whole call's timeout. */
 export interface SendRequest {
@@ -111,8 +111,5 @@ export interface CallbackLog {
   forTransaction(traceId: number): Promise<CallbackView[]>;
   get(id: number): Promise<CallbackView | undefined>;
   /** The callback as the redelivery left it (pending), or why it could not be made due. */
-  redeliver(
-    id: number,
-    alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>,
-  ): Promise<CallbackView | "not-found" | "not-queued" | "in-flight">;
+  redeliver(id: number, alongside?: (tx: Tx, after: CallbackView) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight">;
 }

@@ -6,7 +6,7 @@
 import type { KeyObject } from "node:crypto";
 import type { FrontendView } from "../../shared/transaction.ts";
 import type { FrontendSettings } from "../domain/frontend-settings.ts";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Tx } from "../../store/tx.ts";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
 export interface MerchantSettingsView {
@@ -105,7 +105,7 @@ export interface MerchantAdminStore {
    * putFrontend join (with `tx` for more writes in it, such as an audit row),
    * then forgets the merchant's cached copy once it has committed.
    */
-  within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T>;
+  within<T>(merchantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 /** A processor account as operators see it: everything but the credentials. */

@@ -7,7 +7,7 @@ import type { Attempt, CustomerInput, StatusChange, TransactionStatus, Transacti
 import type { CallbackKind } from "../domain/callbacks.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Tx } from "../../store/tx.ts";
 
 /** What Process asks the store to make: the order, its customer and card, and its first attempt. */
 export interface OrderDraft {
@@ -96,7 +96,7 @@ export interface ApplyExtras {
  * it. If it throws, the change is rolled back. It must be the change's last
  * statement (the audit chain's lock is then held only until the commit).
  */
-export type Alongside = (tx: EntityManager, after: Attempt) => Promise<void>;
+export type Alongside = (tx: Tx, after: Attempt) => Promise<void>;
 
 /** What a status change did: whether it applied, the attempt as it now is, and the cascade's next. */
 export interface ApplyResult {

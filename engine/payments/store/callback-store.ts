@@ -13,13 +13,14 @@
  */
 import { maskCardNumbers } from "../../shared/card.ts";
 import { randomUUID } from "node:crypto";
-import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { MikroORM } from "@mikro-orm/postgresql";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, SendResult } from "../ports/callbacks.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
 import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
 import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "../../store/notify-work.ts";
 import { msFromNow, typedDb } from "../../store/typed-db.ts";
+import { type Tx, txOf } from "../../store/tx.ts";
 
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
@@ -276,16 +277,13 @@ export class PgCallbackStore implements CallbackLog {
    * redelivery left it) in the same transaction: that callback (read before a worker, woken at the commit, can take
    * it), or why not.
    */
-  async redeliver(
-    id: number,
-    alongside?: (tx: EntityManager, after: CallbackView) => Promise<void>,
-  ): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
+  async redeliver(id: number, alongside?: (tx: Tx, after: CallbackView) => Promise<void>): Promise<CallbackView | "not-found" | "not-queued" | "in-flight"> {
     const made = await this.#orm.em.fork().transactional(async (tx) => {
       const db = typedDb(tx);
       if (!(await this.#makeDue(db, id))) return undefined;
       // Made due in this transaction: the row is there to read.
       const after = (await this.#view(db, id))!;
-      await alongside?.(tx, after);
+      await alongside?.(txOf(tx), after);
       return after;
     });
     return made ?? this.#whyNot(id);

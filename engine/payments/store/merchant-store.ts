@@ -30,6 +30,7 @@ import { MerchantEntity } from "../../store/entities/merchant.entity.ts";
 import { ProcessorAccountEntity } from "../../store/entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
 import { MerchantCache } from "./merchant-cache.ts";
+import { type Tx, txOf } from "../../store/tx.ts";
 import { type Clock, systemClock } from "../../shared/runtime/clock.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
@@ -88,9 +89,9 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     return this.#orm.em.fork({ keepTransactionContext: true });
   }
 
-  async within<T>(merchantId: string, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+  async within<T>(merchantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await this.#orm.em.fork().transactional(fn);
+      return await this.#orm.em.fork().transactional((em) => fn(txOf(em)));
     } finally {
       // The changes forgot it before their commit; a read in between may have cached the old merchant again.
       this.#cache.invalidate(merchantId);

@@ -31,6 +31,7 @@ import { customerRecord } from "./customer-record.ts";
 import { createRefund } from "./refund-order.ts";
 import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "../../store/typed-db.ts";
+import { txOf } from "../../store/tx.ts";
 import { causes } from "../../shared/runtime/error-causes.ts";
 
 /** Raised by cashier_order_id_unclaimed (migration 016): the order_id is a hosted Cashier withdrawal session's. */
@@ -190,7 +191,7 @@ export class PgOrderStore implements OrderStore {
       if (!row) return undefined;
       const after = await selectAttempts(typedDb(tx)).where("t.trace_id", "=", params.traceId).executeTakeFirstOrThrow();
       const attempt = attemptFromRow(after);
-      await alongside(tx, attempt);
+      await alongside(txOf(tx), attempt);
       return { applied: true, attempt, nextTraceId: row.next_trace_id === null ? null : Number(row.next_trace_id) };
     });
     if (result) return result;

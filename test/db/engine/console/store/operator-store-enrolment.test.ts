@@ -7,7 +7,7 @@
  * left and the account is active and unlocked.
  */
 import t from "tap";
-import { PgOperatorStore } from "../../../../../engine/console/store/operator-store.ts";
+import { pgOperatorAccounts } from "../../../../../engine/console/store/operator-accounts.ts";
 import { useEngineDeps } from "../../../../support/engine-deps.ts";
 
 const engine = useEngineDeps(t);
@@ -15,7 +15,7 @@ const now = new Date("2026-11-26T10:00:00Z");
 const later = new Date("2026-11-29T10:00:00Z");
 
 t.test("a reset link's holder cannot set the new enrolment's password; the current link can, once", async (t) => {
-  const ops = new PgOperatorStore(engine().orm);
+  const ops = pgOperatorAccounts(engine().orm);
   await ops.transaction((tx) =>
     ops.create({ login: "nia", role: "viewer", merchantIds: [], createdBy: "test", enrolHash: "link-a", enrolExpiresAt: later, now }, tx),
   );
@@ -32,7 +32,7 @@ t.test("a reset link's holder cannot set the new enrolment's password; the curre
 });
 
 t.test("a password attempt is reserved only while some are left, for an active account that is not locked", async (t) => {
-  const ops = new PgOperatorStore(engine().orm);
+  const ops = pgOperatorAccounts(engine().orm);
   await ops.transaction((tx) =>
     ops.create({ login: "oli", role: "viewer", merchantIds: [], createdBy: "test", enrolHash: "link-o", enrolExpiresAt: later, now }, tx),
   );
