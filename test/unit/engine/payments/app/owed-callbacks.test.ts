@@ -2,7 +2,8 @@
  * Which callbacks a status change owes (README "Callbacks to the platform",
  * "Payouts"; CONTRACT section 6): a notification after the Process reply,
  * UpdatePayout for a payout letter the merchant asked for, RecordFailedDeposit
- * for a sale ending N or E. Attempts and merchants are built by hand.
+ * for a sale ending N or E, on attempts (test/support/builders.ts) and merchants
+ * built in memory.
  */
 import { DEFAULT_FRONTEND_SETTINGS } from "../../../../../engine/payments/domain/frontend-settings.ts";
 import t from "tap";
@@ -10,20 +11,20 @@ import type { Attempt } from "../../../../../engine/shared/transaction.ts";
 import type { Merchant } from "../../../../../engine/payments/ports/merchants.ts";
 import type { OutboxEntry } from "../../../../../engine/payments/ports/orders.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
+import { anAttempt } from "../../../../support/builders.ts";
 import { owedCallbacks, updatePayoutUrl, type ChangeContext } from "../../../../../engine/payments/app/owed-callbacks.ts";
 
 const T0 = new Date("2026-11-18T10:00:00Z");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const NOTIFY = "https://platform.example/notify/ord-1001";
 
+/** A pending sale of m-plat's, with a notification_url: the members the callbacks read are written out. */
 function attempt(over: Partial<Attempt> = {}): Attempt {
-  return {
+  return anAttempt({
     traceId: 1044,
-    orderRef: 501,
     orderId: "ord-1001",
     merchantId: "m-plat",
     type: "sale",
-    attempt: 1,
     status: "pending",
     payoutLetter: null,
     depositState: null,
@@ -31,33 +32,14 @@ function attempt(over: Partial<Attempt> = {}): Attempt {
     currency: "USD",
     processor: "sim-a",
     transactionId: null,
-    errorCode: null,
-    errorDetails: null,
-    redirectUrl: null,
     cardMasked: "400000******0002",
-    cardBrand: "VISA",
-    cardExpiry: "12/2030",
     pin: "cust-42",
     frontend: "demo-usd",
-    referenceTraceId: null,
-    cardHeld: false,
     notificationUrl: NOTIFY,
-    returnUrl: "https://merchant.example/return",
-    requesterIp: "203.0.113.7",
-    processorCode: null,
-    submitted: true,
-    challengeExpiresAt: null,
-    completingUntil: null,
-    replied: false,
-    createdBy: "api",
-    sessionRef: null,
-    scOrderId: null,
-    udef1: null,
-    udef2: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
-  };
+  });
 }
 
 function merchant(over: Partial<Merchant> = {}): Merchant {

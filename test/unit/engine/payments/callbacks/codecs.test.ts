@@ -6,6 +6,7 @@
  */
 import t from "tap";
 import { canonical, hmacHex, signatureOf } from "../../../../support/signer.ts";
+import { anAttempt } from "../../../../support/builders.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
 import type { SendResult } from "../../../../../engine/payments/ports/callbacks.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
@@ -48,21 +49,20 @@ t.test("our own signer reproduces the CONTRACT section 2 test vector", async (t)
   t.equal(sign(SECRET, body), "bd92008aea766918734bf8b6fadab4bddbf2068a983a6d77b09c4de353321c19ed319b1555ab30a08e6680c361f15635");
 });
 
-// ---- Attempts built by hand ----
+// ---- Attempts (test/support/builders.ts), with the members the codecs read ----
 
 const T0 = new Date("2026-11-18T10:00:00Z");
 
+/** An approved sale: every member a codec reads is written out; the rest are the builder's. */
 function attempt(over: Partial<Attempt> = {}): Attempt {
-  return {
+  return anAttempt({
     traceId: 1044,
-    orderRef: 501,
     orderId: "ord-1001",
     merchantId: "m-demo",
     type: "sale",
     attempt: 1,
     status: "approved",
     payoutLetter: null,
-    depositState: null,
     amountMinor: 1050,
     currency: "USD",
     processor: "sim-a",
@@ -75,25 +75,16 @@ function attempt(over: Partial<Attempt> = {}): Attempt {
     cardExpiry: "12/2030",
     pin: "cust-42",
     frontend: "demo-usd",
-    referenceTraceId: null,
-    cardHeld: false,
-    notificationUrl: "https://platform.example/notify",
-    returnUrl: "https://merchant.example/return",
     requesterIp: "203.0.113.7",
     processorCode: null,
-    submitted: true,
-    challengeExpiresAt: null,
-    completingUntil: null,
-    replied: false,
     createdBy: "api",
-    sessionRef: null,
     scOrderId: null,
     udef1: null,
     udef2: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
-  };
+  });
 }
 
 /** The README's failed deposit: sim-a declined card 4000000000000002 with "05 Do not honour". */
