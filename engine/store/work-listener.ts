@@ -9,7 +9,7 @@
  * depends on it for correctness: the poll still finds all due work.
  */
 import pg from "pg";
-import type { ScheduleSettings } from "../shared/config/schedule-settings.ts";
+import type { ScheduleSettings } from "../shared/schedule-settings.ts";
 import { readWorkNotice, WORK_CHANNEL, type WorkKind } from "./work-notice.ts";
 
 /** How the connection shows in pg_stat_activity. */

@@ -2,12 +2,12 @@
  * Every delay, lease, horizon, timeout and backoff of a transaction's
  * asynchronous life, in one typed object. docs/schedule.md has the table (what
  * each value bounds, why that size) and the diagram of which lease covers which
- * step. Pure, no I/O: the settings and their defaults are in engine/shared/config/schedule-settings.ts (config.ts reads them too), engine.ts builds
+ * step. Pure, no I/O: the settings and their defaults are in engine/shared/schedule-settings.ts (config.ts reads them too), engine.ts builds
  * the schedule from the config once and puts it in deps, and every use site
  * reads it from there. A derived value (a lease = what it covers plus a margin)
  * is computed here, in buildSchedule, never again at a use site.
  */
-import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from "../../shared/config/schedule-settings.ts";
+import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from "../../shared/schedule-settings.ts";
 import type { Schedule } from "../ports/schedule.ts";
 
 /** The derived values, from the settings. */

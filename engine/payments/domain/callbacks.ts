@@ -10,7 +10,7 @@
  * Notifications and UpdatePayout retry on a growing schedule of at least 24
  * hours; RecordFailedDeposit every CASHIER_RFD_RESEND_SECONDS up to a limit.
  */
-import type { RetryPolicy } from "../../shared/config/schedule-settings.ts";
+import type { RetryPolicy } from "../../shared/schedule-settings.ts";
 export type CallbackKind = "validation" | "notification" | "update_payout" | "record_failed_deposit";
 export type CallbackState = "pending" | "delivered" | "refused" | "failed";
 export type AttemptOutcome = "delivered" | "refused" | "retry" | "failed" | "refused-address";

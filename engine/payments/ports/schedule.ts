@@ -2,10 +2,10 @@
  * The schedule the use cases are given (ProcessDeps.schedule): every delay,
  * lease, horizon, timeout and backoff of a transaction's asynchronous life,
  * the settings and what is derived from them. app/schedule.ts builds it from
- * the settings (engine/shared/config/schedule-settings.ts); docs/schedule.md
+ * the settings (engine/shared/schedule-settings.ts); docs/schedule.md
  * has the table.
  */
-import type { ScheduleSettings } from "../../shared/config/schedule-settings.ts";
+import type { ScheduleSettings } from "../../shared/schedule-settings.ts";
 
 /** The schedule the engine runs on: the settings and what is derived from them. */
 export interface Schedule extends ScheduleSettings {

@@ -5,7 +5,7 @@
  * a plain record without touching process.env.
  */
 import { join, resolve } from "node:path";
-import { DEFAULT_SCHEDULE_SETTINGS as D } from "./schedule-settings.ts";
+import { DEFAULT_SCHEDULE_SETTINGS as D } from "../schedule-settings.ts";
 import { parseKeys } from "./acquirer-sim-keys.ts";
 
 export interface Config {

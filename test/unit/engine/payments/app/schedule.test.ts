@@ -5,7 +5,7 @@
  * CASHIER_* settings keep their names and meanings, and every lease outlasts
  * the work it covers.
  */
-import { DEFAULT_SCHEDULE_SETTINGS } from "../../../../../engine/shared/config/schedule-settings.ts";
+import { DEFAULT_SCHEDULE_SETTINGS } from "../../../../../engine/shared/schedule-settings.ts";
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { buildSchedule, defaultSchedule, scheduleFromConfig } from "../../../../../engine/payments/app/schedule.ts";

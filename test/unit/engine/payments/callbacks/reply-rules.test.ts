@@ -3,7 +3,7 @@
  * again (CONTRACT section 6, README "Callbacks to the platform"): every kind
  * against every kind of reply, as a table, and the retry schedules.
  */
-import { DEFAULT_RETRY_SECONDS, type RetryPolicy } from "../../../../../engine/shared/config/schedule-settings.ts";
+import { DEFAULT_RETRY_SECONDS, type RetryPolicy } from "../../../../../engine/shared/schedule-settings.ts";
 import t from "tap";
 import type { CallbackKind } from "../../../../../engine/payments/domain/callbacks.ts";
 import { judgeReply } from "../../../../../engine/payments/callbacks/reply-ack.ts";
