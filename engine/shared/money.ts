@@ -72,3 +72,11 @@ export function wireAmount(minor: number, currency: string, wholeUnits: Readonly
   if (shift <= 0) return Number(BigInt(minor) * 10n ** BigInt(-shift));
   return Number(BigInt(minor) / 10n ** BigInt(shift));
 }
+
+/** Per-currency bounds of what a customer may deposit or withdraw; absent: no bound beyond a positive amount. */
+export interface CurrencyLimits {
+  depositMin?: number;
+  depositMax?: number;
+  withdrawalMin?: number;
+  withdrawalMax?: number;
+}

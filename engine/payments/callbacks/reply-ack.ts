@@ -5,8 +5,9 @@
  * other two read the body, except after HTTP 5xx, 408 or 429, whose body is a
  * server's error page (Spring's {"status":500}), not the platform's answer.
  */
+import { type CallbackKind } from "../../shared/callbacks.ts";
 import type { RetryPolicy } from "../../shared/schedule-settings.ts";
-import { judgeAck, type Ack, type CallbackKind, type Verdict } from "../domain/callbacks.ts";
+import { judgeAck, type Ack, type Verdict } from "../domain/callbacks.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { duplicateMember } from "../../shared/duplicate-member.ts";
 import type { SendResult } from "../ports/callbacks.ts";

@@ -11,9 +11,7 @@
  * hours; RecordFailedDeposit every CASHIER_RFD_RESEND_SECONDS up to a limit.
  */
 import type { RetryPolicy } from "../../shared/schedule-settings.ts";
-export type CallbackKind = "validation" | "notification" | "update_payout" | "record_failed_deposit";
-export type CallbackState = "pending" | "delivered" | "refused" | "failed";
-export type AttemptOutcome = "delivered" | "refused" | "retry" | "failed" | "refused-address";
+import type { AttemptOutcome, CallbackKind, CallbackState } from "../../shared/callbacks.ts";
 
 export interface Verdict {
   outcome: AttemptOutcome;

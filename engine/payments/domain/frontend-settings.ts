@@ -5,14 +5,7 @@
  * units for JPY, BHD and the other listed currencies), exactly as the
  * merchants file writes them, so a setting reads back as it was given.
  */
-
-/** Per-currency bounds of what a customer may deposit or withdraw; absent: no bound beyond a positive amount. */
-export interface CurrencyLimits {
-  depositMin?: number;
-  depositMax?: number;
-  withdrawalMin?: number;
-  withdrawalMax?: number;
-}
+import type { CurrencyLimits } from "../../shared/money.ts";
 
 export interface FrontendSettings {
   /** Origins (scheme://host[:port]) that may frame the Cashier and receive its events; empty: no framing. */

@@ -3,7 +3,8 @@
  * the sender makes it (callbacks/http-sender.ts implements `Send`), and the
  * log that the delivery worker claims and records in and operators read.
  */
-import type { AttemptOutcome, CallbackKind, CallbackState, Verdict } from "../domain/callbacks.ts";
+import { type AttemptOutcome, type CallbackKind, type CallbackState } from "../../shared/callbacks.ts";
+import type { Verdict } from "../domain/callbacks.ts";
 import type { Tx } from "../../store/tx.ts";
 
 /** One POST to a platform: its URL, body, headers and the whole call's timeout. */

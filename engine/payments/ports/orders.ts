@@ -4,7 +4,7 @@
  * same database transaction, and the operators' searches.
  */
 import type { Attempt, CustomerInput, StatusChange, TransactionStatus, TransactionType } from "../../shared/transaction.ts";
-import type { CallbackKind } from "../domain/callbacks.ts";
+import { type CallbackKind } from "../../shared/callbacks.ts";
 import type { Decision } from "../domain/outcome.ts";
 import type { State } from "../domain/transitions.ts";
 import type { Tx } from "../../store/tx.ts";

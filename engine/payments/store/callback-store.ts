@@ -11,12 +11,13 @@
  * attempt is kept. Typed queries and the entity manager: a delivery costs a
  * network call, beside which a statement's planning does not count.
  */
+import { type AttemptOutcome, type CallbackState } from "../../shared/callbacks.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, SendResult } from "../ports/callbacks.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
-import type { AttemptOutcome, CallbackState, Verdict } from "../domain/callbacks.ts";
+import type { Verdict } from "../domain/callbacks.ts";
 import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "../../store/notify-work.ts";
 import { msFromNow, typedDb } from "../../store/typed-db.ts";

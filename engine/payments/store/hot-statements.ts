@@ -4,7 +4,7 @@
  * statement (data-modifying CTEs), so an order, its first attempt and the
  * history row commit together, as do a status change and everything it owes.
  */
-import type { CallbackKind } from "../domain/callbacks.ts";
+import { type CallbackKind } from "../../shared/callbacks.ts";
 import type { PayoutLetter, TransactionStatus, TransactionType } from "../../shared/transaction.ts";
 import { ATTEMPT_COLUMNS_SQL, type AttemptRow } from "./attempt-select.ts";
 import { preparedStatement } from "../../store/prepared-statement.ts";
