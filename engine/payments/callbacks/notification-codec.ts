@@ -6,7 +6,7 @@
  * signed with the new secret, like the header-signed callbacks.
  */
 import type { Attempt } from "../../shared/transaction.ts";
-import { describeAttempt } from "../app/describe.ts";
+import { describeAttempt } from "../domain/describe.ts";
 import { wireAmount } from "../../shared/money.ts";
 import type { HmacKey } from "../../shared/hmac.ts";
 import { signBody, type Scalar } from "../../shared/canonical.ts";

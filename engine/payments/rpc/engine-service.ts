@@ -15,7 +15,7 @@ import { challengeToProto } from "./challenge-mappers.ts";
 import { PROTO_PATHS } from "../../shared/wire/proto-paths.ts";
 import { processFromWire } from "./process-wire.ts";
 import { processTransaction } from "../app/process-transaction.ts";
-import { describeAttempt } from "../app/describe.ts";
+import { describeAttempt } from "../domain/describe.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
 import { domainError, inCallerNames } from "../../shared/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";

@@ -8,7 +8,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type ProcessRequest, type ProcessResponse, ProcessResponseSchema, SignedReplySchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
-import { describeAttempt } from "../app/describe.ts";
+import { describeAttempt } from "../domain/describe.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
 import { processTransaction } from "../app/process-transaction.ts";
 import type { DomainError } from "../../shared/errors.ts";

@@ -8,7 +8,7 @@
  */
 import t from "tap";
 import { processedMembers, processedReply, refusalReply } from "../../../../../engine/shared/wire/process-reply.ts";
-import { describeAttempt } from "../../../../../engine/payments/app/describe.ts";
+import { describeAttempt } from "../../../../../engine/payments/domain/describe.ts";
 import { hmacKey } from "../../../../../engine/shared/hmac.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
 import { anAttempt } from "../../../../support/builders.ts";

@@ -1,4 +1,4 @@
-/** The reply's human description of an attempt's status. */
+/** The reply's human description of an attempt's status: pure words from the state, which the Process reply and the notification both carry. */
 import { signableText } from "../../shared/canonical.ts";
 import type { Attempt } from "../../shared/transaction.ts";
 
