@@ -15,7 +15,7 @@ import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./payments/processors/r
 import { simConnector } from "./payments/processors/sim/integration.ts";
 import { spawnAcquirerSim, type SpawnedSim } from "./payments/processors/acquirer-sim/spawn.ts";
 import { buildGrpcServer, listen } from "./rpc/server.ts";
-import { engineServices, REFLECTED_FILES } from "./grpc-services.ts";
+import { engineServices, type EngineServicesDeps, REFLECTED_FILES } from "./grpc-services.ts";
 import { deriveKeys, type Keys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./payments/store/merchant-store.ts";
@@ -36,8 +36,6 @@ import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.
 import { scheduleFromConfig } from "./payments/app/schedule.ts";
 import { startWorkListener } from "./store/work-listener.ts";
 import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
-import type { BackofficeServiceDeps } from "./console/rpc/backoffice-service.ts";
-import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
 import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 import { PgAuditStore } from "./console/store/audit-store.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
@@ -194,7 +192,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
   const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
   let workers: Workers | undefined;
-  const deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps = {
+  const deps: EngineServicesDeps = {
     merchants,
     merchantStore: merchants,
     orders: new PgOrderStore(orm, origin),

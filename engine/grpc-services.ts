@@ -8,12 +8,16 @@ import { EngineService, file_cashier_engine_v1_engine_service } from "../gen/cas
 import { file_cashier_engine_v1_errors } from "../gen/cashier/engine/v1/errors_pb.js";
 import { CashierService, file_cashier_engine_v1_cashier_service } from "../gen/cashier/engine/v1/cashier_service_pb.js";
 import { AdminService, file_cashier_admin_v1_admin_service } from "../gen/cashier/admin/v1/admin_service_pb.js";
-import { BackofficeService, file_cashier_admin_v1_backoffice_service } from "../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleAuthService, file_cashier_admin_v1_console_auth_service } from "../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ConsoleSettingsService, file_cashier_admin_v1_console_settings_service } from "../gen/cashier/admin/v1/console_settings_service_pb.js";
+import { ConsoleWorkService, file_cashier_admin_v1_console_work_service } from "../gen/cashier/admin/v1/console_work_service_pb.js";
 import { engineService } from "./payments/rpc/engine-service.ts";
 import { cashierService } from "./cashier/rpc/cashier-service.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import { auditedAdminService } from "./console/rpc/admin-audit.ts";
-import { backofficeService, type BackofficeServiceDeps } from "./console/rpc/backoffice-service.ts";
+import { consoleAuthService } from "./console/rpc/console-auth-service.ts";
+import { consoleSettingsService, type ConsoleSettingsDeps } from "./console/rpc/console-settings-service.ts";
+import { consoleWorkService, type ConsoleWorkDeps } from "./console/rpc/console-work-service.ts";
 import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
 import { registration, type ServiceRegistration } from "./rpc/server.ts";
 
@@ -23,18 +27,24 @@ export interface ServiceTokens {
   engine: string[];
   /** Service tokens only: the edge's token, on the machine that faces the internet, opens no admin call. */
   admin: string[];
-  /** Service tokens and the Backoffice's; the person is checked by each call's console session. */
+  /** Service tokens and the Backoffice's, for the console's three services; the person is checked by each call's console session. */
   backoffice: string[];
 }
 
+/** What the services' handlers need, wired by engine.ts. */
+export type EngineServicesDeps = CashierDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps;
+
 /** Every service the engine answers, each behind the tokens of the callers it is for. */
-export function engineServices(deps: CashierDeps & MerchantAdminDeps & BackofficeServiceDeps, tokens: ServiceTokens): ServiceRegistration[] {
+export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens): ServiceRegistration[] {
   return [
     registration(EngineService, engineService(deps), tokens.engine),
     // The hosted Cashier: the same tokens as EngineService (the edge's, for its pages and session start).
     registration(CashierService, cashierService(deps), tokens.engine),
     registration(AdminService, auditedAdminService(deps), tokens.admin),
-    registration(BackofficeService, backofficeService(deps), tokens.backoffice),
+    // The Backoffice console's three services: sign-in and the session, the daily work, the settings.
+    registration(ConsoleAuthService, consoleAuthService(deps), tokens.backoffice),
+    registration(ConsoleWorkService, consoleWorkService(deps), tokens.backoffice),
+    registration(ConsoleSettingsService, consoleSettingsService(deps), tokens.backoffice),
   ];
 }
 
@@ -43,6 +53,8 @@ export const REFLECTED_FILES: DescFile[] = [
   file_cashier_engine_v1_engine_service,
   file_cashier_engine_v1_cashier_service,
   file_cashier_admin_v1_admin_service,
-  file_cashier_admin_v1_backoffice_service,
+  file_cashier_admin_v1_console_auth_service,
+  file_cashier_admin_v1_console_work_service,
+  file_cashier_admin_v1_console_settings_service,
   file_cashier_engine_v1_errors,
 ];

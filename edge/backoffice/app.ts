@@ -1,8 +1,8 @@
 /**
  * The Backoffice console as a Koa app: built here, never listening by itself
  * (server.ts does). It has no database: every page is drawn from the
- * engine's BackofficeService, which authenticates the operator on each call
- * and checks role and merchant scope. Unknown paths are an HTML 404 with the
+ * engine's console services, which authenticate the operator on each call
+ * and check role and merchant scope. Unknown paths are an HTML 404 with the
  * console's headers; errors never show a stack.
  */
 import Router from "@koa/router";

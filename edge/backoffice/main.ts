@@ -1,7 +1,7 @@
 /**
  * `npm run backoffice`: the console alone, on BACKOFFICE_HOST:BACKOFFICE_PORT
  * (127.0.0.1:8081 by default), calling the engine at ENGINE_URL with
- * CASHIER_BACKOFFICE_TOKEN (which the engine must accept for BackofficeService).
+ * CASHIER_BACKOFFICE_TOKEN (which the engine must accept for its console services).
  */
 // First: the .env file's settings must be in the environment before any module reads it.
 import "../../engine/shared/config/env-file.ts";
@@ -18,7 +18,7 @@ try {
   const config = loadConfig();
   const backoffice = loadBackofficeConfig();
   if (!backoffice.token)
-    throw new ConfigError("CASHIER_BACKOFFICE_TOKEN is required when the Backoffice runs on its own (a token the engine accepts for BackofficeService)");
+    throw new ConfigError("CASHIER_BACKOFFICE_TOKEN is required when the Backoffice runs on its own (a token the engine accepts for its console services)");
   let ca: string | undefined;
   if (config.engineTlsCaFile) {
     try {

@@ -5,7 +5,7 @@
  * field to correct, or the engine out of reach.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { retryLater } from "../engine-down.ts";
 

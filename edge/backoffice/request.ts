@@ -7,7 +7,7 @@
  */
 import type { Context } from "koa";
 import { create } from "@bufbuild/protobuf";
-import { type ConsoleContext, ConsoleContextSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { type ConsoleContext, ConsoleContextSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import type { Csrf } from "../pages/kit/csrf.ts";
 import { CSRF_FIELD } from "../pages/kit/csrf.ts";
 import type { Html } from "../pages/kit/html.ts";

@@ -12,7 +12,9 @@ export const HEALTH_SERVICES = [
   "cashier.engine.v1.EngineService",
   "cashier.engine.v1.CashierService",
   "cashier.admin.v1.AdminService",
-  "cashier.admin.v1.BackofficeService",
+  "cashier.admin.v1.ConsoleAuthService",
+  "cashier.admin.v1.ConsoleWorkService",
+  "cashier.admin.v1.ConsoleSettingsService",
 ];
 
 /** A probe that has not answered by then counts as NOT_SERVING (a hung database, not only a refused one). */

@@ -9,7 +9,7 @@
  */
 import t from "tap";
 import { ConnectError } from "@connectrpc/connect";
-import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";

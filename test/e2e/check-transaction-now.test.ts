@@ -1,5 +1,5 @@
 /**
- * BackofficeService.CheckTransactionNow against the running engine over gRPC:
+ * ConsoleWorkService.CheckTransactionNow against the running engine over gRPC:
  * a sale left pending by its acquirer, whose next check is hours away, is
  * settled within seconds of a support operator's check, once the acquirer
  * has its answer; the check and its reason are in the audit log with the
@@ -24,7 +24,7 @@ import t from "tap";
 import pg from "pg";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { saleRequest } from "../support/engine-request.ts";

@@ -137,6 +137,9 @@ t.test("reflection lets buf curl list the services with no proto files", async (
   const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", service().engineUrl]);
   t.match(stdout, /cashier\.engine\.v1\.EngineService/);
   t.match(stdout, /cashier\.admin\.v1\.AdminService/);
+  t.match(stdout, /cashier\.admin\.v1\.ConsoleAuthService/);
+  t.match(stdout, /cashier\.admin\.v1\.ConsoleWorkService/);
+  t.match(stdout, /cashier\.admin\.v1\.ConsoleSettingsService/);
   t.match(stdout, /grpc\.health\.v1\.Health/);
   // A call described only by reflection: an operator's GetMerchant.
   const got = await run("node_modules/.bin/buf", [
@@ -160,7 +163,9 @@ t.test("health reports SERVING while the database answers, overall and for every
     "cashier.engine.v1.EngineService",
     "cashier.engine.v1.CashierService",
     "cashier.admin.v1.AdminService",
-    "cashier.admin.v1.BackofficeService",
+    "cashier.admin.v1.ConsoleAuthService",
+    "cashier.admin.v1.ConsoleWorkService",
+    "cashier.admin.v1.ConsoleSettingsService",
   ];
   for (const service_ of services) {
     const { stdout } = await run("node_modules/.bin/buf", [

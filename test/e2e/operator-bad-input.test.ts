@@ -1,7 +1,7 @@
 /**
  * Bad input to the Backoffice's calls never costs the engine an INTERNAL:
  * random, truncated and damaged bytes, and well-formed messages with hostile
- * values in every field, to every BackofficeService RPC, both without a
+ * values in every field, to every RPC of the console's three services, both without a
  * session and with a signed-in admin's session put into the context (so the
  * hostile values reach the handlers behind the role check). Every answer is
  * the caller's fault, and malformed bytes are INVALID_ARGUMENT naming the cause.
@@ -10,7 +10,9 @@ import t from "tap";
 import fc from "fast-check";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { create, type DescMessage, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { BackofficeService } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
+import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, enrolOperator } from "../support/operators.ts";
 import { damagedArb, malformed, messageInitArb, noiseArb, truncatedArb } from "../support/proto-arbitraries.ts";
@@ -21,7 +23,9 @@ const RUNS = Number(process.env.FUZZ_RUNS) || 100;
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
 
-const RPCS = BackofficeService.methods.map((m) => ({ path: `/${BackofficeService.typeName}/${m.name}`, input: m.input as DescMessage }));
+const RPCS = [ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService].flatMap((s) =>
+  s.methods.map((m) => ({ path: `/${s.typeName}/${m.name}`, input: m.input as DescMessage })),
+);
 const NEVER = new Set([GrpcStatus.INTERNAL, GrpcStatus.UNKNOWN, GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED, GrpcStatus.UNIMPLEMENTED]);
 
 let session = "";
@@ -44,7 +48,7 @@ for (const [name, bytesOf] of [
   ["hostile values, no session", (d: DescMessage) => hostile(d, false)],
   ["hostile values behind an admin's session", (d: DescMessage) => hostile(d, true)],
 ] as [string, (d: DescMessage) => fc.Arbitrary<Uint8Array>][]) {
-  t.test(`${name} to every BackofficeService RPC are never INTERNAL or UNKNOWN`, async (t) => {
+  t.test(`${name} to every console RPC are never INTERNAL or UNKNOWN`, async (t) => {
     const grpc = rawGrpc(svc().engineUrl, SERVICE_TOKEN);
     t.teardown(() => grpc.close());
     const signedIn = name.includes("admin's session");

@@ -7,7 +7,7 @@
 import t from "tap";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { EnrolmentStep } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { EnrolmentStep } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { useService } from "../support/service.ts";
 import { backofficeClient, ctx } from "../support/operators.ts";
 

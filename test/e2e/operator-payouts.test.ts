@@ -9,7 +9,8 @@
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ConsoleErrorReason, ConsoleErrorSchema, PayoutDecision, PayoutReason, RefusedForm } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
+import { PayoutDecision, PayoutReason, RefusedForm } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";

@@ -9,11 +9,11 @@
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Client } from "@connectrpc/connect";
-import { type BackofficeService, ConsoleErrorSchema, PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
+import { PayoutDecision, PayoutReason } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
-import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
+import { type BackofficeClient, backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
 import { orderId, processSale } from "../support/wire.ts";
 import { OTHER_SECRET } from "../support/merchants.ts";
 
@@ -21,7 +21,7 @@ const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
 
-type Call = (c: Client<typeof BackofficeService>, token: string) => Promise<unknown>;
+type Call = (c: BackofficeClient, token: string) => Promise<unknown>;
 
 /** One real call per action, with arguments that change nothing when the call is let through. */
 const CALLS: Record<string, Call> = {
@@ -98,6 +98,26 @@ t.test("a session is needed for every call but enrolment and sign-in", async (t)
   t.equal((await outcome(edge.signIn({ context: ctx(), login: "x", password: "y" }))).code, Code.Unauthenticated, "the edge's token opens no Backoffice call");
   const own = backofficeClient(svc().engineUrl, svc().engine.backofficeToken);
   t.equal((await outcome(own.signIn({ context: ctx(), login: "nobody", password: "a long wrong password" }))).action, "", "the Backoffice's token does");
+  // The three console services stand behind the same tokens: the edge's opens none of them, the Backoffice's each.
+  const reasonOf = async (p: Promise<unknown>) => {
+    const e = await p.then(
+      () => undefined,
+      (err: unknown) => ConnectError.from(err),
+    );
+    return { code: e?.code, reason: e?.findDetails(ConsoleErrorSchema)[0]?.reason };
+  };
+  for (const [service, call] of [
+    ["ConsoleAuthService", (c: BackofficeClient) => c.getConsoleSession({ context: ctx() })],
+    ["ConsoleWorkService", (c: BackofficeClient) => c.listPayoutQueue({ context: ctx() })],
+    ["ConsoleSettingsService", (c: BackofficeClient) => c.listOperators({ context: ctx() })],
+  ] as const) {
+    t.same(await reasonOf(call(edge)), { code: Code.Unauthenticated, reason: undefined }, `the edge's token opens no ${service} call`);
+    t.same(
+      await reasonOf(call(own)),
+      { code: Code.Unauthenticated, reason: ConsoleErrorReason.SESSION_REQUIRED },
+      `the Backoffice's token opens ${service}: the call asks for a session`,
+    );
+  }
 });
 
 t.test("merchant scope: an operator of m-test sees nothing of m-other; cards are masked", async (t) => {

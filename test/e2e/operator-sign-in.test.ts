@@ -9,7 +9,8 @@
  */
 import t from "tap";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ConsoleErrorReason, ConsoleErrorSchema, EnrolmentStep } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
+import { EnrolmentStep } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { OperatorRole, OperatorState } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { totpCode } from "../../engine/console/domain/operator-credentials.ts";

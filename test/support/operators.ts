@@ -1,5 +1,5 @@
 /**
- * Backoffice operators for tests: a BackofficeService client, the operator
+ * Backoffice operators for tests: a client of the console's services, the operator
  * command and the audit chain's check run as child processes on a service's
  * database, and an operator
  * enrolled through the real calls (password, TOTP confirmed with a real code)
@@ -10,7 +10,9 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { BackofficeService } from "../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
+import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import type { MovableClock } from "./clock.ts";
@@ -20,12 +22,19 @@ import { SERVICE_TOKEN } from "./service.ts";
 export const CONSOLE_ORIGIN = "http://127.0.0.1:8081";
 export const PASSWORD = "correct horse battery staple 42";
 
-export function backofficeClient(engineUrl: string, token = SERVICE_TOKEN): Client<typeof BackofficeService> {
+/**
+ * The console's three services (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService) as one client, so
+ * that a test calls `bo.signIn(...)` and `bo.decidePayout(...)` alike; each method still goes to its own service.
+ */
+export type BackofficeClient = Client<typeof ConsoleAuthService> & Client<typeof ConsoleWorkService> & Client<typeof ConsoleSettingsService>;
+
+export function backofficeClient(engineUrl: string, token = SERVICE_TOKEN): BackofficeClient {
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);
   };
-  return createClient(BackofficeService, createGrpcTransport({ baseUrl: engineUrl, interceptors: [auth] }));
+  const transport = createGrpcTransport({ baseUrl: engineUrl, interceptors: [auth] });
+  return { ...createClient(ConsoleAuthService, transport), ...createClient(ConsoleWorkService, transport), ...createClient(ConsoleSettingsService, transport) };
 }
 
 /** The console context of a call: session token (or none), a client address. */
@@ -72,7 +81,7 @@ const ROLES = { viewer: OperatorRole.VIEWER, support: OperatorRole.SUPPORT, payo
 /** Creates (AdminService) and enrols an operator; it ends signed in. */
 export async function enrolOperator(
   svc: Service,
-  bo: Client<typeof BackofficeService>,
+  bo: BackofficeClient,
   clock: MovableClock,
   login: string,
   role: keyof typeof ROLES,
@@ -83,7 +92,7 @@ export async function enrolOperator(
 }
 
 /** Follows an enrolment link (its token), as the person holding it does: password, TOTP; it ends signed in. */
-export async function enrolWithLink(bo: Client<typeof BackofficeService>, clock: MovableClock, login: string, token: string): Promise<EnrolledOperator> {
+export async function enrolWithLink(bo: BackofficeClient, clock: MovableClock, login: string, token: string): Promise<EnrolledOperator> {
   const set = await bo.setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
   const secret = set.totp?.secretBase32 ?? "";
   const done = await bo.confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(secret, login, clock.now()) });
@@ -91,7 +100,7 @@ export async function enrolWithLink(bo: Client<typeof BackofficeService>, clock:
 }
 
 /** Signs in with password and TOTP, first moving the clock to a step not used yet. */
-export async function signInTotp(bo: Client<typeof BackofficeService>, clock: MovableClock, op: EnrolledOperator): Promise<string> {
+export async function signInTotp(bo: BackofficeClient, clock: MovableClock, op: EnrolledOperator): Promise<string> {
   clock.advance(30_000);
   const pending = await bo.signIn({ context: ctx(), login: op.login, password: op.password });
   const done = await bo.completeSignIn({

@@ -22,8 +22,8 @@ const NOTICES = {
 
 async function accountBody(deps: PageDeps, s: SignedIn, notice?: Notice, passwordErrors?: readonly FieldError[]) {
   const [list, options] = await Promise.all([
-    deps.client.listPasskeys({ context: s.context }),
-    deps.client
+    deps.client.auth.listPasskeys({ context: s.context }),
+    deps.client.auth
       .startPasskeyRegistration({ context: s.context })
       .then((r) => r.optionsJson || undefined)
       .catch(() => undefined),
@@ -61,7 +61,7 @@ export function accountRoutes(router: Router, deps: PageDeps): void {
     if (!current) return again([{ field: "current_password", message: t("bo.password.currentMissing") }]);
     if (next !== (form.get("new_password_again") ?? "")) return again([{ field: "new_password_again", message: t("bo.enrol.mismatch") }]);
     try {
-      await deps.client.changePassword({ context: s.context, currentPassword: current, newPassword: next });
+      await deps.client.auth.changePassword({ context: s.context, currentPassword: current, newPassword: next });
     } catch (err) {
       const refusal = consoleRefusal(err);
       // Locked (by this attempt or before): no password is judged now, the right one neither.
@@ -81,7 +81,7 @@ export function accountRoutes(router: Router, deps: PageDeps): void {
     const response = form.get("response") ?? "";
     try {
       JSON.parse(response);
-      await deps.client.finishPasskeyRegistration({ context: s.context, responseJson: response, name: (form.get("name") ?? "").slice(0, 64) });
+      await deps.client.auth.finishPasskeyRegistration({ context: s.context, responseJson: response, name: (form.get("name") ?? "").slice(0, 64) });
     } catch (err) {
       const refusal = consoleRefusal(err);
       if (refusal.kind === "session-ended" || refusal.kind === "session-required" || refusal.kind === "unavailable") throw err;
@@ -91,7 +91,7 @@ export function accountRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/account/passkeys/delete", deps, async (ctx, s, form) => {
-    await deps.client.deletePasskey({ context: s.context, id: (form.get("id") ?? "").slice(0, 512) });
+    await deps.client.auth.deletePasskey({ context: s.context, id: (form.get("id") ?? "").slice(0, 512) });
     seeOther(ctx, "/account");
   });
 }

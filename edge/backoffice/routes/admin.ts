@@ -9,7 +9,7 @@ import type { Context } from "koa";
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
-import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { consoleRefusal, formRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
 import { AUDIT_FIELDS, type AuditFilter, auditPage, operatorsPage, ROLE_NAMES } from "../views/admin.ts";
@@ -62,7 +62,7 @@ function auditCsv(e: AuditEntry): string {
 
 export function adminRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/operators", deps, async (ctx, s) => {
-    const res = await deps.client.listOperators({ context: s.context });
+    const res = await deps.client.settings.listOperators({ context: s.context });
     const t = s.kit.tr.t;
     const login = String(ctx.query.login ?? "");
     const notice =
@@ -80,7 +80,7 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
 
   /** The operators page with a new enrolment link (shown once), or with why a form was refused. */
   const operatorsAgain = async (ctx: Context, s: SignedIn, status: number, shown: { link?: { login: string; token: string }; notice?: Notice }) => {
-    const res = await deps.client.listOperators({ context: s.context });
+    const res = await deps.client.settings.listOperators({ context: s.context });
     const link = shown.link && { login: shown.link.login, url: `${originOf(ctx, deps)}/enrol/${shown.link.token}` };
     sendPage(
       ctx,
@@ -112,7 +112,7 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/operators", deps, async (ctx, s, form) => {
     const login = (form.get("login") ?? "").trim().toLowerCase();
     await operatorChange(ctx, s, async () => {
-      const res = await deps.client.createOperator({
+      const res = await deps.client.settings.createOperator({
         context: s.context,
         create: { login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) },
       });
@@ -123,7 +123,7 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/operators/:login/role", deps, async (ctx, s, form) => {
     const login = ctx.params.login ?? "";
     await operatorChange(ctx, s, async () => {
-      await deps.client.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
+      await deps.client.settings.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
       seeOther(ctx, `/operators?notice=saved&login=${encodeURIComponent(login)}`);
     });
   });
@@ -131,13 +131,13 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   consolePost(router, "/operators/:login/disable", deps, async (ctx, s) => {
     const login = ctx.params.login ?? "";
     await operatorChange(ctx, s, async () => {
-      await deps.client.disableOperator({ context: s.context, login });
+      await deps.client.settings.disableOperator({ context: s.context, login });
       seeOther(ctx, `/operators?notice=disabled&login=${encodeURIComponent(login)}`);
     });
   });
 
   consolePost(router, "/operators/:login/reset", deps, async (ctx, s) => {
-    const res = await deps.client.resetOperator({ context: s.context, login: ctx.params.login ?? "" });
+    const res = await deps.client.settings.resetOperator({ context: s.context, login: ctx.params.login ?? "" });
     await withLink(ctx, s, res.operator?.login ?? "", res.enrolment?.token ?? "");
   });
 
@@ -150,9 +150,9 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
       const page = auditPage(s.kit.tr, { filter, entries: [], nextPageToken: "", paged: false, canExport: false, notice });
       return s.render("audit", s.kit.tr.t("bo.nav.audit"), page);
     }
-    const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 50, pageToken });
+    const res = await deps.client.settings.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 50, pageToken });
     let verified: VerifyAuditChainResponse | undefined;
-    if (ctx.query.verify === "1") verified = await deps.client.verifyAuditChain({ context: s.context });
+    if (ctx.query.verify === "1") verified = await deps.client.settings.verifyAuditChain({ context: s.context });
     return s.render(
       "audit",
       s.kit.tr.t("bo.nav.audit"),
@@ -179,7 +179,7 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
         head: csvLine(["id", "time", "actor", "action", "outcome", "merchant_id", "target", "client_address", "before", "after", "detail", "hash"]),
         maxPages: EXPORT_PAGES,
         page: async (pageToken) => {
-          const res = await deps.client.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken, export: true });
+          const res = await deps.client.settings.listAuditEntries({ context: s.context, ...auditRequest(filter), pageSize: 1000, pageToken, export: true });
           return { lines: res.entries.map(auditCsv), next: res.nextPageToken };
         },
         cutNote: (rows) => `# cut after ${rows} entries: narrow the filter to export the rest`,

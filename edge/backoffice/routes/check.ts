@@ -1,6 +1,6 @@
 /**
  * POST /transactions/:traceId/check: "check now" on a transaction left open
- * (BackofficeService.CheckTransactionNow). The answer goes back where the
+ * (ConsoleWorkService.CheckTransactionNow). The answer goes back where the
  * button was: the stuck-work page or the transaction's detail, with a notice
  * saying that its processor is being asked. A refusal the operator can act on
  * (a final status, a payout waiting for its decision, a challenge waiting for
@@ -24,7 +24,7 @@ export function checkRoutes(router: Router, deps: PageDeps): void {
     }
     const reason = (form.get("reason") ?? "").trim().slice(0, CHECK_REASON_MAX);
     try {
-      await deps.client.checkTransactionNow({ context: s.context, traceId, reason });
+      await deps.client.work.checkTransactionNow({ context: s.context, traceId, reason });
     } catch (err) {
       const refusal = consoleRefusal(err);
       if (refusal.kind !== "refused" && refusal.kind !== "invalid") throw err;

@@ -8,7 +8,7 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import QRCode from "qrcode";
-import { EnrolmentStep, type ConsoleSession } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { EnrolmentStep, type ConsoleSession } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
 import { clearPendingSignIn, clearSession, pendingSignIn, sessionToken, setPendingSignIn, setSession } from "../cookies.ts";
 import type { ConsoleKey } from "../i18n.ts";
@@ -134,7 +134,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     await guess(ctx, kit, login, async (failed) => {
       if (!login || !password) return signIn(ctx, kit, 400, login, { kind: "error", text: kit.tr.t("bo.signin.missing") });
       try {
-        const res = await client.signIn({ context: consoleContext(ctx, deps, ""), login, password });
+        const res = await client.auth.signIn({ context: consoleContext(ctx, deps, ""), login, password });
         const ttl = res.expireTime ? Number(res.expireTime.seconds) * 1000 - Date.now() : 5 * 60_000;
         setPendingSignIn(ctx, { token: res.pendingToken, login }, Math.max(60_000, ttl));
         secondStep(ctx, kit, 200, { login, passkeyOptions: res.passkeyOptionsJson || undefined });
@@ -175,7 +175,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
               ? ({ case: "recoveryCode", value } as const)
               : ({ case: "passkeyResponseJson", value } as const);
         try {
-          const res = await client.completeSignIn({ context: consoleContext(ctx, deps, ""), pendingToken: pending.token, factor });
+          const res = await client.auth.completeSignIn({ context: consoleContext(ctx, deps, ""), pendingToken: pending.token, factor });
           sessionStarted(ctx, res.session);
           seeOther(ctx, "/");
         } catch (err) {
@@ -202,7 +202,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     const kit = pageKit(ctx);
     const form = await formOf(ctx, kit);
     if (!form) return;
-    await client.signOut({ context: consoleContext(ctx, deps) }).catch(() => {});
+    await client.auth.signOut({ context: consoleContext(ctx, deps) }).catch(() => {});
     clearSession(ctx);
     seeOther(ctx, "/signin?m=signedout");
   });
@@ -222,7 +222,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     );
 
   const showEnrolment = async (ctx: Context, kit: PageKit, token: string, errors: FieldError[] = [], status = 200) => {
-    const enrolment = await client.getEnrolment({ context: consoleContext(ctx, deps, ""), token });
+    const enrolment = await client.auth.getEnrolment({ context: consoleContext(ctx, deps, ""), token });
     const gate = { ...kit, csrf: csrfToken(ctx, deps) };
     if (enrolment.step === EnrolmentStep.TOTP && enrolment.totp) {
       const qrSvg = await QRCode.toString(enrolment.totp.otpauthUri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
@@ -273,7 +273,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
         return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
       if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
       try {
-        await client.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+        await client.auth.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
       } catch (err) {
         const refusal = consoleRefusal(err);
         // Set already (a second form, or another tab): the link's page now asks for the code.
@@ -298,9 +298,9 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     const t = kit.tr.t;
     await enrolGuess(ctx, kit, token, "code", async (failed) => {
       if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
-      let done: Awaited<ReturnType<BackofficeClient["confirmEnrolmentTotp"]>>;
+      let done: Awaited<ReturnType<BackofficeClient["auth"]["confirmEnrolmentTotp"]>>;
       try {
-        done = await client.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+        done = await client.auth.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
       } catch (err) {
         const refusal = consoleRefusal(err);
         if (refusal.kind !== "invalid") throw err;
@@ -310,7 +310,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
       sessionStarted(ctx, done.session);
       const session = done.session?.sessionToken ?? "";
       // The passkey is optional: without options (the engine refused, or none offered) the page simply omits it.
-      const options = await client
+      const options = await client.auth
         .startPasskeyRegistration({ context: consoleContext(ctx, deps, session) })
         .then((r) => r.optionsJson || undefined)
         .catch(() => undefined);

@@ -8,7 +8,7 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { RefusedForm } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { currencyExponent } from "../../../engine/shared/money.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
@@ -37,7 +37,7 @@ const NOTICES: Record<string, ConsoleKey> = { saved: "bo.merchant.saved", rotate
 export function merchantRoutes(router: Router, deps: PageDeps): void {
   /** One merchant's page as it stands, with a notice above it. */
   const drawMerchant = async (s: SignedIn, merchantId: string, notice?: Notice) => {
-    const res = await deps.client.getMerchant({ context: s.context, merchantId });
+    const res = await deps.client.settings.getMerchant({ context: s.context, merchantId });
     return s.render(
       "merchants",
       s.kit.tr.t("bo.merchant.title", { merchant: merchantId }),
@@ -67,7 +67,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
   };
 
   consoleGet(router, "/merchants", deps, async (ctx, s) => {
-    const res = await deps.client.listMerchants({ context: s.context, pageSize: 100, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    const res = await deps.client.settings.listMerchants({ context: s.context, pageSize: 100, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
     return s.render("merchants", s.kit.tr.t("bo.nav.merchants"), merchantsPage(s.kit.tr, res.merchants, res.nextPageToken));
   });
 
@@ -94,7 +94,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
     // offer goes to the engine as unspecified, which names it.
     const paths = MERCHANT_FORM_FIELDS.filter((f) => form.has(f));
     await change(ctx, s, merchantId, "saved", () =>
-      deps.client.updateMerchant({
+      deps.client.settings.updateMerchant({
         context: s.context,
         update: {
           merchant: {
@@ -118,7 +118,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       .map((o) => o.trim())
       .filter(Boolean);
     await change(ctx, s, merchantId, "saved", () =>
-      deps.client.updateFrontend({
+      deps.client.settings.updateFrontend({
         context: s.context,
         update: {
           merchantId,
@@ -149,7 +149,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       }
       thresholds.push(parsed);
     }
-    await change(ctx, s, merchantId, "saved", () => deps.client.setFourEyesThresholds({ context: s.context, merchantId, thresholds }));
+    await change(ctx, s, merchantId, "saved", () => deps.client.settings.setFourEyesThresholds({ context: s.context, merchantId, thresholds }));
   });
 
   consolePost(router, "/merchants/:id/rotate-secret", deps, async (ctx, s, form) => {
@@ -162,7 +162,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       return refused(ctx, s, merchantId, 400, s.kit.tr.t("bo.merchant.badOverlap"));
     }
     await change(ctx, s, merchantId, "rotated", () =>
-      deps.client.rotateMerchantSecret({
+      deps.client.settings.rotateMerchantSecret({
         context: s.context,
         rotation: { merchantId, newSecret: form.get("new_secret") ?? "", overlapSeconds: hours * 3600 },
       }),

@@ -8,7 +8,8 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import type { ConsoleContext, ConsoleSession } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { ConsoleContext } from "../../../gen/cashier/admin/v1/console_pb.js";
+import type { ConsoleSession } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import type { Html } from "../../pages/kit/html.ts";
 import { clearSession, sessionToken } from "../cookies.ts";
@@ -97,7 +98,7 @@ export async function signedIn(ctx: Context, deps: PageDeps): Promise<SignedIn |
   }
   const context = consoleContext(ctx, deps, token);
   try {
-    const { session } = await deps.client.getConsoleSession({ context });
+    const { session } = await deps.client.auth.getConsoleSession({ context });
     const operator = operatorView(session!);
     const csrf = deps.csrf.token(token);
     return {

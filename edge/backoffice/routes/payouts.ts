@@ -5,7 +5,7 @@
  * and bulk approval.
  */
 import type Router from "@koa/router";
-import { PayoutDecision, PayoutReason, RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { PayoutDecision, PayoutReason, RefusedForm } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { consoleRefusal } from "../refusal.ts";
 import { namedIn, seeOther, sendPage } from "../request.ts";
 import { BULK_APPROVE_MAX, NOTE_MAX, type PayoutReason as EngineReason, reasonMisfit } from "../../../engine/shared/payout-reasons.ts";
@@ -46,7 +46,7 @@ function reasonProblem(decision: PayoutDecision, reason: PayoutReason, note: str
 
 export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts", deps, async (ctx, s) => {
-    const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    const res = await deps.client.work.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
     const t = s.kit.tr.t;
     const key = namedIn(NOTICES, ctx.query.notice);
     const trace = String(ctx.query.trace ?? "");
@@ -66,7 +66,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts/:traceId", deps, async (ctx, s) => {
     const traceId = traceIdOf(ctx.params.traceId);
     if (traceId === undefined) return undefined;
-    const context = await deps.client.getPayoutContext({ context: s.context, traceId });
+    const context = await deps.client.work.getPayoutContext({ context: s.context, traceId });
     return s.render(
       "payouts",
       s.kit.tr.t("bo.payout.title", { trace: traceId }),
@@ -85,7 +85,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     const note = (form.get("note") ?? "").trim();
     const t = s.kit.tr.t;
     const again = async (message: string, status: number) => {
-      const context = await deps.client.getPayoutContext({ context: s.context, traceId });
+      const context = await deps.client.work.getPayoutContext({ context: s.context, traceId });
       sendPage(
         ctx,
         s.kit,
@@ -105,7 +105,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
       return again(t(why.key, why.params), 400);
     }
     try {
-      const res = await deps.client.decidePayout({ context: s.context, traceId, decision, reason, note });
+      const res = await deps.client.work.decidePayout({ context: s.context, traceId, decision, reason, note });
       const notice = res.awaitingSecondApproval
         ? "first"
         : decision === PayoutDecision.APPROVE
@@ -138,7 +138,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     if (why) {
       // Filed with the engine first: audited, or "Not allowed" for a role that may not decide at all.
       await fileRefusedForm(deps, s, RefusedForm.BULK_APPROVAL, { traceIds }, why);
-      const res = await deps.client.listPayoutQueue({ context: s.context, pageSize: 50 });
+      const res = await deps.client.work.listPayoutQueue({ context: s.context, pageSize: 50 });
       const message = t(why.key, why.params);
       return sendPage(
         ctx,
@@ -157,7 +157,7 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
         ),
       );
     }
-    const res = await deps.client.bulkApprovePayouts({ context: s.context, traceIds, reason, note });
+    const res = await deps.client.work.bulkApprovePayouts({ context: s.context, traceIds, reason, note });
     sendPage(ctx, s.kit, 200, s.render("payouts", t("bo.payout.bulkDone"), bulkResultPage(s.kit.tr, res.results)));
   });
 }

@@ -4,7 +4,7 @@
  * role that may not take it is refused there, audited, and this throws PERMISSION_DENIED, which the console answers
  * "Not allowed"), then audits the refusal with the reason in English, as every refused action is audited.
  */
-import type { RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { RefusedForm } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { type ConsoleKey, consoleTranslator } from "../i18n.ts";
 import type { PageDeps, SignedIn } from "./pages.ts";
 
@@ -17,7 +17,7 @@ export async function fileRefusedForm(
   named: { traceIds?: number[]; merchantId?: string },
   why: { key: ConsoleKey; params?: Record<string, string | number> },
 ): Promise<void> {
-  await deps.client.recordRefusedForm({
+  await deps.client.work.recordRefusedForm({
     context: s.context,
     form,
     traceIds: named.traceIds ?? [],

@@ -8,7 +8,7 @@ import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 export function stuckRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/stuck", deps, async (ctx, s) => {
     const minutes = Math.min(10_080, Math.max(1, Number.parseInt(String(ctx.query.minutes ?? "15"), 10) || 15));
-    const work = await deps.client.listStuckWork({ context: s.context, olderThanSeconds: minutes * 60, pageSize: 100 });
+    const work = await deps.client.work.listStuckWork({ context: s.context, olderThanSeconds: minutes * 60, pageSize: 100 });
     const t = s.kit.tr.t;
     const trace = String(ctx.query.trace ?? "");
     const notice =
@@ -36,7 +36,7 @@ export function stuckRoutes(router: Router, deps: PageDeps): void {
       ctx.status = 404;
       return;
     }
-    await deps.client.redeliverCallback({ context: s.context, id });
+    await deps.client.work.redeliverCallback({ context: s.context, id });
     seeOther(ctx, "/stuck?notice=redelivered");
   });
 }

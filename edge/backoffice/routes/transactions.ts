@@ -7,7 +7,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import type { GetTransactionDetailResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { GetTransactionDetailResponse } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { majorString } from "../../pages/kit/i18n.ts";
@@ -126,7 +126,7 @@ export async function detailOf(
   traceId: number,
   notice?: Notice | ((detail: GetTransactionDetailResponse) => Notice),
 ): Promise<Html> {
-  const res = await deps.client.getTransactionDetail({ context: s.context, traceId });
+  const res = await deps.client.work.getTransactionDetail({ context: s.context, traceId });
   return s.render(
     "transactions",
     s.kit.tr.t("bo.detail.title", { trace: traceId }),
@@ -169,7 +169,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
           notice: { kind: "error", text: bad.length > 0 ? t("bo.search.badFilters", { fields: bad.join(", ") }) : t("bo.search.badTrace") },
         }),
       );
-    const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
+    const res = await deps.client.work.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
     return s.render(
       "transactions",
       t("bo.nav.transactions"),
@@ -198,7 +198,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         head: CSV_HEAD,
         maxPages: EXPORT_PAGES,
         page: async (token) => {
-          const res = await deps.client.searchTransactions({ context: s.context, filter: filterOf(search, 500, token), export: true });
+          const res = await deps.client.work.searchTransactions({ context: s.context, filter: filterOf(search, 500, token), export: true });
           return { lines: res.transactions.map(csvRow), next: res.nextPageToken };
         },
         cutNote: (rows) => `# cut after ${rows} rows: narrow the search to export the rest`,
@@ -227,7 +227,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
       ctx.status = 404;
       return;
     }
-    await deps.client.redeliverCallback({ context: s.context, id });
+    await deps.client.work.redeliverCallback({ context: s.context, id });
     seeOther(ctx, `/transactions/${traceId}?notice=redelivered`);
   });
 }

@@ -6,7 +6,8 @@
  */
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
-import type { Passkey, VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { Passkey } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { type Operator, OperatorRole, OperatorState } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { button, errorSummary, type FieldError, field, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";

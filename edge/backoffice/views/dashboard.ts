@@ -6,7 +6,7 @@
  * anyone without scripts. The chart data is a JSON block the script reads;
  * nothing in it is executed.
  */
-import type { GetDashboardResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { GetDashboardResponse } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { type Html, html, raw } from "../../pages/kit/html.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable } from "./controls.ts";

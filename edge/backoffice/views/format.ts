@@ -8,7 +8,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { CallbackKind, CallbackState } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import type { Money } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { PayoutReason } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { PayoutReason } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { type Html, html } from "../../pages/kit/html.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";

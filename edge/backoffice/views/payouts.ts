@@ -11,7 +11,7 @@ import {
   type GetPayoutContextResponse,
   type QueuedPayout,
   type BulkApprovalResult,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";

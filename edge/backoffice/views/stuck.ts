@@ -4,7 +4,7 @@
  * non-final past the bound (each a link to its detail, with a "check now"
  * button where the role allows).
  */
-import type { ListStuckWorkResponse } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { ListStuckWorkResponse } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";

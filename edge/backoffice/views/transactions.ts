@@ -8,7 +8,7 @@
  * reply, and a redeliver button for operators whose role allows it.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { FourEyesApproval } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import type { FourEyesApproval } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";

@@ -1,9 +1,10 @@
 /**
  * The Backoffice's roles (docs/backoffice-operations.md): one table from role
  * to the actions it allows, each role holding every action of the one before
- * it, and the merchant scope every operator carries. Every BackofficeService
- * call names its action and is checked here; a test walks every (role, action)
- * pair against the running engine.
+ * it, and the merchant scope every operator carries. Every call of the
+ * console's services (ConsoleWorkService, ConsoleSettingsService) names its
+ * action and is checked here; a test walks every (role, action) pair against
+ * the running engine.
  */
 
 export const ROLES = ["viewer", "support", "payouts", "admin"] as const;

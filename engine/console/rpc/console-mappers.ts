@@ -3,13 +3,8 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { AuditEntrySchema, AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
-import {
-  ConsoleErrorReason,
-  ConsoleErrorSchema,
-  ConsoleSessionSchema,
-  PasskeySchema,
-  type ConsoleContext,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ConsoleSessionSchema, PasskeySchema } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { type ConsoleContext, ConsoleErrorReason, ConsoleErrorSchema } from "../../../gen/cashier/admin/v1/console_pb.js";
 import { EnrolmentSchema, OperatorRole, OperatorSchema, OperatorState } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { ErrorDetailSchema, ErrorReason } from "../../../gen/cashier/engine/v1/errors_pb.js";
 import type { ConsoleCaller } from "../ports/ports.ts";

@@ -1,10 +1,14 @@
 /**
- * BackofficeService, the audit log: its pages, newest first, within the
+ * ConsoleSettingsService, the audit log: its pages, newest first, within the
  * operator's merchant scope (an export's first page is itself audited), and
  * the check of its hash chain.
  */
 import { create } from "@bufbuild/protobuf";
-import { type BackofficeService, ListAuditEntriesResponseSchema, VerifyAuditChainResponseSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import {
+  type ConsoleSettingsService,
+  ListAuditEntriesResponseSchema,
+  VerifyAuditChainResponseSchema,
+} from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { auditExport } from "../app/console-export.ts";
 import { authorize } from "../app/console-session.ts";
@@ -17,7 +21,7 @@ import { timeArgument } from "../../rpc/time-argument.ts";
 
 const MAX_AUDIT_PAGE = 1000;
 
-export function auditSettings(deps: BackofficeDeps): Pick<ServiceImpl<typeof BackofficeService>, "listAuditEntries" | "verifyAuditChain"> {
+export function auditSettings(deps: BackofficeDeps): Pick<ServiceImpl<typeof ConsoleSettingsService>, "listAuditEntries" | "verifyAuditChain"> {
   return {
     listAuditEntries: (req) =>
       consoleCall(async () => {

@@ -1,10 +1,10 @@
 /**
- * BackofficeService, the four-eyes amounts: per currency, the payout amount
+ * ConsoleSettingsService, the four-eyes amounts: per currency, the payout amount
  * above which an approval needs a second operator. The new amounts and their
  * audit row (before and after) are written in one transaction.
  */
 import { create } from "@bufbuild/protobuf";
-import { type BackofficeService, SetFourEyesThresholdsResponseSchema } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { type ConsoleSettingsService, SetFourEyesThresholdsResponseSchema } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { auditingRefusals, authorize } from "../app/console-session.ts";
@@ -15,7 +15,7 @@ import { merchantsFor } from "./console-scope.ts";
 import { invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 
-export function fourEyesSettings(deps: BackofficeDeps): Pick<ServiceImpl<typeof BackofficeService>, "setFourEyesThresholds"> {
+export function fourEyesSettings(deps: BackofficeDeps): Pick<ServiceImpl<typeof ConsoleSettingsService>, "setFourEyesThresholds"> {
   return {
     setFourEyesThresholds: (req) =>
       consoleCall(async () => {

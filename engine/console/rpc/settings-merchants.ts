@@ -1,5 +1,5 @@
 /**
- * BackofficeService, the merchants: the list and one merchant's settings in
+ * ConsoleSettingsService, the merchants: the list and one merchant's settings in
  * scope, and the changes to a merchant, its frontends and its secret, each
  * made by AdminService's own handler behind the role and the scope, and
  * audited with the merchant before and after in the change's transaction. A
@@ -8,14 +8,14 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { GetMerchantRequestSchema, ListMerchantsRequestSchema, ListProcessorAccountsRequestSchema } from "../../../gen/cashier/admin/v1/admin_service_pb.js";
 import {
-  type BackofficeService,
-  BackofficeServiceCreateFrontendResponseSchema,
-  BackofficeServiceGetMerchantResponseSchema,
-  BackofficeServiceListMerchantsResponseSchema,
-  BackofficeServiceRotateMerchantSecretResponseSchema,
-  BackofficeServiceUpdateFrontendResponseSchema,
-  BackofficeServiceUpdateMerchantResponseSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+  type ConsoleSettingsService,
+  ConsoleSettingsServiceCreateFrontendResponseSchema,
+  ConsoleSettingsServiceGetMerchantResponseSchema,
+  ConsoleSettingsServiceListMerchantsResponseSchema,
+  ConsoleSettingsServiceRotateMerchantSecretResponseSchema,
+  ConsoleSettingsServiceUpdateFrontendResponseSchema,
+  ConsoleSettingsServiceUpdateMerchantResponseSchema,
+} from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { MerchantSchema } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { auditedChange } from "../app/audited-change.ts";
@@ -33,7 +33,7 @@ import type { CallContext, ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { pageOf, readPage } from "../../payments/rpc/index.ts";
 
 type MerchantCalls = Pick<
-  ServiceImpl<typeof BackofficeService>,
+  ServiceImpl<typeof ConsoleSettingsService>,
   "listMerchants" | "getMerchant" | "updateMerchant" | "createFrontend" | "updateFrontend" | "rotateMerchantSecret"
 >;
 
@@ -80,7 +80,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         const who = await authorize(deps, callerOf(req.context), "merchant.read");
         if (who.scope.merchantIds.length === 0) {
           const r = await admin.listMerchants(create(ListMerchantsRequestSchema, { pageSize: req.pageSize, pageToken: req.pageToken }), ctx);
-          return create(BackofficeServiceListMerchantsResponseSchema, { merchants: r.merchants, nextPageToken: r.nextPageToken });
+          return create(ConsoleSettingsServiceListMerchantsResponseSchema, { merchants: r.merchants, nextPageToken: r.nextPageToken });
         }
         const { limit, after } = readPage<string>(req, "string");
         const ids = [...who.scope.merchantIds].sort().filter((m) => after === undefined || m > after);
@@ -90,7 +90,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
           if (r?.merchant) rows.push(r.merchant);
         }
         const page = pageOf(rows, limit, (m) => m.merchantId);
-        return create(BackofficeServiceListMerchantsResponseSchema, { merchants: page.items, nextPageToken: page.nextPageToken });
+        return create(ConsoleSettingsServiceListMerchantsResponseSchema, { merchants: page.items, nextPageToken: page.nextPageToken });
       }),
 
     getMerchant: (req, ctx) =>
@@ -101,7 +101,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         const m = await admin.getMerchant(create(GetMerchantRequestSchema, { merchantId: req.merchantId }), ctx);
         const accounts = await admin.listProcessorAccounts(create(ListProcessorAccountsRequestSchema, { merchantId: req.merchantId }), ctx);
         const thresholds = await deps.backoffice.thresholds(req.merchantId);
-        return create(BackofficeServiceGetMerchantResponseSchema, {
+        return create(ConsoleSettingsServiceGetMerchantResponseSchema, {
           merchant: m.merchant,
           accounts: accounts.accounts,
           fourEyesThresholds: thresholds.map((t) => create(MoneySchema, { amountMinor: BigInt(t.amountMinor), currency: t.currency })),
@@ -115,7 +115,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         const r = await changeMerchant(callerOf(req.context), "merchant.update", "merchant.update", update.merchant!.merchantId, ctx, () =>
           admin.updateMerchant(update, ctx),
         );
-        return create(BackofficeServiceUpdateMerchantResponseSchema, { merchant: r.merchant });
+        return create(ConsoleSettingsServiceUpdateMerchantResponseSchema, { merchant: r.merchant });
       }),
 
     createFrontend: (req, ctx) =>
@@ -123,7 +123,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         if (!req.create) throw invalidArgument("create", "is required");
         const c = req.create;
         const r = await changeMerchant(callerOf(req.context), "merchant.update", "frontend.create", c.merchantId, ctx, () => admin.createFrontend(c, ctx));
-        return create(BackofficeServiceCreateFrontendResponseSchema, { merchant: r.merchant });
+        return create(ConsoleSettingsServiceCreateFrontendResponseSchema, { merchant: r.merchant });
       }),
 
     updateFrontend: (req, ctx) =>
@@ -131,7 +131,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         if (!req.update) throw invalidArgument("update", "is required");
         const u = req.update;
         const r = await changeMerchant(callerOf(req.context), "merchant.update", "frontend.update", u.merchantId, ctx, () => admin.updateFrontend(u, ctx));
-        return create(BackofficeServiceUpdateFrontendResponseSchema, { merchant: r.merchant });
+        return create(ConsoleSettingsServiceUpdateFrontendResponseSchema, { merchant: r.merchant });
       }),
 
     rotateMerchantSecret: (req, ctx) =>
@@ -141,7 +141,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         const r = await changeMerchant(callerOf(req.context), "merchant.rotate_secret", "merchant.rotate_secret", rot.merchantId, ctx, () =>
           admin.rotateMerchantSecret(rot, ctx),
         );
-        return create(BackofficeServiceRotateMerchantSecretResponseSchema, { merchant: r.merchant });
+        return create(ConsoleSettingsServiceRotateMerchantSecretResponseSchema, { merchant: r.merchant });
       }),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * BackofficeService, the operators: list, create, change the role and scope
+ * ConsoleSettingsService, the operators: list, create, change the role and scope
  * of, disable and reset them (app/operator-admin.ts), each refusal audited.
  * A scoped admin sees and manages only operators inside its own scope; one
  * outside it does not exist for it. No operator changes its own role or
@@ -7,13 +7,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
-  type BackofficeService,
-  BackofficeServiceCreateOperatorResponseSchema,
-  BackofficeServiceDisableOperatorResponseSchema,
-  BackofficeServiceResetOperatorResponseSchema,
+  type ConsoleSettingsService,
+  ConsoleSettingsServiceCreateOperatorResponseSchema,
+  ConsoleSettingsServiceDisableOperatorResponseSchema,
+  ConsoleSettingsServiceResetOperatorResponseSchema,
   ListOperatorsResponseSchema,
   UpdateOperatorResponseSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
 import { createOperator, disableOperator, resetOperator, updateOperator, type OperatorResult } from "../app/operator-admin.ts";
@@ -22,7 +22,10 @@ import { callerOf, consoleCall, enrolmentToProto, operatorToProto, roleFromProto
 import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 
-type OperatorCalls = Pick<ServiceImpl<typeof BackofficeService>, "listOperators" | "createOperator" | "updateOperator" | "disableOperator" | "resetOperator">;
+type OperatorCalls = Pick<
+  ServiceImpl<typeof ConsoleSettingsService>,
+  "listOperators" | "createOperator" | "updateOperator" | "disableOperator" | "resetOperator"
+>;
 
 export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
   /** Operators a scoped admin may touch: those whose scope lies inside its own. */
@@ -80,7 +83,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
               req.create.merchantIds,
             ),
           );
-          return create(BackofficeServiceCreateOperatorResponseSchema, {
+          return create(ConsoleSettingsServiceCreateOperatorResponseSchema, {
             operator: operatorToProto(r.operator, deps.now()),
             enrolment: enrolmentToProto(r.enrolment),
           });
@@ -118,7 +121,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
           await managed(who, req.login);
           if (req.login === who.scope.login) throw invalidArgument("login", "an operator cannot disable itself");
           const r = operatorResult(await disableOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
-          return create(BackofficeServiceDisableOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
+          return create(ConsoleSettingsServiceDisableOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
         });
       }),
 
@@ -130,7 +133,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
         return auditingRefusals(deps, who, caller, { action: "operator.reset", target }, async () => {
           await managed(who, req.login);
           const r = operatorResult(await resetOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
-          return create(BackofficeServiceResetOperatorResponseSchema, {
+          return create(ConsoleSettingsServiceResetOperatorResponseSchema, {
             operator: operatorToProto(r.operator, deps.now()),
             enrolment: enrolmentToProto(r.enrolment),
           });

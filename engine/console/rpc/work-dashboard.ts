@@ -1,5 +1,5 @@
 /**
- * BackofficeService, the dashboard: the console's first page, aggregated over
+ * ConsoleWorkService, the dashboard: the console's first page, aggregated over
  * the merchants in scope for a period of at most 31 days (24 hours by
  * default): sales by hour and processor, decline reasons, payouts waiting and
  * callback health.
@@ -7,13 +7,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  type BackofficeService,
+  type ConsoleWorkService,
   CallbackHealthSchema,
   DeclineReasonSchema,
   GetDashboardResponseSchema,
   PayoutsWaitingSchema,
   ProcessorHourSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { authorize } from "../app/console-session.ts";
 import { callerOf, consoleCall } from "./console-mappers.ts";
@@ -23,7 +23,7 @@ import { invalidArgument } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { timeArgument } from "../../rpc/time-argument.ts";
 
-export function dashboardWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof BackofficeService>, "getDashboard"> {
+export function dashboardWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof ConsoleWorkService>, "getDashboard"> {
   return {
     getDashboard: (req) =>
       consoleCall(async () => {

@@ -1,5 +1,5 @@
 /**
- * BackofficeService, the payouts waiting for a person: the queue, a payout's
+ * ConsoleWorkService, the payouts waiting for a person: the queue, a payout's
  * context (its customer's history at the merchant), one decision and a bulk
  * approval. A payout above the merchant's four-eyes amount needs two
  * operators (app/console-payouts.ts); the queue shows the first approval only
@@ -8,7 +8,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  type BackofficeService,
+  type ConsoleWorkService,
   BulkApprovalResultSchema,
   BulkApprovePayoutsResponseSchema,
   CustomerTotalsSchema,
@@ -19,7 +19,7 @@ import {
   PayoutDecision as PbDecision,
   type PayoutReason as PbReason,
   QueuedPayoutSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { decideConsolePayout, issuedAccessBetween, needsFourEyes, reasonFaults, scopedPayout, stillDecides } from "../app/console-payouts.ts";
 import { BULK_APPROVE_MAX, PAYOUT_REASONS, type PayoutReason } from "../../shared/payout-reasons.ts";
@@ -36,7 +36,7 @@ import { attemptToProto, pageOf, readPage } from "../../payments/rpc/index.ts";
 
 type PayoutDeps = ProcessDeps & BackofficeDeps;
 
-type PayoutCalls = Pick<ServiceImpl<typeof BackofficeService>, "listPayoutQueue" | "getPayoutContext" | "decidePayout" | "bulkApprovePayouts">;
+type PayoutCalls = Pick<ServiceImpl<typeof ConsoleWorkService>, "listPayoutQueue" | "getPayoutContext" | "decidePayout" | "bulkApprovePayouts">;
 
 const DECISIONS = new Map<PbDecision, PayoutDecision>([
   [PbDecision.APPROVE, "approve"],

@@ -1,5 +1,5 @@
 /**
- * BackofficeService.RecordRefusedForm: a console form the Backoffice refused
+ * ConsoleWorkService.RecordRefusedForm: a console form the Backoffice refused
  * on its own, before asking for the change (it reads some fields itself, to
  * answer in the operator's language: a four-eyes line, an offered overlap, a
  * decision's reason), filed as the change's own refusal would be. The role is
@@ -10,7 +10,12 @@
  * not have a row filed under it).
  */
 import { create } from "@bufbuild/protobuf";
-import { type RecordRefusedFormRequest, RecordRefusedFormResponseSchema, RefusedForm } from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import {
+  type ConsoleWorkService,
+  type RecordRefusedFormRequest,
+  RecordRefusedFormResponseSchema,
+  RefusedForm,
+} from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { authorize } from "../app/console-session.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
@@ -19,6 +24,7 @@ import { EVERY_CONTROL_CHARACTER } from "../../shared/control-characters.ts";
 import { MAX_DESCRIPTION } from "../../shared/canonical.ts";
 import { callerOf, consoleCall, merchantTarget, payoutsTarget } from "./console-mappers.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
+import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 
 /** Each form: the action its change is authorized as, the action its audit rows carry, and what it names. */
 const FORMS: Record<Exclude<RefusedForm, RefusedForm.UNSPECIFIED>, { action: Action; audited: string; names: "payouts" | "merchant" }> = {
@@ -32,7 +38,7 @@ const FORMS: Record<Exclude<RefusedForm, RefusedForm.UNSPECIFIED>, { action: Act
 const targetOf = (req: RecordRefusedFormRequest, names: "payouts" | "merchant"): string =>
   names === "merchant" ? merchantTarget(req.merchantId) : payoutsTarget(req.traceIds);
 
-export function backofficeRefusals(deps: BackofficeDeps) {
+export function refusedFormWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof ConsoleWorkService>, "recordRefusedForm"> {
   return {
     recordRefusedForm: (req: RecordRefusedFormRequest) =>
       consoleCall(async () => {

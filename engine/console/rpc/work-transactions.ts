@@ -1,5 +1,5 @@
 /**
- * BackofficeService, the transactions: search (EngineService's
+ * ConsoleWorkService, the transactions: search (EngineService's
  * ListTransactions, run once per merchant in scope), the detail of a
  * transaction, redelivery of a callback, stuck work, and asking a processor
  * now about an attempt left open. Every call is authorized by action and
@@ -9,13 +9,13 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  type BackofficeService,
-  BackofficeServiceRedeliverCallbackResponseSchema,
+  type ConsoleWorkService,
+  ConsoleWorkServiceRedeliverCallbackResponseSchema,
   CheckTransactionNowResponseSchema,
   GetTransactionDetailResponseSchema,
   ListStuckWorkResponseSchema,
   SearchTransactionsResponseSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
@@ -36,7 +36,7 @@ import { listTransactions } from "../../payments/rpc/index.ts";
 import { attemptToProto } from "../../payments/rpc/index.ts";
 
 type TransactionCalls = Pick<
-  ServiceImpl<typeof BackofficeService>,
+  ServiceImpl<typeof ConsoleWorkService>,
   "searchTransactions" | "getTransactionDetail" | "redeliverCallback" | "listStuckWork" | "checkTransactionNow"
 >;
 
@@ -120,7 +120,7 @@ export function transactionWork(deps: ProcessDeps & BackofficeDeps): Transaction
             await deps.audit.append(record("success", after), tx);
             audited = true;
           });
-          return create(BackofficeServiceRedeliverCallbackResponseSchema, { delivery: r.delivery });
+          return create(ConsoleWorkServiceRedeliverCallbackResponseSchema, { delivery: r.delivery });
         } catch (err) {
           // Refused before anything changed: audited as a failure on its own.
           if (!audited) await deps.audit.append(record("failure", undefined, err instanceof Error ? err.message : "refused"));

@@ -21,7 +21,7 @@ export interface Config {
   serviceTokens: string[];
   /** The token the edge sends to the engine. */
   edgeToken: string | undefined;
-  /** The token the Backoffice console sends (BackofficeService only). */
+  /** The token the Backoffice console sends (the console's services only: ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService). */
   backofficeToken: string | undefined;
   /** 32-byte key, hex or base64; undefined: a dev key generated into dataDir. */
   masterKey: string | undefined;

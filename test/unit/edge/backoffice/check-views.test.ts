@@ -7,7 +7,7 @@
  */
 import t from "tap";
 import { create } from "@bufbuild/protobuf";
-import { ListStuckWorkResponseSchema } from "../../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+import { ListStuckWorkResponseSchema } from "../../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { TransactionSchema, TransactionStatus, TransactionType } from "../../../../gen/cashier/engine/v1/transaction_pb.js";
 import { consoleTranslator } from "../../../../edge/backoffice/i18n.ts";
 import { stuckPage } from "../../../../edge/backoffice/views/stuck.ts";

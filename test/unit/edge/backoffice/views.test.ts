@@ -11,13 +11,13 @@ import { create } from "@bufbuild/protobuf";
 import QRCode from "qrcode";
 import { CallbackKind, CallbackSchema, CallbackState } from "../../../../gen/cashier/engine/v1/callback_pb.js";
 import { TransactionSchema, TransactionStatus, TransactionType } from "../../../../gen/cashier/engine/v1/transaction_pb.js";
+import { ConsoleSessionSchema } from "../../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import {
-  ConsoleSessionSchema,
   FourEyesApprovalSchema,
   GetPayoutContextResponseSchema,
   PayoutReason,
   QueuedPayoutSchema,
-} from "../../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { payoutPage } from "../../../../edge/backoffice/views/payouts.ts";
 import { OperatorRole } from "../../../../gen/cashier/admin/v1/operator_pb.js";
 import { MerchantSchema } from "../../../../gen/cashier/admin/v1/merchant_pb.js";

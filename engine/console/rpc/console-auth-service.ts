@@ -1,12 +1,14 @@
 /**
- * BackofficeService, the calls before and around a session: enrolment,
- * sign-in, sign-out, the session itself, the operator's own password and
- * passkeys.
+ * cashier.admin.v1.ConsoleAuthService, the console's calls before and around
+ * a session: enrolment, sign-in, sign-out, the session itself, the operator's
+ * own password and passkeys. The calls made before there is a session
+ * (enrolment, sign-in) check their own token; the others authenticate the
+ * console session in their context (app/console-session.ts).
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  type BackofficeService,
+  type ConsoleAuthService,
   ChangePasswordResponseSchema,
   CompleteSignInResponseSchema,
   ConfirmEnrolmentTotpResponseSchema,
@@ -21,7 +23,7 @@ import {
   SignOutResponseSchema,
   StartPasskeyRegistrationResponseSchema,
   TotpSetupSchema,
-} from "../../../gen/cashier/admin/v1/backoffice_service_pb.js";
+} from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { changePassword } from "../app/change-password.ts";
 import { completeSignIn, signIn, type SecondFactor } from "../app/console-sign-in.ts";
@@ -33,25 +35,9 @@ import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import { callerOf, consoleCall, passkeyToProto, roleToProto, sessionToProto } from "./console-mappers.ts";
 
-type AuthCalls = Pick<
-  ServiceImpl<typeof BackofficeService>,
-  | "getEnrolment"
-  | "setEnrolmentPassword"
-  | "confirmEnrolmentTotp"
-  | "signIn"
-  | "completeSignIn"
-  | "signOut"
-  | "getConsoleSession"
-  | "changePassword"
-  | "startPasskeyRegistration"
-  | "finishPasskeyRegistration"
-  | "listPasskeys"
-  | "deletePasskey"
->;
-
 const totpToProto = (t: TotpSetup | undefined) => (t ? create(TotpSetupSchema, { otpauthUri: t.uri, secretBase32: t.secret }) : undefined);
 
-export function backofficeAuth(deps: BackofficeDeps): AuthCalls {
+export function consoleAuthService(deps: BackofficeDeps): ServiceImpl<typeof ConsoleAuthService> {
   return {
     getEnrolment: (req) =>
       consoleCall(async () => {
