@@ -1,12 +1,14 @@
 /**
  * The engine's gRPC server (grpc-js): the services it is given, each behind its
- * bearer tokens, with health and reflection. Built here, started by the caller.
+ * bearer tokens (refused tokens throttled per address over all of them), with
+ * health (open) and reflection (service tokens only). Built here, started by the caller.
  */
 import * as grpc from "@grpc/grpc-js";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { Logger } from "../shared/runtime/log.ts";
-import { bearerAuth } from "./auth.ts";
+import { type AuthGuard, type AuthRefusal, bearerAuth, tokenCheck } from "./auth.ts";
+import { type AuthFailureLimit, authThrottle } from "./auth-throttle.ts";
 import { classifyDataError, classifyInternal, toRpcError } from "./errors.ts";
 import { domainError } from "../shared/errors.ts";
 import { addService, type ServiceImpl } from "./grpc-adapter.ts";
@@ -26,18 +28,32 @@ export function registration<S extends DescService & GenService<GenServiceMethod
   return { add: (server, opts) => addService(server, service, impl, opts), tokens };
 }
 
+/** What buildGrpcServer may be given besides its services. */
+export interface GrpcServerOptions {
+  /** The outermost interceptor of every service: the engine's metrics. */
+  observe?: Interceptor;
+  /** Told of every refused token, by why (the engine's refusal counter). */
+  onAuthRefused?: (reason: AuthRefusal) => void;
+  /** Reflection for holders of these tokens (CASHIER_GRPC_REFLECTION: the service tokens); undefined: not served. */
+  reflection?: readonly string[];
+  /** Refused tokens per address before it is blocked (auth-throttle.ts's default). */
+  authLimit?: AuthFailureLimit;
+}
+
 /**
- * Every registered service behind its own bearer tokens; health and
- * reflection are open, so probes and grpcurl's discovery need none.
- * Interceptors as interceptorsFor() lists them. Which services, with which
- * tokens, is the composition root's choice (engine/grpc-services.ts).
+ * Every registered service behind its own bearer tokens, one throttle of
+ * refused tokens over all of them (a guesser cannot spread over services);
+ * health is open, so probes need no token; reflection, when given tokens,
+ * answers their holders only. Interceptors as interceptorsFor() lists them.
+ * Which services, with which tokens, is the composition root's choice
+ * (engine/grpc-services.ts).
  */
 export function buildGrpcServer(
   services: readonly ServiceRegistration[],
   reflected: DescFile[],
   log: Logger,
   probe: () => Promise<void>,
-  opts: { observe?: Interceptor } = {},
+  opts: GrpcServerOptions = {},
 ): { server: grpc.Server; health: HealthHandle } {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024,
@@ -54,8 +70,9 @@ export function buildGrpcServer(
         field ? [{ field, description: "must be UTF-8 text (it holds half of a surrogate pair alone, or bytes that are no text)" }] : [],
       ),
     );
-  for (const s of services) s.add(server, { interceptors: interceptorsFor(s.tokens, { observe: opts.observe, onInternal }), malformed });
-  addReflection(server, reflected);
+  const guard: AuthGuard = { throttle: authThrottle(opts.authLimit), onRefused: opts.onAuthRefused };
+  for (const s of services) s.add(server, { interceptors: interceptorsFor(s.tokens, { observe: opts.observe, onInternal, guard }), malformed });
+  if (opts.reflection) addReflection(server, reflected, tokenCheck(opts.reflection, guard));
   const health = addHealth(server, probe);
   return { server, health };
 }
@@ -67,16 +84,21 @@ export const classifyEngineError = (err: unknown) => classifyDataError(err) ?? c
  * The interceptors of a service that takes the bearer `tokens`, outermost
  * first (the adapter adds decoding innermost): metrics, so refused calls count
  * too, with the code they ended with; errors mapped to gRPC statuses; the
- * bearer token.
+ * bearer token (throttled by `guard`, when given, with the server's other services).
  */
 export function interceptorsFor(
   tokens: string[],
-  opts: { observe?: Interceptor; onInternal: (err: unknown, method: string) => void; classify?: (err: unknown) => RpcError | undefined },
+  opts: {
+    observe?: Interceptor;
+    onInternal: (err: unknown, method: string) => void;
+    classify?: (err: unknown) => RpcError | undefined;
+    guard?: AuthGuard;
+  },
 ): Interceptor[] {
   return [
     ...(opts.observe ? [opts.observe] : []),
     mappingErrors({ onInternal: opts.onInternal, classify: opts.classify ?? classifyEngineError }),
-    bearerAuth(tokens),
+    bearerAuth(tokens, opts.guard),
   ];
 }
 

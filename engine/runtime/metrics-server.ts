@@ -1,57 +1,6 @@
 /**
- * The engine's Prometheus endpoint: GET /metrics on a port of its own
- * (METRICS_PORT), so scraping never competes with the gRPC port and can be
- * firewalled apart from it. A bare node:http server: one route needs no framework.
+ * The engine's Prometheus endpoint is the shared one (engine/shared/runtime/metrics-server.ts),
+ * which the edge serves its own metrics with too. Re-exported here for engine/engine.ts until it
+ * imports the shared module itself; then this file goes.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Registry } from "prom-client";
-import { listenOnSidePort } from "../shared/runtime/listen.ts";
-
-export interface MetricsServer {
-  port: number;
-  /** True when METRICS_PORT was unset and its default was taken, so a free port was chosen. */
-  movedFromDefault: boolean;
-  close(): Promise<void>;
-}
-
-/** Serves `registry` at GET /metrics; anything else is 404 (405 for another method on /metrics). */
-export async function startMetricsServer(
-  registry: Registry,
-  host: string,
-  port: number,
-  onError: (err: unknown) => void,
-  portIsDefault = false,
-): Promise<MetricsServer> {
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== "/metrics") {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found: the metrics are at /metrics\n");
-      return;
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { "content-type": "text/plain", allow: "GET, HEAD" }).end("method not allowed\n");
-      return;
-    }
-    registry.metrics().then(
-      (body) => res.writeHead(200, { "content-type": registry.contentType }).end(req.method === "HEAD" ? undefined : body),
-      (err: unknown) => {
-        onError(err);
-        res.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n");
-      },
-    );
-  });
-  server.keepAliveTimeout = 65_000;
-  const { movedFromDefault } = await listenOnSidePort(server, port, host, portIsDefault);
-  return {
-    port: (server.address() as AddressInfo).port,
-    movedFromDefault,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // An in-flight scrape finishes; idle keep-alive connections go now, anything left after a second too.
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1000).unref();
-      }),
-  };
-}
+export { type MetricsServer, startMetricsServer } from "../shared/runtime/metrics-server.ts";

@@ -7,6 +7,7 @@
  */
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { AuthRefusal } from "../rpc/auth.ts";
 import { observing, type Interceptor } from "../rpc/interceptors.ts";
 
 /** Latency buckets in seconds: from a cached reply (1 ms) to a slow processor (10 s). */
@@ -71,6 +72,8 @@ export interface EngineMetrics {
   interceptor: Interceptor;
   /** What the interceptor records for one ended call. */
   record(method: string, code: GrpcStatus, ms: number): void;
+  /** Counts one refused bearer token (engine/rpc/auth.ts), reflection's included: a guesser shows here first. */
+  authRefused(reason: AuthRefusal): void;
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -146,10 +149,17 @@ export function createEngineMetrics(pool: () => Promise<PoolLike>, opts: { defau
     },
   });
 
+  const authRefusals = new Counter({
+    name: "cashier_rpc_auth_refusals_total",
+    help: "gRPC calls refused for their bearer token, by why: missing, malformed, wrong, or throttled (the address is blocked after too many).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+
   const record = (method: string, code: GrpcStatus, ms: number) => {
     const labels = { method: method.replace(/^\//, ""), code: GrpcStatus[code] ?? String(code) };
     requests.inc(labels);
     duration.observe(labels, ms / 1000);
   };
-  return { registry, interceptor: observing(record), record };
+  return { registry, interceptor: observing(record), record, authRefused: (reason) => authRefusals.inc({ reason }) };
 }

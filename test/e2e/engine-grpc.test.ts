@@ -1,7 +1,7 @@
 /**
  * The engine over real gRPC, as an internal service or an operator sees it:
  * bearer tokens, typed Process with INVALID_ARGUMENT naming fields, the
- * transaction and its history, listing, reflection and health.
+ * transaction and its history, listing, reflection (for token holders) and health.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -133,8 +133,21 @@ t.test("ListTransactions filters and pages newest first", async (t) => {
   t.equal(declined.transactions.length, 0);
 });
 
-t.test("reflection lets buf curl list the services with no proto files", async (t) => {
-  const { stdout } = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", service().engineUrl]);
+t.test("reflection lets buf curl list the services with no proto files, for a service token's holder", async (t) => {
+  const refused = await run("node_modules/.bin/buf", ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", service().engineUrl]).catch(
+    (err: { stderr?: string }) => err,
+  );
+  t.match((refused as { stderr?: string }).stderr, /not authenticated/i, "without a token, reflection is refused");
+  const { stdout } = await run("node_modules/.bin/buf", [
+    "curl",
+    "--protocol",
+    "grpc",
+    "--http2-prior-knowledge",
+    "--reflect-header",
+    `authorization: Bearer ${SERVICE_TOKEN}`,
+    "--list-services",
+    service().engineUrl,
+  ]);
   t.match(stdout, /cashier\.engine\.v1\.EngineService/);
   t.match(stdout, /cashier\.admin\.v1\.AdminService/);
   t.match(stdout, /cashier\.admin\.v1\.ConsoleAuthService/);
@@ -149,6 +162,8 @@ t.test("reflection lets buf curl list the services with no proto files", async (
     "--http2-prior-knowledge",
     "-H",
     `authorization: Bearer ${SERVICE_TOKEN}`,
+    "--reflect-header",
+    "*",
     "--data",
     '{"merchant_id": "m-test"}',
     `${service().engineUrl}/cashier.admin.v1.AdminService/GetMerchant`,
@@ -157,7 +172,7 @@ t.test("reflection lets buf curl list the services with no proto files", async (
   t.notMatch(got.stdout, /secret-0123456789/, "no secret in the answer");
 });
 
-t.test("health reports SERVING while the database answers, overall and for every service reflection lists", async (t) => {
+t.test("health reports SERVING while the database answers, overall and for every service reflection lists; the check needs no token", async (t) => {
   const services = [
     "",
     "cashier.engine.v1.EngineService",
@@ -173,6 +188,9 @@ t.test("health reports SERVING while the database answers, overall and for every
       "--protocol",
       "grpc",
       "--http2-prior-knowledge",
+      // The token opens reflection, buf's way of learning Health's schema; the check itself carries none.
+      "--reflect-header",
+      `authorization: Bearer ${SERVICE_TOKEN}`,
       "--data",
       JSON.stringify({ service: service_ }),
       `${service().engineUrl}/grpc.health.v1.Health/Check`,

@@ -28,7 +28,7 @@ import { saleRequest } from "../support/engine-request.ts";
 import { MERCHANTS } from "../support/merchants.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
-const TOKEN = "tls-test-token";
+const TOKEN = "tls-test-token-0123456789abcdefghij";
 const dir = mkdtempSync(join(tmpdir(), "cashier-tls-"));
 chmodSync(dir, 0o755);
 const certFile = join(dir, "cert.pem");

@@ -16,7 +16,12 @@ import { until } from "../support/until.ts";
 t.test("two engines, one edge, one database: no duplicate processing, no callback twice", async (t) => {
   const world = await platformWorld(t);
   const { stub, db } = world;
-  const common = { ...world.env, CASHIER_MASTER_KEY: randomBytes(32).toString("hex"), CASHIER_EDGE_TOKEN: "edge-token", CASHIER_SERVICE_TOKENS: "ops-token" };
+  const common = {
+    ...world.env,
+    CASHIER_MASTER_KEY: randomBytes(32).toString("hex"),
+    CASHIER_EDGE_TOKEN: "edge-token-of-the-scale-out-test-0123456789",
+    CASHIER_SERVICE_TOKENS: "ops-token-of-the-scale-out-test-0123456789",
+  };
   // Both at once on an empty database, as `docker compose up --scale engine=2` starts them:
   // the startup lock makes one migrate while the other waits.
   const [a, b] = await Promise.all([launch("engine/main.ts", common, "engine listening"), launch("engine/main.ts", common, "engine listening")]);
@@ -29,7 +34,11 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   );
   t.ok(warned, "an engine alone without CASHIER_PUBLIC_URL warns that its links name its own EDGE_PORT");
   const engines = `http://127.0.0.1:${a.line.port},http://127.0.0.1:${b.line.port}`;
-  const edge = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: engines, CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");
+  const edge = await launch(
+    "edge/main.ts",
+    { EDGE_PORT: "0", EDGE_METRICS_PORT: "0", ENGINE_URL: engines, CASHIER_EDGE_TOKEN: "edge-token-of-the-scale-out-test-0123456789" },
+    "edge listening",
+  );
   t.teardown(() => stopProcess(edge.child));
   const url = `http://127.0.0.1:${edge.line.port}`;
 

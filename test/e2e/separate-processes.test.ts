@@ -12,6 +12,9 @@ import { processSale } from "../support/wire.ts";
 import { launch, stopProcess } from "../support/processes.ts";
 
 const stop = stopProcess;
+/** Tokens as the engine takes them: 32 characters or more. */
+const OPS_TOKEN = "ops-token-of-the-separate-processes-test";
+const EDGE_TOKEN = "edge-token-of-the-separate-processes-test";
 
 t.test("npm run engine + npm run edge serve Process together", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "cashier-apart-"));
@@ -25,8 +28,8 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
       ENGINE_PORT: "0",
       METRICS_PORT: "0",
       CASHIER_MERCHANTS_FILE: merchants,
-      CASHIER_SERVICE_TOKENS: "ops-token",
-      CASHIER_EDGE_TOKEN: "edge-token",
+      CASHIER_SERVICE_TOKENS: OPS_TOKEN,
+      CASHIER_EDGE_TOKEN: EDGE_TOKEN,
       CASHIER_PUBLIC_URL: "https://pay.example.com",
     },
     "engine listening",
@@ -38,7 +41,7 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
   const enginePort = engine.line.port as number;
   const edge = await launch(
     "edge/main.ts",
-    { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "edge-token" },
+    { EDGE_PORT: "0", EDGE_METRICS_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: EDGE_TOKEN },
     "edge listening",
   );
   t.teardown(() => stop(edge.child));
@@ -53,7 +56,7 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
 
   const wrongToken = await launch(
     "edge/main.ts",
-    { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "not-accepted" },
+    { EDGE_PORT: "0", EDGE_METRICS_PORT: "0", ENGINE_URL: `http://127.0.0.1:${enginePort}`, CASHIER_EDGE_TOKEN: "not-a-token-the-engine-accepts-0123456789" },
     "edge listening",
   );
   t.teardown(() => stop(wrongToken.child));
@@ -64,4 +67,17 @@ t.test("npm run engine + npm run edge serve Process together", async (t) => {
 
 t.test("the edge alone refuses to start without CASHIER_EDGE_TOKEN, saying why", async (t) => {
   await t.rejects(launch("edge/main.ts", { EDGE_PORT: "0", CASHIER_EDGE_TOKEN: "" }, "edge listening"), /CASHIER_EDGE_TOKEN is required/);
+});
+
+t.test("a token under 32 characters stops the start, naming the setting and never the token", async (t) => {
+  const edge = launch("edge/main.ts", { EDGE_PORT: "0", CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");
+  await t.rejects(edge, /CASHIER_EDGE_TOKEN: the token has 10 characters; a bearer token needs at least 32/);
+  const engine = launch("engine/main.ts", { ENGINE_PORT: "0", CASHIER_SERVICE_TOKENS: `${OPS_TOKEN},ops-token` }, "engine listening");
+  const err = (await engine.then(
+    () => new Error("started"),
+    (e: Error) => e,
+  )) as Error;
+  t.match(err.message, /cashier failed to start: CASHIER_SERVICE_TOKENS: token 2 of 2 has 9 characters/);
+  t.notMatch(err.message, /ops-token[^-]/, "the weak token is not echoed");
+  t.notMatch(err.message, /embedded postgres started/, "stopped before anything started");
 });

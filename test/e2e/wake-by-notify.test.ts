@@ -29,7 +29,7 @@ t.test("two engines polling once a minute: work committed through engine A is ta
     ...world.env,
     CASHIER_WORKER_POLL_MS: POLL_ONCE_A_MINUTE,
     CASHIER_MASTER_KEY: randomBytes(32).toString("hex"),
-    CASHIER_EDGE_TOKEN: "edge-token",
+    CASHIER_EDGE_TOKEN: "edge-token-of-the-wake-up-test-0123456789",
   };
 
   // Engine A runs in this process so that its own wake-up can be cut: its workers sleep out their minute.
@@ -40,7 +40,11 @@ t.test("two engines polling once a minute: work committed through engine A is ta
   const b = await launch("engine/main.ts", env, "engine listening");
   t.teardown(() => stopProcess(b.child));
   // The edge sends every request to engine A only.
-  const edge = await launch("edge/main.ts", { EDGE_PORT: "0", ENGINE_URL: `http://127.0.0.1:${a.port}`, CASHIER_EDGE_TOKEN: "edge-token" }, "edge listening");
+  const edge = await launch(
+    "edge/main.ts",
+    { EDGE_PORT: "0", EDGE_METRICS_PORT: "0", ENGINE_URL: `http://127.0.0.1:${a.port}`, CASHIER_EDGE_TOKEN: "edge-token-of-the-wake-up-test-0123456789" },
+    "edge listening",
+  );
   t.teardown(() => stopProcess(edge.child));
   const url = `http://127.0.0.1:${edge.line.port}`;
 

@@ -12,8 +12,8 @@ import { orderId, type Reply } from "./wire.ts";
 
 export type CashierClient = Client<typeof CashierService>;
 
-/** A CashierService client over gRPC with a bearer token (the service token by default). */
-export function cashierClient(engineUrl: string, token = "test-service-token"): CashierClient {
+/** A CashierService client over gRPC with a bearer token (service.ts's SERVICE_TOKEN by default). */
+export function cashierClient(engineUrl: string, token = "test-service-token-0123456789abcdef"): CashierClient {
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);

@@ -23,7 +23,8 @@ import { createClient, type Client, type Interceptor } from "@connectrpc/connect
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 
-export const SERVICE_TOKEN = "test-service-token";
+/** A service token as the engine accepts them: 32 characters or more. */
+export const SERVICE_TOKEN = "test-service-token-0123456789abcdef";
 
 /** A Connect client of cashier.admin.v1.AdminService over gRPC, with a bearer token. */
 export function adminClient(engineUrl: string, token: string): Client<typeof AdminService> {
@@ -98,6 +99,8 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
     host: "127.0.0.1",
     engineUrl,
     token: engine.edgeToken,
+    // As `npm start` hands them over: CASHIER_TRUSTED_PROXIES in `env` puts the edge behind a proxy.
+    trustedProxies: config.trustedProxies,
     logLevel,
     logFile,
     onCrash: (err) => {

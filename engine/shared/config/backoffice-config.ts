@@ -8,6 +8,7 @@
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext } from "node:tls";
+import { tokenSetting } from "./bearer-tokens.ts";
 import { ConfigError, httpUrlSetting } from "./config.ts";
 
 export interface BackofficeConfig {
@@ -17,7 +18,7 @@ export interface BackofficeConfig {
   portIsDefault: boolean;
   /** BACKOFFICE_HOST (127.0.0.1): the address the console binds to. */
   host: string;
-  /** CASHIER_BACKOFFICE_TOKEN: the bearer token the console sends to the engine (required when it runs alone). */
+  /** CASHIER_BACKOFFICE_TOKEN: the bearer token the console sends to the engine (required when it runs alone; at least 32 characters). */
   token: string | undefined;
   /** BACKOFFICE_PUBLIC_URL: the console's address as operators' browsers reach it (passkeys are bound to its host). */
   publicUrl: string | undefined;
@@ -47,7 +48,7 @@ export function loadBackofficeConfig(env: NodeJS.ProcessEnv = process.env): Back
     port,
     portIsDefault: rawPort === undefined || rawPort === "",
     host,
-    token: env.CASHIER_BACKOFFICE_TOKEN || undefined,
+    token: tokenSetting(env, "CASHIER_BACKOFFICE_TOKEN"),
     publicUrl: publicUrl?.replace(/\/+$/, ""),
     tls: cert && key ? { certFile: cert, keyFile: key } : undefined,
   };

@@ -7,6 +7,9 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_SCHEDULE_SETTINGS as D } from "../schedule-settings.ts";
 import { parseKeys } from "./acquirer-sim-keys.ts";
+import { tokenListSetting, tokenSetting } from "./bearer-tokens.ts";
+import { ConfigError, flag, host, list, port, positiveInt, secondsList, wholeNumber } from "./env-readers.ts";
+import { trustedProxiesSetting } from "./trusted-proxies.ts";
 
 export interface Config {
   /** A real Postgres; undefined means the embedded one under dataDir. */
@@ -14,15 +17,26 @@ export interface Config {
   dataDir: string;
   edgePort: number;
   enginePort: number;
+  /** ENGINE_HOST: the address the engine's gRPC listener binds (loopback unless told otherwise). */
+  engineHost: string;
+  /** METRICS_HOST: the address of the engine's and the edge's metrics listeners (loopback unless told otherwise). */
+  metricsHost: string;
   /** Where a separately started edge finds the engine. */
   engineUrl: string;
   merchantsFile: string | undefined;
-  /** Bearer tokens accepted from direct gRPC callers. */
+  /** Bearer tokens accepted from direct gRPC callers (each at least 32 characters: bearer-tokens.ts). */
   serviceTokens: string[];
   /** The token the edge sends to the engine. */
   edgeToken: string | undefined;
   /** The token the Backoffice console sends (the console's services only: ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService). */
   backofficeToken: string | undefined;
+  /** CASHIER_GRPC_REFLECTION: the engine serves server reflection, to holders of a service token only (default on). */
+  grpcReflection: boolean;
+  /**
+   * CASHIER_TRUSTED_PROXIES: the reverse proxies (normalised networks, `10.0.0.0/8`) whose
+   * X-Forwarded-For and X-Forwarded-Proto the edge and the Backoffice believe; empty: none.
+   */
+  trustedProxies: string[];
   /** 32-byte key, hex or base64; undefined: a dev key generated into dataDir. */
   masterKey: string | undefined;
   /** Base of redirect_urls; undefined: http://127.0.0.1:<edge port>, resolved once the edge listens. */
@@ -56,6 +70,10 @@ export interface Config {
   metricsPort: number;
   /** METRICS_PORT was unset: when 9464 is taken, a free port is used instead (engine/shared/runtime/listen.ts). */
   metricsPortIsDefault: boolean;
+  /** EDGE_METRICS_PORT: the edge's own Prometheus endpoint, off its public port; 0 = any free port. */
+  edgeMetricsPort: number;
+  /** EDGE_METRICS_PORT was unset: when 9465 is taken, a free port is used instead. */
+  edgeMetricsPortIsDefault: boolean;
   /** PEM file paths: when set, the engine serves gRPC over TLS only. */
   engineTls: { certFile: string; keyFile: string } | undefined;
   /** PEM file of a private CA the edge trusts when ENGINE_URL is https:// (else the system's roots). */
@@ -79,39 +97,7 @@ export interface Config {
   };
 }
 
-export class ConfigError extends Error {}
-
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-/** A whole number, 0 allowed (a retention of 0 days keeps rows for good). */
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number (0 or more), got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = (env[name] ?? "0").trim();
-  if (raw === "1" || raw === "true") return true;
-  if (raw === "0" || raw === "false" || raw === "") return false;
-  throw new ConfigError(`${name} must be 0 or 1, got ${JSON.stringify(raw)}`);
-}
+export { ConfigError };
 
 /** Both TLS files or neither: half a TLS setting is a mistake, not a request for plaintext. */
 function tlsPair(env: NodeJS.ProcessEnv, cwd: string): Config["engineTls"] {
@@ -133,16 +119,6 @@ function engineUrl(env: NodeJS.ProcessEnv, enginePort: number): string {
   return urls.join(",");
 }
 
-function secondsList(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const values = list(raw).map(Number);
-  if (values.length === 0 || values.some((n) => !Number.isInteger(n) || n <= 0)) {
-    throw new ConfigError(`${name} must be comma-separated positive whole seconds, got ${JSON.stringify(raw)}`);
-  }
-  return values;
-}
-
 /** pino's own levels. A Set, not pino's table: LOG_LEVEL=constructor would "find" a function there and log nothing. */
 export const LOG_LEVELS: ReadonlySet<string> = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
@@ -150,13 +126,6 @@ function logLevel(env: NodeJS.ProcessEnv): string {
   const raw = env.LOG_LEVEL || "info";
   if (!LOG_LEVELS.has(raw)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(", ")}, got ${JSON.stringify(raw)}`);
   return raw;
-}
-
-function list(raw: string | undefined): string[] {
-  return (raw ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
 }
 
 /** An http(s) URL setting as the URL parser reads it, or a ConfigError naming the variable and `what` it must be. */
@@ -209,11 +178,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: resolve(cwd, env.CASHIER_DATA_DIR || ".data"),
     edgePort,
     enginePort,
+    engineHost: host(env, "ENGINE_HOST", "127.0.0.1"),
+    metricsHost: host(env, "METRICS_HOST", "127.0.0.1"),
     engineUrl: engineUrl(env, enginePort),
     merchantsFile: env.CASHIER_MERCHANTS_FILE ? resolve(cwd, env.CASHIER_MERCHANTS_FILE) : undefined,
-    serviceTokens: list(env.CASHIER_SERVICE_TOKENS),
-    edgeToken: env.CASHIER_EDGE_TOKEN || undefined,
-    backofficeToken: env.CASHIER_BACKOFFICE_TOKEN || undefined,
+    serviceTokens: tokenListSetting(env, "CASHIER_SERVICE_TOKENS"),
+    edgeToken: tokenSetting(env, "CASHIER_EDGE_TOKEN"),
+    backofficeToken: tokenSetting(env, "CASHIER_BACKOFFICE_TOKEN"),
+    grpcReflection: flag(env, "CASHIER_GRPC_REFLECTION", true),
+    trustedProxies: trustedProxiesSetting(env, "CASHIER_TRUSTED_PROXIES"),
     masterKey: env.CASHIER_MASTER_KEY || undefined,
     publicUrl: publicUrl(env),
     callbackAllowPrivate: flag(env, "CASHIER_CALLBACK_ALLOW_PRIVATE"),
@@ -231,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: logLevel(env),
     metricsPort: port(env, "METRICS_PORT", 9464),
     metricsPortIsDefault: !env.METRICS_PORT,
+    edgeMetricsPort: port(env, "EDGE_METRICS_PORT", 9465),
+    edgeMetricsPortIsDefault: !env.EDGE_METRICS_PORT,
     engineTls: tlsPair(env, cwd),
     engineTlsCaFile: env.ENGINE_TLS_CA ? resolve(cwd, env.ENGINE_TLS_CA) : undefined,
     shutdownTimeoutMs: positiveInt(env, "CASHIER_SHUTDOWN_TIMEOUT_MS", 10_000),

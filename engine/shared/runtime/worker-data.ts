@@ -23,8 +23,21 @@ export interface EdgeWorkerData {
   engineUrl: string;
   token: string;
   engineTrust?: EngineTrust;
+  /** CASHIER_TRUSTED_PROXIES, as config.ts normalised them. */
+  trustedProxies?: string[];
+  /** The edge's metrics listener (METRICS_HOST, EDGE_METRICS_PORT); 127.0.0.1 on any free port when not given. */
+  metrics?: { host: string; port: number; isDefault?: boolean };
   logLevel: string;
   logFile?: string;
+}
+
+/** The edge's listening message carries where its metrics are scraped. */
+export interface EdgeListening {
+  type: "listening";
+  port: number;
+  metricsPort: number;
+  /** The metrics port was only a default, and taken: a free one was chosen. */
+  metricsMovedFromDefault: boolean;
 }
 
 /** The Backoffice's thread. */
@@ -39,6 +52,8 @@ export interface BackofficeWorkerData {
   /** PEM certificate and key: HTTPS only, Secure cookies, HSTS. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   publicUrl?: string;
+  /** CASHIER_TRUSTED_PROXIES, as config.ts normalised them. */
+  trustedProxies?: string[];
   logLevel: string;
   logFile?: string;
 }

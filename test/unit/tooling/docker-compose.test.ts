@@ -146,6 +146,11 @@ t.test("engine/shared/config/config.ts names the settings this file relies on", 
     "CASHIER_MASTER_KEY",
     "CASHIER_PUBLIC_URL",
     "CASHIER_DATA_DIR",
+    "ENGINE_HOST",
+    "METRICS_HOST",
+    "EDGE_METRICS_PORT",
+    "CASHIER_TRUSTED_PROXIES",
+    "CASHIER_GRPC_REFLECTION",
   ]) {
     t.ok(configVars.has(name), `config.ts reads ${name}`);
   }
@@ -182,6 +187,10 @@ t.test("engine: node engine/main.ts on the compose Postgres, ready once its port
   t.equal(db.hostname, "postgres", "DATABASE_URL names the postgres service");
   t.same([db.username, db.password, db.pathname.slice(1)], [pgEnv.POSTGRES_USER, pgEnv.POSTGRES_PASSWORD, pgEnv.POSTGRES_DB], "and its credentials");
   t.equal(e.ENGINE_PORT, "50051");
+  // Closed by default (127.0.0.1) everywhere else; the file says its own choice, as a deployment must.
+  t.equal(e.ENGINE_HOST, "0.0.0.0", "ENGINE_HOST said explicitly: the compose network reaches the engine");
+  t.equal(e.METRICS_HOST, "0.0.0.0", "METRICS_HOST said explicitly: a Prometheus on the compose network scrapes it");
+  t.same(engine.expose?.map(String).sort(), [e.ENGINE_PORT, e.METRICS_PORT].sort(), "gRPC and metrics exposed to the network only");
   t.match(e.CASHIER_SERVICE_TOKENS, /^\$\{CASHIER_SERVICE_TOKENS(:?-[^}]*)?\}$/, "service tokens from the environment");
   t.match(e.CASHIER_EDGE_TOKEN, /^\$\{CASHIER_EDGE_TOKEN:\?[^}]*\}$/, "edge token required from the environment (no published default)");
   t.match(e.CASHIER_MASTER_KEY, /^\$\{CASHIER_MASTER_KEY:\?[^}]*\}$/, "master key required from the environment (no dev key in production)");
@@ -213,6 +222,14 @@ t.test("edge: node edge/main.ts on port 8080, reaching the engine by service nam
   t.equal(engineUrl.port, env(engine).ENGINE_PORT, "on the engine's port");
   t.equal(e.CASHIER_EDGE_TOKEN, env(engine).CASHIER_EDGE_TOKEN, "the same edge token the engine accepts");
   t.ok("CASHIER_PUBLIC_URL" in e, "CASHIER_PUBLIC_URL is passed");
+  t.match(e.CASHIER_TRUSTED_PROXIES, /^\$\{CASHIER_TRUSTED_PROXIES:-\}$/, "no proxy trusted unless the operator names one");
+  t.equal(e.METRICS_HOST, "0.0.0.0", "its metrics listener said explicitly");
+  t.equal(e.EDGE_METRICS_PORT, "9465");
+  t.same(edge.expose?.map(String), ["9465"], "exposed to the compose network, not published");
+  t.notOk(
+    (edge.ports ?? []).some((p) => String(typeof p === "string" ? p : p.target).includes("9465")),
+    "the metrics port is not published on the host",
+  );
   t.ok(
     (edge.ports ?? []).some((p) => (typeof p === "string" ? p.replace(/^"|"$/g, "") === "8080:8080" : p.target === 8080 && String(p.published) === "8080")),
     "publishes 8080:8080",

@@ -35,11 +35,19 @@ t.test("it refuses to start without CASHIER_BACKOFFICE_TOKEN, or with half a TLS
     /CASHIER_BACKOFFICE_TOKEN is required/,
   );
   await t.rejects(
-    launch("edge/backoffice/main.ts", { BACKOFFICE_PORT: "0", CASHIER_BACKOFFICE_TOKEN: "x", BACKOFFICE_TLS_CERT: "/nonexistent.pem" }, "backoffice listening"),
+    launch(
+      "edge/backoffice/main.ts",
+      { BACKOFFICE_PORT: "0", CASHIER_BACKOFFICE_TOKEN: "backoffice-token-of-this-test-0123456789", BACKOFFICE_TLS_CERT: "/nonexistent.pem" },
+      "backoffice listening",
+    ),
     /BACKOFFICE_TLS_CERT and BACKOFFICE_TLS_KEY go together/,
   );
   await t.rejects(
-    launch("edge/backoffice/main.ts", { BACKOFFICE_PORT: "99999", CASHIER_BACKOFFICE_TOKEN: "x" }, "backoffice listening"),
+    launch(
+      "edge/backoffice/main.ts",
+      { BACKOFFICE_PORT: "99999", CASHIER_BACKOFFICE_TOKEN: "backoffice-token-of-this-test-0123456789" },
+      "backoffice listening",
+    ),
     /BACKOFFICE_PORT must be a port number/,
   );
 });
