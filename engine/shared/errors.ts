@@ -16,6 +16,7 @@ export interface FieldViolation {
 export type GrpcCodeName =
   | "INVALID_ARGUMENT"
   | "UNAUTHENTICATED"
+  | "DEADLINE_EXCEEDED"
   | "ALREADY_EXISTS"
   | "FAILED_PRECONDITION"
   | "NOT_FOUND"
@@ -53,6 +54,7 @@ export const REASONS = {
   SESSION_ENDED: { grpc: "FAILED_PRECONDITION", http: 410, status: 19 },
   NOT_ALLOWED_BY_FRONTEND: { grpc: "FAILED_PRECONDITION", http: 403, status: 20 },
   RATE_LIMITED: { grpc: "RESOURCE_EXHAUSTED", http: 429, status: 21 },
+  REQUEST_TIMEOUT: { grpc: "DEADLINE_EXCEEDED", http: 408, status: 22 },
   INTERNAL: { grpc: "INTERNAL", http: 500, status: -1 },
   UNAVAILABLE: { grpc: "UNAVAILABLE", http: 503, status: -2 },
 } as const satisfies Record<string, ReasonInfo>;

@@ -248,6 +248,14 @@ export enum ErrorReason {
   RATE_LIMITED = 21,
 
   /**
+   * [22] HTTP 408: the request's body did not arrive within 5 s of the first read
+   * (the connection is closed); send the body at once, then retry.
+   *
+   * @generated from enum value: ERROR_REASON_REQUEST_TIMEOUT = 22;
+   */
+  REQUEST_TIMEOUT = 22,
+
+  /**
    * [-1] HTTP 500: internal failure; nothing internal is echoed.
    *
    * @generated from enum value: ERROR_REASON_INTERNAL = 100;
