@@ -11,6 +11,8 @@ import type { CashierClient, EngineClient } from "./engine-client.ts";
 import type { EdgeLogger } from "./logger.ts";
 import { errorMiddleware } from "./middleware/errors.ts";
 import { accessLog } from "./middleware/access-log.ts";
+import { identifyClient } from "./middleware/client.ts";
+import { proxyTrust } from "./pages/kit/forwarded.ts";
 import { unmatched } from "./middleware/unmatched.ts";
 import { noStoreOnApi } from "./middleware/no-store.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
@@ -33,6 +35,7 @@ export function buildApp({
   log,
   metrics = createEdgeMetrics(),
   csrfKey = randomBytes(32),
+  trustedProxies = [],
 }: {
   engine: EngineClient;
   cashier: CashierClient;
@@ -40,6 +43,8 @@ export function buildApp({
   metrics?: EdgeMetrics;
   /** The hosted pages' CSRF key, the same on every edge of a deployment (csrfKeyFrom the edge token); a random one by default. */
   csrfKey?: Buffer;
+  /** CASHIER_TRUSTED_PROXIES: whose X-Forwarded-For and X-Forwarded-Proto are believed (none by default). */
+  trustedProxies?: readonly string[];
 }): EdgeApp {
   const app = new Koa();
   app.proxy = false;
@@ -57,8 +62,9 @@ export function buildApp({
   router.get("/healthz", (ctx) => {
     ctx.body = { status: 0, description: "ok" };
   });
-  // Prometheus scrape (Prometheus text, not the wire JSON); keep it off the public side of the proxy.
-  router.get("/metrics", metrics.route);
+  // The Prometheus scrape is not served here, on the public port: server.ts serves `metrics.registry` on a listener of its own.
+  // First: every middleware below reads the client (rate limits, the access log, HSTS) as it names it.
+  app.use(identifyClient(proxyTrust(trustedProxies)));
   app.use(metrics.middleware);
   app.use(accessLog(log));
   app.use(noStoreOnApi());

@@ -27,11 +27,24 @@ try {
   if (!config.edgeToken)
     throw new ConfigError("CASHIER_EDGE_TOKEN is required when the edge runs on its own (the same CASHIER_EDGE_TOKEN the engine is started with)");
   const engineTrust = { ca: readCa(config.engineTlsCaFile) };
-  const edge = await startEdge({ port: config.edgePort, engineUrl: config.engineUrl, token: config.edgeToken, engineTrust, log });
+  const edge = await startEdge({
+    port: config.edgePort,
+    engineUrl: config.engineUrl,
+    token: config.edgeToken,
+    engineTrust,
+    trustedProxies: config.trustedProxies,
+    metrics: { host: config.metricsHost, port: config.edgeMetricsPort, isDefault: config.edgeMetricsPortIsDefault },
+    log,
+  });
   // Stop accepting, let in-flight requests (and their engine calls) finish. The handler before the line that says
   // it listens: whoever acts on that line can stop it.
   handleShutdownSignals({ log, timeoutMs: config.shutdownTimeoutMs, stop: edge.close });
-  log.info({ port: edge.port, engineUrl: config.engineUrl }, "edge listening (HTTP)");
+  if (edge.metricsMovedFromDefault)
+    log.warn(
+      { metricsPort: edge.metricsPort },
+      `metrics: port ${config.edgeMetricsPort} is taken (another Cashier?), serving on ${edge.metricsPort}; set EDGE_METRICS_PORT to choose`,
+    );
+  log.info({ port: edge.port, engineUrl: config.engineUrl, metricsPort: edge.metricsPort }, "edge listening (HTTP)");
 } catch (err) {
   reportStartFailure(log, "edge", err);
   process.exit(1);

@@ -1,7 +1,8 @@
 /**
  * The edge's Prometheus metrics: requests and latency by route, method and
- * HTTP status, plus prom-client's process defaults, served at GET /metrics of
- * the edge's own HTTP app. One registry per app (a worker thread, or a test).
+ * HTTP status, plus prom-client's process defaults. One registry per app (a
+ * worker thread, or a test), served at GET /metrics on a listener of its own
+ * (EDGE_METRICS_PORT on METRICS_HOST, server.ts), never on the public port.
  * The route label is the router's pattern (`/3ds/:trace/:mac`), never the raw
  * URL, so ids and tokens in paths neither leak nor multiply series.
  */
@@ -18,8 +19,6 @@ export interface EdgeMetrics {
   registry: Registry;
   /** Outermost middleware: sees the final status, after the error mapping. */
   middleware: Middleware;
-  /** The GET /metrics handler. */
-  route: (ctx: Context) => Promise<void>;
 }
 
 /** The router's matched pattern, or "unmatched" (404s, 405s, junk paths). */
@@ -65,9 +64,5 @@ export function createEdgeMetrics(opts: { defaults?: boolean } = {}): EdgeMetric
     }
   };
 
-  const route = async (ctx: Context) => {
-    ctx.set("content-type", registry.contentType);
-    ctx.body = await registry.metrics();
-  };
-  return { registry, middleware, route };
+  return { registry, middleware };
 }

@@ -1,12 +1,14 @@
 /** Starts edge/worker.ts on a worker thread and waits until it listens (tests and the bench; `npm start` goes through engine/main.ts). */
 import type { Worker } from "node:worker_threads";
 import { startServerWorker } from "../engine/shared/runtime/server-worker.ts";
-import type { EdgeWorkerData } from "../engine/shared/runtime/worker-data.ts";
+import type { EdgeListening, EdgeWorkerData } from "../engine/shared/runtime/worker-data.ts";
 
 export { stopWorker } from "../engine/shared/runtime/server-worker.ts";
 
 export interface EdgeWorker {
   port: number;
+  /** Where the edge's GET /metrics is served (its own listener, not `port`). */
+  metricsPort: number;
   /** The thread itself: the bench reads its CPU, heap and profile. */
   thread: Worker;
   close(): Promise<void>;
@@ -28,10 +30,14 @@ export async function startEdgeWorker(
   },
 ): Promise<EdgeWorker> {
   const { onCrash, ...data } = opts;
-  const worker = await startServerWorker(new URL("./worker.ts", import.meta.url), { ...data, host: data.host ?? "0.0.0.0" } satisfies EdgeWorkerData, {
-    name: "edge",
-    resourceLimits: EDGE_RESOURCE_LIMITS,
-    onCrash,
-  });
-  return { port: worker.ready.port, thread: worker.thread, close: worker.close };
+  const worker = await startServerWorker<EdgeListening>(
+    new URL("./worker.ts", import.meta.url),
+    { ...data, host: data.host ?? "0.0.0.0" } satisfies EdgeWorkerData,
+    {
+      name: "edge",
+      resourceLimits: EDGE_RESOURCE_LIMITS,
+      onCrash,
+    },
+  );
+  return { port: worker.ready.port, metricsPort: worker.ready.metricsPort, thread: worker.thread, close: worker.close };
 }

@@ -9,14 +9,27 @@ import { parentPort, workerData } from "node:worker_threads";
 import pino from "pino";
 import { createLogger } from "../engine/shared/runtime/log.ts";
 import { startEdge } from "./server.ts";
-import type { ListeningMessage } from "../engine/shared/runtime/server-worker.ts";
-import type { EdgeWorkerData } from "../engine/shared/runtime/worker-data.ts";
+import type { EdgeListening, EdgeWorkerData } from "../engine/shared/runtime/worker-data.ts";
 
 const data = workerData as EdgeWorkerData;
 const destination = data.logFile ? pino.destination({ dest: data.logFile, sync: true, append: true }) : undefined;
 const log = createLogger(data.logLevel, destination).child({ process: "edge" });
-const edge = await startEdge({ port: data.port, host: data.host, engineUrl: data.engineUrl, token: data.token, engineTrust: data.engineTrust, log });
-parentPort!.postMessage({ type: "listening", port: edge.port } satisfies ListeningMessage);
+const edge = await startEdge({
+  port: data.port,
+  host: data.host,
+  engineUrl: data.engineUrl,
+  token: data.token,
+  engineTrust: data.engineTrust,
+  trustedProxies: data.trustedProxies,
+  metrics: data.metrics,
+  log,
+});
+parentPort!.postMessage({
+  type: "listening",
+  port: edge.port,
+  metricsPort: edge.metricsPort,
+  metricsMovedFromDefault: edge.metricsMovedFromDefault,
+} satisfies EdgeListening);
 parentPort!.on("message", async (msg: { type: string }) => {
   if (msg.type !== "stop") return;
   await edge.close();

@@ -16,10 +16,17 @@ import { handleShutdownSignals } from "./shared/runtime/shutdown.ts";
 import { exitLoudlyWhenLoopEmpties } from "./shared/runtime/empty-loop.ts";
 import { loadServerTls, loopbackTrust } from "./runtime/tls.ts";
 import { startServerWorker } from "./shared/runtime/server-worker.ts";
-import type { BackofficeListening, BackofficeWorkerData, EdgeWorkerData } from "./shared/runtime/worker-data.ts";
+import type { BackofficeListening, BackofficeWorkerData, EdgeListening, EdgeWorkerData } from "./shared/runtime/worker-data.ts";
 import { loadBackofficeConfig, readBackofficeTls } from "./shared/config/backoffice-config.ts";
 
 const withEdge = process.argv.includes("--with-edge");
+
+/** How this process's own edge and Backoffice dial a listener bound to `host` (ENGINE_HOST): loopback for a wildcard. */
+function dialable(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
 const log = createLogger(process.env.LOG_LEVEL || "info");
 exitLoudlyWhenLoopEmpties(log, "cashier");
 // Set once the engine runs, so that a later failure (the edge's port taken)
@@ -51,14 +58,16 @@ try {
     // Its entry file is started by path, as a supervisor starts a process:
     // the engine imports none of the edge's code.
     const tls = loadServerTls(config);
-    const edge = await startServerWorker(
+    const edge = await startServerWorker<EdgeListening>(
       new URL("../edge/worker.ts", import.meta.url),
       {
         host: "0.0.0.0",
         port: config.edgePort,
-        engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+        engineUrl: `${tls ? "https" : "http"}://${dialable(config.engineHost)}:${engine.port}`,
         engineTrust: tls ? loopbackTrust(tls) : undefined,
         token: engine.edgeToken,
+        trustedProxies: config.trustedProxies,
+        metrics: { host: config.metricsHost, port: config.edgeMetricsPort, isDefault: config.edgeMetricsPortIsDefault },
         logLevel: config.logLevel,
       } satisfies EdgeWorkerData,
       {
@@ -73,6 +82,11 @@ try {
       },
     );
     engine.setPublicUrl(`http://127.0.0.1:${edge.ready.port}`);
+    if (edge.ready.metricsMovedFromDefault)
+      log.warn(
+        { edgeMetricsPort: edge.ready.metricsPort },
+        `edge metrics: port ${config.edgeMetricsPort} is taken (another Cashier?), serving on ${edge.ready.metricsPort}; set EDGE_METRICS_PORT to choose`,
+      );
     // A signal while the Backoffice starts still drains the edge.
     closeEdge = () => edge.close();
     // The Backoffice console: its own listener (BACKOFFICE_HOST:BACKOFFICE_PORT) on a worker thread of its own.
@@ -83,11 +97,12 @@ try {
         port: bo.port,
         portIsDefault: bo.portIsDefault,
         host: bo.host,
-        engineUrl: `${tls ? "https" : "http"}://127.0.0.1:${engine.port}`,
+        engineUrl: `${tls ? "https" : "http"}://${dialable(config.engineHost)}:${engine.port}`,
         engineTrust: tls ? loopbackTrust(tls) : undefined,
         token: engine.backofficeToken,
         tls: readBackofficeTls(bo),
         publicUrl: bo.publicUrl,
+        trustedProxies: config.trustedProxies,
         logLevel: config.logLevel,
       } satisfies BackofficeWorkerData,
       {
@@ -109,7 +124,15 @@ try {
       );
     }
     log.info(
-      { edgePort: edge.ready.port, enginePort: engine.port, metricsPort: engine.metricsPort, backofficePort: backoffice.port },
+      {
+        edgePort: edge.ready.port,
+        enginePort: engine.port,
+        engineHost: config.engineHost,
+        metricsPort: engine.metricsPort,
+        edgeMetricsPort: edge.ready.metricsPort,
+        metricsHost: config.metricsHost,
+        backofficePort: backoffice.port,
+      },
       `cashier ready: HTTP on ${edge.ready.port}, gRPC on ${engine.port}, Backoffice on ${backoffice.url}`,
     );
   } else {

@@ -7,7 +7,9 @@
  */
 import Router from "@koa/router";
 import Koa from "koa";
+import { clientAddress, identifyClient } from "../middleware/client.ts";
 import { createCsrf, csrfKeyFrom } from "../pages/kit/csrf.ts";
+import { proxyTrust } from "../pages/kit/forwarded.ts";
 import { consoleAssetRoutes } from "./assets.ts";
 import { hostCheck } from "./host-check.ts";
 import type { BackofficeClient } from "./engine-client.ts";
@@ -29,6 +31,8 @@ export interface BackofficeAppOptions {
   log: ConsoleLogger;
   /** BACKOFFICE_PUBLIC_URL, when the console is reached under another name than its Host header says. */
   publicUrl?: string;
+  /** CASHIER_TRUSTED_PROXIES: whose X-Forwarded-For and X-Forwarded-Proto are believed (none by default). */
+  trustedProxies?: readonly string[];
   signInLimit?: SignInLimit;
 }
 
@@ -52,6 +56,8 @@ export function buildBackofficeApp(opts: BackofficeAppOptions): Koa {
   gateRoutes(router, deps);
   consoleRoutes(router, deps);
 
+  // First: the sign-in limit, the audited address, the access line, cookies and HSTS read the client as it names it.
+  app.use(identifyClient(proxyTrust(opts.trustedProxies ?? [])));
   app.use(async (ctx, next) => {
     const started = performance.now();
     try {
@@ -78,6 +84,7 @@ export function buildBackofficeApp(opts: BackofficeAppOptions): Koa {
           path: ctx.path.replace(/^\/enrol\/[^/]+/, "/enrol/[token]"),
           http: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
+          ip: clientAddress(ctx),
         },
         "console request",
       );

@@ -1,6 +1,7 @@
 /**
  * The console's cookies, all HttpOnly and SameSite=Strict, Secure over TLS
- * (with the __Host- prefix there, so no subdomain can plant one):
+ * (with the __Host- prefix there, so no subdomain can plant one; TLS as the
+ * browser used it: the console's own, or a trusted proxy's, edge/middleware/client.ts):
  * - the session: only the session token the engine issued, nothing else;
  * - the pending sign-in: the engine's 5-minute token between the password and
  *   the second factor, and the login it belongs to (to greet the operator);
@@ -9,8 +10,9 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
+import { viaHttps } from "../middleware/client.ts";
 
-const base = (ctx: Context) => (ctx.secure ? "__Host-" : "");
+const base = (ctx: Context) => (viaHttps(ctx) ? "__Host-" : "");
 const SESSION = "cashier-console";
 const PENDING = "cashier-console-pending";
 const VISITOR = "cashier-console-visitor";
@@ -19,7 +21,7 @@ function set(ctx: Context, name: string, value: string, maxAgeMs?: number): void
   ctx.cookies.set(`${base(ctx)}${name}`, value, {
     httpOnly: true,
     sameSite: "strict",
-    secure: ctx.secure,
+    secure: viaHttps(ctx),
     path: "/",
     overwrite: true,
     ...(maxAgeMs !== undefined ? { maxAge: maxAgeMs } : {}),
@@ -30,7 +32,7 @@ function clear(ctx: Context, name: string): void {
   ctx.cookies.set(`${base(ctx)}${name}`, "", {
     httpOnly: true,
     sameSite: "strict",
-    secure: ctx.secure,
+    secure: viaHttps(ctx),
     path: "/",
     overwrite: true,
     maxAge: 0,

@@ -35,6 +35,7 @@ try {
     engineTrust: { ca },
     tls: readBackofficeTls(backoffice),
     publicUrl: backoffice.publicUrl,
+    trustedProxies: config.trustedProxies,
     log,
   });
   // The handler before the line that says it listens: whoever acts on that line can stop it.

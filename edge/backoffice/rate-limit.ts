@@ -5,7 +5,9 @@
  * address waits before the engine is even asked. Each guess takes its
  * attempt before it is judged and gives it back unless it failed. Counted in memory per
  * console (rate-limiter-flexible): a guesser spread over several consoles is
- * still stopped by the engine's lock of 10 failures per operator.
+ * still stopped by the engine's lock of 10 failures per operator. The address
+ * is the client's as edge/middleware/client.ts names it: behind a trusted
+ * proxy, the operator's own, so one guesser cannot lock every operator out.
  */
 import { RateLimiterMemory } from "rate-limiter-flexible";
 

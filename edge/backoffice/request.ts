@@ -8,6 +8,7 @@
 import type { Context } from "koa";
 import { create } from "@bufbuild/protobuf";
 import { type ConsoleContext, ConsoleContextSchema } from "../../gen/cashier/admin/v1/console_pb.js";
+import { clientAddress, viaHttps } from "../middleware/client.ts";
 import type { Csrf } from "../pages/kit/csrf.ts";
 import { CSRF_FIELD } from "../pages/kit/csrf.ts";
 import type { Html } from "../pages/kit/html.ts";
@@ -21,15 +22,20 @@ export interface ConsoleDeps {
   publicOrigin?: string;
 }
 
+/** The request's own origin: its Host, and its scheme as the client used it (a trusted proxy's X-Forwarded-Proto). */
+function ownOrigin(ctx: Context): string {
+  return `${viaHttps(ctx) ? "https" : "http"}://${ctx.host}`;
+}
+
 /** The console's origin as the browser sees it. */
 export function originOf(ctx: Context, deps: ConsoleDeps): string {
-  return deps.publicOrigin ?? `${ctx.protocol}://${ctx.host}`;
+  return deps.publicOrigin ?? ownOrigin(ctx);
 }
 
 export function consoleContext(ctx: Context, deps: ConsoleDeps, session = sessionToken(ctx) ?? ""): ConsoleContext {
   return create(ConsoleContextSchema, {
     sessionToken: session,
-    clientAddress: ctx.ip,
+    clientAddress: clientAddress(ctx),
     userAgent: (ctx.get("user-agent") || "").slice(0, 256),
     origin: originOf(ctx, deps),
   });
@@ -66,7 +72,7 @@ export function formIsOurs(ctx: Context, deps: ConsoleDeps, form: URLSearchParam
   const site = ctx.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return false;
   const origin = ctx.get("origin");
-  if (origin && origin !== "null" && origin !== originOf(ctx, deps) && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+  if (origin && origin !== "null" && origin !== originOf(ctx, deps) && origin !== ownOrigin(ctx)) return false;
   const subject = sessionToken(ctx) ?? visitor(ctx);
   return deps.csrf.verify(subject, form.get(CSRF_FIELD));
 }
@@ -74,7 +80,7 @@ export function formIsOurs(ctx: Context, deps: ConsoleDeps, form: URLSearchParam
 /** Sends a page with the console's headers: strict CSP under the nonce, no framing, no caching, no referrer; HSTS over TLS. */
 export function sendPage(ctx: Context, kit: PageKit, status: number, page: Html): void {
   ctx.status = status;
-  ctx.set(pageHeaders({ nonce: kit.nonce, tls: ctx.secure, customerData: true }));
+  ctx.set(pageHeaders({ nonce: kit.nonce, tls: viaHttps(ctx), customerData: true }));
   ctx.set("Vary", "Accept-Language, Cookie");
   ctx.body = page.value;
 }

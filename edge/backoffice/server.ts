@@ -1,7 +1,8 @@
 /**
  * Starts the console: the Koa app on its own HTTP (or, with a certificate,
  * HTTPS) server on BACKOFFICE_HOST:BACKOFFICE_PORT, calling the engine at
- * engineUrl with the Backoffice's token. Closing drains requests in progress.
+ * engineUrl with the Backoffice's token, with the edge's request time limits
+ * (middleware/time-limits.ts). Closing drains requests in progress.
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
@@ -12,6 +13,7 @@ import { listenOnSidePort } from "../../engine/shared/runtime/listen.ts";
 import { buildBackofficeApp, type ConsoleLogger } from "./app.ts";
 import { createBackofficeClient } from "./engine-client.ts";
 import { engineTransport } from "../engine-client.ts";
+import { timeLimitedServerOptions } from "../middleware/time-limits.ts";
 import type { SignInLimit } from "./rate-limit.ts";
 
 export interface BackofficeHandle {
@@ -35,6 +37,8 @@ export interface BackofficeStart {
   /** PEM certificate and key: HTTPS only, Secure cookies, HSTS. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   publicUrl?: string;
+  /** CASHIER_TRUSTED_PROXIES: whose forwarding headers are believed (none when not given). */
+  trustedProxies?: readonly string[];
   signInLimit?: SignInLimit;
   log: ConsoleLogger;
 }
@@ -42,11 +46,18 @@ export interface BackofficeStart {
 export async function startBackoffice(opts: BackofficeStart): Promise<BackofficeHandle> {
   const transport = engineTransport(opts.engineUrl, opts.token, opts.engineTrust);
   const client = createBackofficeClient(transport);
-  const app = buildBackofficeApp({ client, token: opts.token, log: opts.log, publicUrl: opts.publicUrl, signInLimit: opts.signInLimit });
-  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, app.callback()) : createHttpServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const app = buildBackofficeApp({
+    client,
+    token: opts.token,
+    log: opts.log,
+    publicUrl: opts.publicUrl,
+    trustedProxies: opts.trustedProxies,
+    signInLimit: opts.signInLimit,
+  });
+  const limits = timeLimitedServerOptions();
+  const server: Server = opts.tls
+    ? createHttpsServer({ ...limits, cert: opts.tls.cert, key: opts.tls.key }, app.callback())
+    : createHttpServer(limits, app.callback());
   const { movedFromDefault } = await listenOnSidePort(server, opts.port, opts.host, opts.portIsDefault ?? false);
   const port = (server.address() as AddressInfo).port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;

@@ -8,12 +8,15 @@
  *   43 random characters: this only stops a flood);
  * - page submits (deposit, withdrawal, cancel, card removal): 10 per minute
  *   per browser session and 60 per minute per client address.
- * A refused request gets 429 with Retry-After in seconds.
+ * A refused request gets 429 with Retry-After in seconds. The client address is
+ * the one edge/middleware/client.ts names: behind a trusted proxy, the
+ * customer's, never the proxy's (which all customers would share).
  */
 import type { Context, Next } from "koa";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { REASONS } from "../../engine/shared/errors.ts";
 import { sessionRefusalReply } from "../../engine/shared/wire/session-reply.ts";
+import { clientAddress } from "../middleware/client.ts";
 
 export interface Limit {
   points: number;
@@ -84,7 +87,7 @@ export function createCashierLimiters(limits: Record<keyof CashierLimiters, Limi
  */
 export function sessionStartLimit(limiter: Limiter) {
   return async (ctx: Context, next: Next) => {
-    const wait = await limiter.hit(ctx.ip);
+    const wait = await limiter.hit(clientAddress(ctx));
     if (wait === undefined) return next();
     ctx.req.resume();
     ctx.status = 429;

@@ -1,9 +1,11 @@
 /**
- * One JSON line per request: method, path, HTTP status, wire status and time.
+ * One JSON line per request: method, path, HTTP status, wire status, time and
+ * the client's address (behind a trusted proxy the customer's: client.ts).
  * Bodies are never logged (they carry card data).
  */
 import type { Context, Next } from "koa";
 import { redactPath } from "../cashier/paths.ts";
+import { clientAddress } from "./client.ts";
 
 type InfoLogger = { info(obj: object, msg: string): void };
 
@@ -36,6 +38,7 @@ export function accessLog(parent: InfoLogger) {
           status: body?.status,
           trace_id: body?.trace_id ?? undefined,
           merchant_id: ctx.state.merchantId,
+          ip: clientAddress(ctx),
           ms: Math.round((performance.now() - started) * 10) / 10,
         },
         "request",

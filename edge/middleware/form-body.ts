@@ -1,13 +1,15 @@
 /**
  * Reads a small `application/x-www-form-urlencoded` body (the hosted pages'
- * forms). Failures come back as data, not thrown, because the pages answer
- * them with HTML rather than the JSON wire of errors.ts.
+ * forms): of that type (415), within its size (413) and within 5 s (408, the
+ * connection closed: body.ts). Failures come back as data, not thrown,
+ * because the pages answer them with HTML rather than the JSON wire of errors.ts.
  */
 import type { Context } from "koa";
+import { closeAfterAnswer, readBody } from "./body.ts";
 
 export const MAX_FORM_BYTES = 2 * 1024;
 
-export type FormResult = { ok: true; form: URLSearchParams } | { ok: false; http: 413 | 415; text: string };
+export type FormResult = { ok: true; form: URLSearchParams } | { ok: false; http: 408 | 413 | 415; text: string };
 
 export async function readForm(ctx: Context): Promise<FormResult> {
   return readFormUpTo(ctx, MAX_FORM_BYTES);
@@ -26,16 +28,9 @@ export async function readFormUpTo(ctx: Context, maxBytes: number): Promise<Form
     ctx.req.resume();
     return tooLarge;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // destroyOnReturn false: stopping early must still let the refusal reach the browser.
-  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      ctx.req.resume();
-      return tooLarge;
-    }
-    chunks.push(chunk);
-  }
-  return { ok: true, form: new URLSearchParams(Buffer.concat(chunks).toString("utf8")) };
+  const read = await readBody(ctx.req, maxBytes);
+  if (read.ok) return { ok: true, form: new URLSearchParams(read.bytes.toString("utf8")) };
+  if (read.why === "tooLarge") return tooLarge;
+  closeAfterAnswer(ctx);
+  return { ok: false, http: 408, text: "The form did not arrive in time. Go back and send it again." };
 }

@@ -1,13 +1,16 @@
 /**
  * Reads a JSON object body: Content-Type application/json, in UTF-8 if it
  * names a charset (415), at most 64 KiB (413, counted while reading, whatever
- * Content-Length says), valid UTF-8 (400: JSON is UTF-8, and a byte that is
+ * Content-Length says), all of it within 5 s (408, the connection closed:
+ * body.ts), valid UTF-8 (400: JSON is UTF-8, and a byte that is
  * not must not be read as U+FFFD into a signed member), parsable (400), an
  * object (400) and naming each member once (400: engine/shared/duplicate-member.ts). Failures are thrown as WireError for errors.ts.
  */
 import type { Context } from "koa";
 import { duplicateMember } from "../../engine/shared/duplicate-member.ts";
+import { closeAfterAnswer, readBody } from "./body.ts";
 import { WireError } from "./errors.ts";
+import { BODY_TIMEOUT_MS } from "./time-limits.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -48,19 +51,15 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
   if (encoding !== "identity") throw new WireError("UNSUPPORTED_MEDIA_TYPE", `Content-Encoding ${encoding} is not supported; send the JSON uncompressed`);
   const declared = Number(ctx.get("content-length") || "0");
   if (declared > MAX_BODY_BYTES) throw new WireError("PAYLOAD_TOO_LARGE", `body is over ${MAX_BODY_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      ctx.req.resume();
-      throw new WireError("PAYLOAD_TOO_LARGE", `body is over ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(chunk);
+  const read = await readBody(ctx.req, MAX_BODY_BYTES);
+  if (!read.ok && read.why === "tooLarge") throw new WireError("PAYLOAD_TOO_LARGE", `body is over ${MAX_BODY_BYTES} bytes`);
+  if (!read.ok) {
+    closeAfterAnswer(ctx);
+    throw new WireError("REQUEST_TIMEOUT", `the body did not arrive within ${BODY_TIMEOUT_MS / 1000} s; send it at once`);
   }
   let text: string;
   try {
-    text = UTF8.decode(Buffer.concat(chunks));
+    text = UTF8.decode(read.bytes);
   } catch {
     throw new WireError("MALFORMED_BODY", "body is not valid UTF-8");
   }

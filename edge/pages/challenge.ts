@@ -10,6 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ChallengeState, type GetChallengeResponse } from "../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { EdgeLogger } from "../logger.ts";
 import type { EngineClient } from "../engine-client.ts";
+import { viaHttps } from "../middleware/client.ts";
 import { refusalOf } from "../middleware/errors.ts";
 import { readForm } from "../middleware/form-body.ts";
 import { MAX_FORM_BYTES } from "../middleware/form-body.ts";
@@ -38,7 +39,7 @@ function kitOf(ctx: Context): PageKit {
 
 function send(ctx: Context, page: Page, returnUrl = "", frameAncestors: readonly string[] = []): void {
   ctx.status = page.http;
-  ctx.set(pageHeaders(returnUrl, page.nonce, ctx.secure, frameAncestors));
+  ctx.set(pageHeaders(returnUrl, page.nonce, viaHttps(ctx), frameAncestors));
   ctx.set("Vary", "Accept-Language");
   ctx.body = page.html;
 }
@@ -104,7 +105,9 @@ export function challengeRoutes(router: Router, engine: EngineClient, log: EdgeL
       const refused =
         read.http === 413
           ? refusedPage(413, "kit.refused.formSize", { bytes: MAX_FORM_BYTES }, kitOf(ctx))
-          : refusedPage(415, "kit.refused.formType", {}, kitOf(ctx));
+          : read.http === 408
+            ? refusedPage(408, "kit.refused.formSlow", {}, kitOf(ctx))
+            : refusedPage(415, "kit.refused.formType", {}, kitOf(ctx));
       return send(ctx, refused);
     }
     const results = read.form.getAll("result");

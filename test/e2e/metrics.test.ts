@@ -1,7 +1,7 @@
 /**
  * What Prometheus scrapes after real traffic: the engine's /metrics (its own
- * port) and the edge's /metrics (the edge's HTTP port) carry the RPC, HTTP,
- * pool and default series with non-zero counts and bounded labels (the route
+ * port) and the edge's /metrics (a port of its own too, never the public one) carry the RPC, HTTP,
+ * pool, refused-token and default series with non-zero counts and bounded labels (the route
  * pattern, never the raw path), and no card number ever appears in them.
  */
 import t from "tap";
@@ -60,7 +60,7 @@ t.before(async () => {
     .catch((e: unknown) => ConnectError.from(e));
   t.equal((refused as ConnectError).code, Code.Unauthenticated);
   engineText = await scrape(`http://127.0.0.1:${svc.engine.metricsPort}/metrics`);
-  edgeText = await scrape(`${svc.edgeUrl}/metrics`);
+  edgeText = await scrape(`http://127.0.0.1:${svc.edge.metricsPort}/metrics`);
 });
 
 t.test("engine: RPC calls by method and code, with their latency", async (t) => {
@@ -68,6 +68,7 @@ t.test("engine: RPC calls by method and code, with their latency", async (t) => 
   // 3 through the edge + 2 direct; a refusal through the edge is one Process call too (its reply is signed in it).
   t.ok(value(engineText, `cashier_rpc_requests_total{${ok}}`) >= 5, "Process OK counted");
   t.equal(value(engineText, 'cashier_rpc_requests_total{method="cashier.engine.v1.EngineService/Process",code="UNAUTHENTICATED"}'), 1);
+  t.equal(value(engineText, 'cashier_rpc_auth_refusals_total{reason="wrong"}'), 1, "the refused token, counted by why");
   t.ok(value(engineText, `cashier_rpc_duration_seconds_count{${ok}}`) >= 5);
   t.ok(value(engineText, `cashier_rpc_duration_seconds_sum{${ok}}`) > 0);
   t.ok(value(engineText, `cashier_rpc_duration_seconds_bucket{le="+Inf",${ok}}`) >= 5);
@@ -108,6 +109,16 @@ t.test("no card number appears in either body", async (t) => {
     t.notOk(engineText.includes(card), `engine: no ${card}`);
     t.notOk(edgeText.includes(card), `edge: no ${card}`);
   }
+});
+
+t.test("the edge's public port serves no /metrics: its scrape is on a listener of its own", async (t) => {
+  const res = await fetch(`${service().edgeUrl}/metrics`);
+  t.equal(res.status, 404);
+  t.notMatch(await res.text(), /cashier_http_requests_total/);
+  t.not(service().edge.metricsPort, new URL(service().edgeUrl).port, "another port");
+  const base = `http://127.0.0.1:${service().edge.metricsPort}`;
+  t.equal((await fetch(`${base}/`)).status, 404);
+  t.equal((await fetch(`${base}/metrics`, { method: "POST" })).status, 405);
 });
 
 t.test("the engine's metrics port serves /metrics only", async (t) => {

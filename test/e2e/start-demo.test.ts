@@ -1,15 +1,17 @@
 /**
  * What a new user does: start Cashier as `npm start` does, on the embedded
  * database in a fresh data dir, read the printed demo credentials, run the
- * README's signed curl example exactly as written, stop it with SIGTERM; and an
- * operator's merchants file upserted at every start.
+ * README's signed curl example exactly as written, see that it listens on
+ * loopback only but for the edge, stop it with SIGTERM; and an operator's
+ * merchants file upserted at every start.
  */
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import t from "tap";
+import t, { type Test } from "tap";
 import { post, saleBody, sign } from "../support/wire.ts";
 
 const run = promisify(execFile);
@@ -19,6 +21,8 @@ interface Started {
   child: ChildProcess;
   edgePort: number;
   enginePort: number;
+  /** The "cashier ready" line as logged. */
+  ready: Record<string, unknown>;
   output: () => string;
 }
 
@@ -31,21 +35,21 @@ t.teardown(() => {
 async function startCashier(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["engine/main.ts", "--with-edge"], {
     cwd: repo,
-    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
+    env: { ...process.env, EDGE_PORT: "0", ENGINE_PORT: "0", METRICS_PORT: "0", EDGE_METRICS_PORT: "0", CASHIER_MERCHANTS_FILE: "", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
-  const ready = await new Promise<{ edgePort: number; enginePort: number }>((resolve, reject) => {
+  const ready = await new Promise<{ edgePort: number; enginePort: number; ready: Record<string, unknown> }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in 180 s:\n${out}`)), 180_000);
     const check = () => {
       const line = out.split("\n").find((l) => l.includes('"cashier ready'));
       if (line) {
         clearTimeout(timer);
         const j = JSON.parse(line);
-        resolve({ edgePort: j.edgePort, enginePort: j.enginePort });
+        resolve({ edgePort: j.edgePort, enginePort: j.enginePort, ready: j });
       }
     };
     child.stdout!.on("data", check);
@@ -79,6 +83,47 @@ function dataDir(): string {
   return dir;
 }
 
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 2000 });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/**
+ * A default start listens on loopback only, but for the edge: the engine's gRPC port, both metrics ports and
+ * the Backoffice accept on 127.0.0.1 and refuse on this machine's other addresses; the edge takes both; the
+ * edge's public port has no /metrics.
+ */
+async function closedByDefault(t: Test, s: Started): Promise<void> {
+  const r = s.ready as { enginePort: number; metricsPort: number; edgeMetricsPort: number; backofficePort: number; engineHost: string; metricsHost: string };
+  t.equal(r.engineHost, "127.0.0.1", "the ready line names the engine's address");
+  t.equal(r.metricsHost, "127.0.0.1");
+  const closed = { engine: r.enginePort, metrics: r.metricsPort, "edge metrics": r.edgeMetricsPort, backoffice: r.backofficePort };
+  for (const [name, port] of Object.entries(closed)) t.ok(await accepts("127.0.0.1", port), `${name} on loopback`);
+  t.ok(await accepts("127.0.0.1", s.edgePort), "the edge on loopback");
+  t.equal((await fetch(`http://127.0.0.1:${s.edgePort}/metrics`)).status, 404, "no /metrics on the public port");
+  t.equal((await fetch(`http://127.0.0.1:${r.edgeMetricsPort}/metrics`)).status, 200, "the edge's metrics on their own port");
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+  if (!outside) {
+    t.comment("no non-loopback IPv4 address on this machine: the listeners' addresses are checked on loopback only");
+    return;
+  }
+  for (const [name, port] of Object.entries(closed)) t.notOk(await accepts(outside, port), `${name} not on ${outside}`);
+  t.ok(await accepts(outside, s.edgePort), `the edge on ${outside} too`);
+}
+
 t.test("first start: demo merchant printed, README curl example works, SIGTERM stops cleanly", async (t) => {
   const dir = dataDir();
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,6 +145,8 @@ t.test("first start: demo merchant printed, README curl example works, SIGTERM s
   const reply = JSON.parse(stdout);
   t.equal(reply.status, 0);
   t.equal(reply.transaction_status, "approved");
+
+  await closedByDefault(t, s);
 
   const code = await stop(s);
   t.equal(code, 0, "exits 0 on SIGTERM");

@@ -9,6 +9,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import QRCode from "qrcode";
 import { EnrolmentStep, type ConsoleSession } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { clientAddress } from "../../middleware/client.ts";
 import type { FieldError } from "../../pages/kit/components.ts";
 import { clearPendingSignIn, clearSession, pendingSignIn, sessionToken, setPendingSignIn, setSession } from "../cookies.ts";
 import type { ConsoleKey } from "../i18n.ts";
@@ -77,7 +78,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
     judge: (failed: () => void) => Promise<void>,
     limited?: (text: string) => Promise<void>,
   ): Promise<void> => {
-    const wait = await limiter.take(ctx.ip);
+    const wait = await limiter.take(clientAddress(ctx));
     if (wait > 0) {
       ctx.set("Retry-After", String(wait));
       const text = kit.tr.t("bo.signin.limited", { seconds: wait });
@@ -91,7 +92,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
         wrong = true;
       });
     } finally {
-      if (!wrong) await limiter.giveBack(ctx.ip);
+      if (!wrong) await limiter.giveBack(clientAddress(ctx));
     }
   };
 

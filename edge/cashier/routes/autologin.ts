@@ -12,14 +12,15 @@ import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb
 import { declaredParent, httpOrigin } from "../../pages/kit/security.ts";
 import { isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
-import { type CashierDeps, clientIp, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
+import { clientAddress } from "../../middleware/client.ts";
+import { type CashierDeps, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
 
 /** Sec-Fetch-Dest values of a page loaded inside another: the frontend's allowed_origins must allow it. */
 const FRAMED = new Set(["iframe", "frame", "embed", "object"]);
 
 export function autologinRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/autologin/:token", async (ctx) => {
-    const wait = await deps.limiters.autologinGuesses.check(clientIp(ctx));
+    const wait = await deps.limiters.autologinGuesses.check(clientAddress(ctx));
     if (wait !== undefined) return send(ctx, noticePage(pageContext(ctx), "tooMany", { seconds: wait }));
     if (ctx.method === "HEAD") {
       ctx.status = 204;
@@ -28,7 +29,7 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
     }
     const token = ctx.params.token;
     if (!isToken(token)) {
-      await deps.limiters.autologinGuesses.hit(clientIp(ctx));
+      await deps.limiters.autologinGuesses.hit(clientAddress(ctx));
       return send(ctx, noticePage(pageContext(ctx), "autologin"));
     }
     try {
@@ -36,7 +37,7 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
       const dest = ctx.get("sec-fetch-dest");
       const redeemed = await deps.cashier.redeemAutologin({
         autologinToken: token,
-        requesterIp: clientIp(ctx),
+        requesterIp: clientAddress(ctx),
         framed: FRAMED.has(dest),
         framingOrigin: httpOrigin(ctx.get("referer")) ?? "",
       });
@@ -47,7 +48,7 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
     } catch (err) {
       // A refused frame counts too: it tells a link is unused without using it, so it is rationed like a guess.
       const notice = noticeOf(err);
-      if (notice === "autologin" || notice === "notAllowed") await deps.limiters.autologinGuesses.hit(clientIp(ctx));
+      if (notice === "autologin" || notice === "notAllowed") await deps.limiters.autologinGuesses.hit(clientAddress(ctx));
       refuse(ctx, deps, err);
     }
   });

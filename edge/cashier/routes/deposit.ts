@@ -22,7 +22,8 @@ import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-inp
 import { sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
-import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { clientAddress } from "../../middleware/client.ts";
+import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
 import { SUBMISSION_KEY_SHAPE } from "../../../engine/shared/session-tokens.ts";
 
@@ -135,7 +136,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     if (!l) return;
     // A withdrawal session's form is on its own page, as a GET here would be sent: no deposit, no deposit form.
     if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
-    const decoded = decodeDeposit(form, l, clientIp(ctx));
+    const decoded = decodeDeposit(form, l, clientAddress(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors, one(form, SUBMISSION_KEY_FIELD));
     try {
       const { transaction } = await deps.cashier.submitDeposit(decoded.request);

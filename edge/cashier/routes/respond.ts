@@ -10,6 +10,7 @@ import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_serv
 import type { EdgeLogger } from "../../logger.ts";
 import type { Client } from "@connectrpc/connect";
 import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { viaHttps } from "../../middleware/client.ts";
 import { refusalOf } from "../../middleware/errors.ts";
 import type { Csrf } from "../../pages/kit/csrf.ts";
 import { translator } from "../../pages/kit/i18n.ts";
@@ -29,11 +30,6 @@ export interface CashierDeps {
   log: EdgeLogger;
 }
 
-/** The customer's address as the engine takes it: an IPv4 client of a dual-stack socket without its ::ffff: prefix. */
-export function clientIp(ctx: Context): string {
-  return ctx.ip.startsWith("::ffff:") && ctx.ip.includes(".") ? ctx.ip.slice(7) : ctx.ip;
-}
-
 /** The language and nonce of one response. */
 export function pageContext(ctx: Context, session?: CashierSession): PageContext {
   const locale = chooseLocale({
@@ -41,7 +37,7 @@ export function pageContext(ctx: Context, session?: CashierSession): PageContext
     acceptLanguage: ctx.get("accept-language") || undefined,
     defaultLocale: session?.frontendSettings?.defaultLocale || undefined,
   });
-  return { tr: translator(locale), nonce: newNonce(), tls: ctx.secure, frameAncestors: session?.frontendSettings?.allowedOrigins ?? [] };
+  return { tr: translator(locale), nonce: newNonce(), tls: viaHttps(ctx), frameAncestors: session?.frontendSettings?.allowedOrigins ?? [] };
 }
 
 export function send(ctx: Context, page: CashierPage): void {

@@ -7,6 +7,7 @@
 import type { Context } from "koa";
 import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { CSRF_FIELD, SESSION_FIELD } from "../../pages/kit/csrf.ts";
+import { clientAddress } from "../../middleware/client.ts";
 import { MAX_FORM_BYTES, readForm } from "../../middleware/form-body.ts";
 import { declaredParent } from "../../pages/kit/security.ts";
 import { isToken } from "../paths.ts";
@@ -48,7 +49,7 @@ export async function guardedForm(ctx: Context, deps: CashierDeps): Promise<URLS
     send(ctx, noticePage(pageContext(ctx), "notFound"));
     return undefined;
   }
-  const wait = (await deps.limiters.submitsPerAddress.hit(ctx.ip)) ?? (await deps.limiters.submitsPerSession.hit(token));
+  const wait = (await deps.limiters.submitsPerAddress.hit(clientAddress(ctx))) ?? (await deps.limiters.submitsPerSession.hit(token));
   if (wait !== undefined) {
     ctx.req.resume();
     send(ctx, noticePage(pageContext(ctx), "tooMany", { seconds: wait }));
@@ -60,7 +61,9 @@ export async function guardedForm(ctx: Context, deps: CashierDeps): Promise<URLS
       ctx,
       read.http === 413
         ? refusedPage(pageContext(ctx), 413, "kit.refused.formSize", { bytes: MAX_FORM_BYTES })
-        : refusedPage(pageContext(ctx), 415, "kit.refused.formType"),
+        : read.http === 408
+          ? refusedPage(pageContext(ctx), 408, "kit.refused.formSlow")
+          : refusedPage(pageContext(ctx), 415, "kit.refused.formType"),
     );
     return undefined;
   }

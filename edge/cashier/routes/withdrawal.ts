@@ -19,7 +19,8 @@ import { NEW_CARD } from "../views/deposit.ts";
 import { noticePage } from "../views/notice.ts";
 import { type CancelNotice, type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
-import { type CashierDeps, clientIp, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
+import { clientAddress } from "../../middleware/client.ts";
+import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
 import { traceIdOf } from "../../wire/ids.ts";
 
@@ -93,7 +94,7 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (!l) return;
     // A deposit session's form is on its own page, as a GET here would be sent: no payout, no payout form.
     if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
-    const decoded = decodeWithdrawal(form, l, clientIp(ctx));
+    const decoded = decodeWithdrawal(form, l, clientAddress(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {
       const { transaction } = await deps.cashier.submitWithdrawal(decoded.request);

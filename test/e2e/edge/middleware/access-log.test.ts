@@ -1,6 +1,7 @@
 /**
  * The access line (edge/middleware/access-log.ts): one JSON line per request
- * with its fixed members, through the edge's own logger, written without
+ * with its fixed members (the client's address among them: the socket's
+ * peer here, no proxy trusted), through the edge's own logger, written without
  * pino's redaction pass, while every other line of that logger keeps it.
  */
 import type { AddressInfo } from "node:net";
@@ -36,6 +37,7 @@ t.test("one line per request, its members fixed, the session token replaced", as
     status: 0,
     trace_id: 7,
     merchant_id: "m-test",
+    ip: "127.0.0.1",
   });
   t.type(line?.ms, "number");
   t.notOk(JSON.stringify(lines).includes(token), "no session token");
