@@ -3,8 +3,9 @@
  * the Backoffice. Tokens are compared as SHA-256 digests in constant time; a
  * missing or wrong token is UNAUTHENTICATED before any work is done, the
  * request's bytes included. Each refusal is counted against the caller's
- * address, and an address past the limit is refused without a compare
- * (auth-throttle.ts). Health stays open, so probes need no token; reflection
+ * address, and an address past the limit gets RESOURCE_EXHAUSTED for every
+ * call that would be refused (auth-throttle.ts); an accepted token still
+ * passes, so a guesser on the edge's own machine cannot lock the edge out. Health stays open, so probes need no token; reflection
  * is behind the service tokens (reflection.ts).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -41,22 +42,27 @@ export function tokenCheck(tokens: readonly string[], guard?: AuthGuard): TokenC
   };
   return (metadata, peer) => {
     const address = clientAddressOf({ peer });
+    // An accepted token always passes, so that no guesser sharing an address (a script on the edge's machine)
+    // can lock the edge or the Backoffice out; only what would be refused anyway is throttled.
+    const header = metadata.get("authorization")[0];
+    const m = typeof header === "string" ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
+    if (m) {
+      const given = digest(m[1]);
+      let ok = false;
+      for (const a of accepted) ok = timingSafeEqual(a, given) || ok;
+      if (ok) return undefined;
+    }
     const wait = guard?.throttle.blockedFor(address);
     if (wait !== undefined) {
       const message = `too many refused tokens from this address; retry after ${wait} s`;
       return refuse("throttled", address, new RpcError(GrpcStatus.RESOURCE_EXHAUSTED, message));
     }
-    const header = metadata.get("authorization")[0];
     if (typeof header !== "string" || header.trim() === "")
       return refuse("missing", address, new RpcError(GrpcStatus.UNAUTHENTICATED, "authorization: Bearer <token> is required"));
     // Spaces around the value are not the token's (HTTP trims them; gRPC metadata as some clients send it does not).
-    const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
     if (!m)
       return refuse("malformed", address, new RpcError(GrpcStatus.UNAUTHENTICATED, 'authorization: must be "Bearer <token>", one token after the word Bearer'));
-    const given = digest(m[1]);
-    let ok = false;
-    for (const a of accepted) ok = timingSafeEqual(a, given) || ok;
-    return ok ? undefined : refuse("wrong", address, new RpcError(GrpcStatus.UNAUTHENTICATED, "the bearer token is not valid"));
+    return refuse("wrong", address, new RpcError(GrpcStatus.UNAUTHENTICATED, "the bearer token is not valid"));
   };
 }
 
