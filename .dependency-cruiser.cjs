@@ -38,7 +38,8 @@ module.exports = {
     {
       name: "platform-knows-no-module",
       severity: "error",
-      comment: "The platform (store, rpc, security, runtime, the entities too) serves every module and names none; the composition roots (engine/*.ts) wire them. The words the tables store are in engine/shared/.",
+      comment:
+        "The platform (store, rpc, security, runtime, the entities too) serves every module and names none; the composition roots (engine/*.ts) wire them. The words the tables store are in engine/shared/.",
       from: { path: PLATFORM },
       to: { path: `^engine/${MODULES}/` },
     },

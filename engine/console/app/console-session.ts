@@ -1,7 +1,7 @@
 /**
  * Console sessions: a random token handed to the console once, stored as its
  * keyed hash, ending after 15 idle minutes (every call moves the end), 12 hours
- * after it began whatever its use, or at sign-out; and the check every BackofficeService call begins with: a live
+ * after it began whatever its use, or at sign-out; and the check every console service call begins with: a live
  * session of an active operator whose role allows the call's action.
  */
 import { CONSOLE_RULES, ConsoleRefusal } from "../domain/console-rules.ts";
