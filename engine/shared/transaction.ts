@@ -103,6 +103,12 @@ export interface Attempt {
   challengeExpiresAt: Date | null;
   /** Until when a customer's answer to the challenge is being sent to the processor. */
   completingUntil: Date | null;
+  /** A real acquirer's own 3-D Secure page, where Cashier's challenge page (redirectUrl) sends the customer on. */
+  acquirerRedirectUrl: string | null;
+  /** The cascade a routing rule picked for the order (CONTRACT 11); null: the merchant's processors. */
+  cascade: string[] | null;
+  /** The label of the routing rule that picked it ("euro cards", "rule 2"); null when no rule did. */
+  routingRule: string | null;
   /** A repeated request already told the platform this attempt's non-final state. */
   replied: boolean;
   /** Who made the order: "api" (Process) or "customer" (the hosted Cashier). */

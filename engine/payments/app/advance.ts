@@ -13,6 +13,7 @@ import { owedCallbacks, type ChangeContext } from "./owed-callbacks.ts";
 import type { Alongside, ApplyResult } from "../ports/orders.ts";
 import type { Merchant } from "../ports/merchants.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
+import { cascadeOf } from "./route-order.ts";
 import { pendingPollDelayMs } from "./schedule.ts";
 import type { Schedule } from "../ports/schedule.ts";
 
@@ -60,7 +61,8 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
         : next.status === "pending"
           ? new Date(now.getTime() + deps.schedule.recovery.pendingRecheckMs)
           : null;
-  const cascadeProcessor = next.status === "declined_retry" ? (ctx.merchant.processors[a.attempt] ?? null) : null;
+  // The order's own cascade (a routing rule's, kept with the order), else the merchant's processors.
+  const cascadeProcessor = next.status === "declined_retry" ? (cascadeOf(a, ctx.merchant)[a.attempt] ?? null) : null;
 
   const after: Attempt = {
     ...a,
@@ -72,6 +74,7 @@ export async function advance(deps: ProcessDeps, a: Attempt, decision: Decision,
     // Whoever wrote them (an operator, the platform, a processor), the details are stored and sent: no card number.
     errorDetails: decision.errorDetails != null ? maskCardNumbers(decision.errorDetails) : a.errorDetails,
     redirectUrl: decision.redirectUrl ?? a.redirectUrl,
+    acquirerRedirectUrl: decision.acquirerRedirectUrl ?? a.acquirerRedirectUrl,
     processorCode: decision.processorCode ?? a.processorCode,
   };
   const callbacks = to || ctx.firstResult ? owedCallbacks(a, after, ctx.merchant, ctx) : [];

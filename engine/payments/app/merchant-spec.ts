@@ -12,6 +12,7 @@ import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "../ports/merchants.ts";
 import { parseFrontendSettings } from "./frontend-settings-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
+import { parseRoutingRules } from "./routing-spec.ts";
 
 export { MerchantsFileError };
 
@@ -137,6 +138,13 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     processors: onceEach(processors as string[]),
     frontends,
     ...(accounts ? { processorAccounts: accounts } : {}),
+    // The file is the whole truth of a merchant's rules: none listed, none kept. A rule may name any account the
+    // merchant can use: its processors and its accounts (each named after its processor).
+    routingRules: parseRoutingRules(
+      m.routing_rules,
+      `${where}.routing_rules`,
+      onceEach([...(processors as string[]), ...(accounts ?? []).map((a) => a.processor)]),
+    ),
   };
 }
 

@@ -22,7 +22,9 @@ import type { Merchant } from "../ports/merchants.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
 import { advance } from "./advance.ts";
 import { storedReturnUrl } from "./return-url.ts";
+import { routeOrder } from "./route-order.ts";
 import { runAttempt } from "./run-attempt.ts";
+import type { Routing } from "../domain/routing.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
 
 /** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
@@ -57,6 +59,7 @@ function draftOf(
   sale: RefundableSale | undefined,
   origin: OrderOrigin | undefined,
   wire: WireSignature | undefined,
+  routing: Routing | undefined,
 ): OrderDraft {
   // The order's parameters for idempotency: every member but the timestamp and
   // the CVV, which must never reach the disk, not even inside a keyed hash.
@@ -80,7 +83,9 @@ function draftOf(
     returnUrl: storedReturnUrl(deps, input.returnUrl, Boolean(origin?.session)),
     notificationUrl: input.notificationUrl || null,
     referenceTraceId: sale?.traceId ?? null,
-    processor: sale ? sale.processor : merchant.processors[0],
+    // A refund goes back through its sale's account; a sale or payout takes its routed cascade's first.
+    processor: sale ? sale.processor : (routing?.cascade[0] ?? merchant.processors[0]),
+    ...(routing ? { routing } : {}),
     initial: INITIAL_STATE[type],
     origin: origin && {
       createdBy: origin.createdBy,
@@ -148,7 +153,9 @@ export async function processTransaction(
     if ("error" in checked) return fail(checked.error);
     sale = checked.sale;
   }
-  const draft = draftOf(input, input.type, merchant, deps, sale, origin, wire);
+  // Refunds are not routed (CONTRACT 11); a sale or payout is, once, when its order is made.
+  const routing = input.type === "refund" ? undefined : routeOrder(merchant, input, input.type);
+  const draft = draftOf(input, input.type, merchant, deps, sale, origin, wire, routing);
   // A processor that cannot do this operation refuses it by name before any order exists.
   const able = deps.processors.capability(draft.processor, input.type, merchant);
   if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });
@@ -195,6 +202,6 @@ export async function processTransaction(
       return { ok: true, attempt: declined.attempt, merchant, replayed: false };
     }
   }
-  const attempt = await runAttempt(deps, { attempt: created.attempt, card: input.card, sale, ctx });
+  const attempt = await runAttempt(deps, { attempt: created.attempt, card: input.card, sale, ctx, customer: input.customer });
   return { ok: true, attempt, merchant, replayed: false };
 }

@@ -40,6 +40,8 @@ export interface Decision {
   cause: string;
   /** Where the customer must go (3-D Secure); set by the use case, which knows the public URL. */
   redirectUrl?: string | null;
+  /** A real acquirer's own challenge page, where Cashier's page (redirectUrl) sends the customer on. */
+  acquirerRedirectUrl?: string | null;
 }
 
 /** "05" -> 5; "R1" -> PROCESSOR_DECLINED_OTHER with the code kept in the details. */

@@ -6,6 +6,7 @@
 import type { KeyObject } from "node:crypto";
 import type { FrontendView } from "../../shared/transaction.ts";
 import type { FrontendSettings } from "../domain/frontend-settings.ts";
+import type { RoutingRule } from "../domain/routing.ts";
 import type { Tx } from "../../store/tx.ts";
 
 /** A merchant's settings (CONTRACT section 1), as every part of the engine reads them. */
@@ -18,6 +19,8 @@ export interface MerchantSettingsView {
   payoutApproval: "auto" | "manual";
   processors: string[];
   frontends: FrontendWithSettings[];
+  /** Which cascade an attempt takes (CONTRACT 11), read in order; absent or empty: `processors` routes every one. */
+  routingRules?: RoutingRule[];
 }
 
 /** A frontend with what shapes its hosted Cashier (CONTRACT 9). */
@@ -66,6 +69,8 @@ export interface MerchantSpec {
   frontends: FrontendSpec[];
   /** Given: the merchant's accounts are exactly these (an empty list removes them). Absent: left as they are. */
   processorAccounts?: ProcessorAccount[];
+  /** Given: the merchant's routing rules are exactly these (an empty list removes them). Absent: left as they are. */
+  routingRules?: RoutingRule[];
 }
 
 /** A frontend as written to the store; absent settings take CONTRACT 9's defaults. */
@@ -86,7 +91,7 @@ export interface MerchantView extends MerchantSettingsView {
 }
 
 /** What an operator may change of a merchant: its spec less its identity, secret, frontends and accounts. */
-export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts">;
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts" | "routingRules">;
 
 /** The operators' reads and changes of merchants (AdminService, the Backoffice). */
 export interface MerchantAdminStore {

@@ -4,8 +4,9 @@
  * same database transaction, and the operators' searches.
  */
 import type { Attempt, CustomerInput, StatusChange, TransactionStatus, TransactionType } from "../../shared/transaction.ts";
-import { type CallbackKind } from "../../shared/callbacks.ts";
+import type { CallbackKind } from "../../shared/callbacks.ts";
 import type { Decision } from "../domain/outcome.ts";
+import type { Routing } from "../domain/routing.ts";
 import type { State } from "../domain/transitions.ts";
 import type { Tx } from "../../store/tx.ts";
 
@@ -28,6 +29,8 @@ export interface OrderDraft {
   notificationUrl: string | null;
   referenceTraceId: number | null;
   processor: string;
+  /** The cascade routing picked and the rule that picked it; kept with the order only when a rule did. */
+  routing?: Routing;
   initial: State;
   /** Who made the order and, for the hosted Cashier, in which session (absent: Process, `api`). */
   origin?: OrderOriginRecord;
@@ -181,6 +184,11 @@ export interface OrderStore {
    * When the attempt is no longer in `from` nothing is written (applied false).
    */
   applyDecision(traceId: number, from: State, decision: Decision, extras: ApplyExtras): Promise<ApplyResult>;
+  /**
+   * The order's customer as it keeps it (names, address and city with card numbers masked; no pin): what a real
+   * acquirer's risk checks read on the cascade's later attempts, whose request is no longer in memory.
+   */
+  customer(orderRef: number): Promise<CustomerInput | undefined>;
   /** The order's sealed card number while it is held, else null. */
   sealedCard(orderRef: number): Promise<string | null>;
   /** Keeps the keyed hash of a cashier session's auth_token. */

@@ -19,5 +19,7 @@ export function challengeToProto(v: ChallengeView, allowedOrigins: string[] = []
     expireTime: v.state === "open" && v.attempt.challengeExpiresAt ? timestampFromDate(v.attempt.challengeExpiresAt) : undefined,
     status: t.status,
     allowedOrigins,
+    // Only while the customer has it still to do: a finished challenge's page sends nobody back to the acquirer.
+    acquirerUrl: v.state === "open" ? (v.attempt.acquirerRedirectUrl ?? "") : "",
   });
 }

@@ -8,8 +8,9 @@ import {
   GetTransactionResponseSchema,
   ProcessResponseSchema,
   CompleteChallengeResponseSchema,
+  ReturnFromChallengeResponseSchema,
 } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
-import { completeChallenge, getChallenge } from "../app/challenge.ts";
+import { completeChallenge, getChallenge, returnFromChallenge } from "../app/challenge.ts";
 import { callbackToProto } from "./callback-mappers.ts";
 import { challengeToProto } from "./challenge-mappers.ts";
 import { PROTO_PATHS } from "../../shared/wire/proto-paths.ts";
@@ -68,6 +69,13 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       const done = await completeChallenge(deps, req.traceId, req.mac, req.passed);
       if (!done.ok) throw toRpcError(done.error);
       return create(CompleteChallengeResponseSchema, { transaction: attemptToProto(done.attempt), returnUrl: done.attempt.returnUrl });
+    },
+
+    async returnFromChallenge(req) {
+      checkTraceId(req.traceId);
+      const done = await returnFromChallenge(deps, req.traceId, req.mac, req.params);
+      if (!done.ok) throw toRpcError(done.error);
+      return create(ReturnFromChallengeResponseSchema, { transaction: attemptToProto(done.attempt), returnUrl: done.attempt.returnUrl });
     },
   };
 }

@@ -136,5 +136,6 @@ export function attemptToProto(a: Attempt, history: StatusChange[] = []): Transa
     createdBy: a.createdBy,
     sessionId: BigInt(a.sessionRef ?? 0),
     scOrderId: a.scOrderId ?? "",
+    routingRule: a.routingRule ?? "",
   });
 }

@@ -29,6 +29,7 @@ const TRANSACTION_COLUMNS = [
   "challenge_expires_at",
   "completing_until",
   "replied",
+  "acquirer_redirect_url",
 ] as const satisfies readonly (keyof CashierDb["transaction"])[];
 
 const ORDER_COLUMNS = [
@@ -50,6 +51,8 @@ const ORDER_COLUMNS = [
   "sc_order_id",
   "udef1",
   "udef2",
+  "routing_cascade",
+  "routing_rule",
 ] as const satisfies readonly (keyof CashierDb["payment_order"])[];
 
 /**

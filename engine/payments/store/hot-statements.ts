@@ -4,7 +4,7 @@
  * statement (data-modifying CTEs), so an order, its first attempt and the
  * history row commit together, as do a status change and everything it owes.
  */
-import { type CallbackKind } from "../../shared/callbacks.ts";
+import type { CallbackKind } from "../../shared/callbacks.ts";
 import type { PayoutLetter, TransactionStatus, TransactionType } from "../../shared/transaction.ts";
 import { ATTEMPT_COLUMNS_SQL, type AttemptRow } from "./attempt-select.ts";
 import { preparedStatement } from "../../store/prepared-statement.ts";
@@ -36,6 +36,10 @@ export type CreateOrderParams = {
   scOrderId: string | null;
   udef1: string | null;
   udef2: string | null;
+  /** The cascade a routing rule picked, as JSON text; null with the two below when no rule held. */
+  routingCascade: string | null;
+  routingRuleIndex: number | null;
+  routingRule: string | null;
 };
 
 /**
@@ -69,14 +73,19 @@ export const CREATE_ORDER = preparedStatement<CreateOrderParams, AttemptRow>(
     scOrderId: true,
     udef1: true,
     udef2: true,
+    routingCascade: true,
+    routingRuleIndex: true,
+    routingRule: true,
   },
   (p) => `
   with o as (
     insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
-      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, created_by, session_ref, sc_order_id, udef1, udef2)
+      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, created_by, session_ref, sc_order_id, udef1, udef2,
+      routing_cascade, routing_rule_index, routing_rule)
     select ${p.merchantId}, ${p.orderId}, ${p.type}, ${p.fingerprint}, ${p.amountMinor}, ${p.currency}, ${p.frontend}, ${p.pin}, ${p.customer}::jsonb,
       ${p.cardMasked}, ${p.cardBrand}, ${p.cardExpiry}, ${p.cardFingerprint}, ${p.returnUrl}, ${p.notificationUrl},
-      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text
+      ${p.createdBy}, ${p.sessionRef}::bigint, ${p.scOrderId}::text, ${p.udef1}::text, ${p.udef2}::text,
+      ${p.routingCascade}::jsonb, ${p.routingRuleIndex}::integer, ${p.routingRule}::text
     -- A platform's order_id must not be a withdrawal session's (migration 016: locks the pair, raises CW409); a
     -- session's own order is made under its session.
     where ${p.sessionRef}::bigint is not null or cashier_order_id_unclaimed(${p.merchantId}, ${p.orderId})
@@ -114,6 +123,8 @@ export type ApplyParams = {
   errorCode: number | null;
   errorDetails: string | null;
   redirectUrl: string | null;
+  /** A real acquirer's own challenge page (null leaves it). */
+  acquirerRedirectUrl: string | null;
   processorCode: string | null;
   nextCheckAt: Date | null;
   challengeExpiresAt: Date | null;
@@ -156,6 +167,7 @@ export const APPLY = preparedStatement<ApplyParams, ApplyRow>(
     errorCode: true,
     errorDetails: true,
     redirectUrl: true,
+    acquirerRedirectUrl: true,
     processorCode: true,
     nextCheckAt: true,
     challengeExpiresAt: true,
@@ -176,6 +188,7 @@ export const APPLY = preparedStatement<ApplyParams, ApplyRow>(
     update transaction set status = ${p.toStatus}, payout_letter = ${p.toLetter}, deposit_state = coalesce(${p.depositState}, deposit_state),
       transaction_id = coalesce(${p.transactionId}, transaction_id), error_code = coalesce(${p.errorCode}, error_code),
       error_details = coalesce(${p.errorDetails}, error_details), redirect_url = coalesce(${p.redirectUrl}, redirect_url),
+      acquirer_redirect_url = coalesce(${p.acquirerRedirectUrl}::text, acquirer_redirect_url),
       processor_code = coalesce(${p.processorCode}, processor_code), next_check_at = ${p.nextCheckAt}::timestamptz,
       challenge_expires_at = coalesce(${p.challengeExpiresAt}::timestamptz, challenge_expires_at), submitted = coalesce(${p.submitted}::boolean, submitted),
       updated_at = now()

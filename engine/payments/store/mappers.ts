@@ -49,6 +49,9 @@ export function attemptFromRow(r: AttemptRow): Attempt {
     submitted: r.submitted,
     challengeExpiresAt: r.challenge_expires_at,
     completingUntil: r.completing_until,
+    acquirerRedirectUrl: r.acquirer_redirect_url,
+    cascade: r.routing_cascade,
+    routingRule: r.routing_rule,
     replied: r.replied,
     createdBy: r.created_by,
     sessionRef: r.session_ref,
@@ -106,6 +109,7 @@ export function settingsOf(m: InferEntity<typeof MerchantEntity>, frontends: Inf
     payoutApproval: m.payoutApproval,
     processors: onceEach(m.processors),
     frontends: frontends.map(frontendOf),
+    routingRules: m.routingRules,
   };
 }
 

@@ -135,7 +135,11 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   /** Creates or updates a merchant and its listed frontends in one transaction. */
   async upsert(spec: MerchantSpec, opts: { onlyNew?: boolean } = {}): Promise<void> {
     await this.#joined().transactional(async (em) => {
-      const data = { secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)), ...columnsOf(spec) };
+      const data = {
+        secretSealed: seal(this.#key, spec.secret, aad(spec.merchantId)),
+        ...columnsOf(spec),
+        ...(spec.routingRules ? { routingRules: spec.routingRules } : {}),
+      };
       const existing = opts.onlyNew ? null : await em.findOne(MerchantEntity, { id: spec.merchantId });
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });

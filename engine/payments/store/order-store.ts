@@ -21,13 +21,14 @@ import type {
   StuckQuery,
 } from "../ports/orders.ts";
 import type { Decision } from "../domain/outcome.ts";
-import type { Attempt, StatusChange } from "../../shared/transaction.ts";
+import type { Attempt, CustomerInput, StatusChange } from "../../shared/transaction.ts";
 import type { State } from "../domain/transitions.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
 import { TransactionEventEntity } from "../../store/entities/transaction-event.entity.ts";
 import { APPLY, type ApplyParams, CREATE_ORDER, type OutboxRow } from "./hot-statements.ts";
 import { attemptFromRow, changeFromEntity } from "./mappers.ts";
-import { customerRecord } from "./customer-record.ts";
+import { customerFromRecord, customerRecord } from "./customer-record.ts";
+import { ruleLabel } from "../domain/routing.ts";
 import { createRefund } from "./refund-order.ts";
 import { afterOrder, searchEdge, searchPage, stuckAttempts } from "./transaction-search.ts";
 import { typedDb } from "../../store/typed-db.ts";
@@ -90,6 +91,9 @@ export class PgOrderStore implements OrderStore {
         scOrderId: d.origin?.scOrderId ?? null,
         udef1: d.origin?.udef1 ?? null,
         udef2: d.origin?.udef2 ?? null,
+        routingCascade: d.routing?.rule ? JSON.stringify(d.routing.cascade) : null,
+        routingRuleIndex: d.routing?.rule?.index ?? null,
+        routingRule: d.routing?.rule ? ruleLabel(d.routing.rule) : null,
       });
     } else {
       created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId);
@@ -156,6 +160,7 @@ export class PgOrderStore implements OrderStore {
       errorCode: d.errorCode,
       errorDetails: d.errorDetails,
       redirectUrl: d.redirectUrl ?? null,
+      acquirerRedirectUrl: d.acquirerRedirectUrl ?? null,
       processorCode: d.processorCode ?? null,
       nextCheckAt: x.nextCheckAt,
       challengeExpiresAt: x.challengeExpiresAt ?? null,
@@ -204,6 +209,11 @@ export class PgOrderStore implements OrderStore {
   async sealedCard(orderRef: number): Promise<string | null> {
     const row = await this.#db().selectFrom("payment_order").select("card_sealed").where("id", "=", orderRef).executeTakeFirst();
     return row?.card_sealed ?? null;
+  }
+
+  async customer(orderRef: number): Promise<CustomerInput | undefined> {
+    const row = await this.#db().selectFrom("payment_order").select("customer").where("id", "=", orderRef).executeTakeFirst();
+    return row ? customerFromRecord(row.customer) : undefined;
   }
 
   /** Keeps a keyed hash of the cashier session's auth_token. */

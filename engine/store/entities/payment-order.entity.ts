@@ -42,6 +42,11 @@ export const PaymentOrderEntity = defineEntity({
     scOrderId: p.text().nullable(),
     udef1: p.text().nullable(),
     udef2: p.text().nullable(),
+    /** The cascade a routing rule picked (019); null: the merchant's processors. */
+    routingCascade: p.json<string[]>().nullable(),
+    /** That rule's place in the merchant's list (0-based) and its label as the detail shows it. */
+    routingRuleIndex: p.integer().nullable(),
+    routingRule: p.text().nullable(),
     attempts: () => p.oneToMany(TransactionEntity).mappedBy("order"),
   },
 });

@@ -34,6 +34,8 @@ export const TransactionEntity = defineEntity({
     processorCode: p.text().nullable(),
     replied: p.boolean().default(false),
     completingUntil: p.datetime().nullable(),
+    /** A real acquirer's own 3-D Secure page (019), where Cashier's challenge page sends the customer on. */
+    acquirerRedirectUrl: p.text().nullable(),
     events: () => p.oneToMany(TransactionEventEntity).mappedBy("transaction"),
     callbacks: () => p.oneToMany(CallbackEntity).mappedBy("transaction"),
   },

@@ -698,6 +698,15 @@ export declare type GetChallengeResponse = Message<"cashier.engine.v1.GetChallen
    * @generated from field: repeated string allowed_origins = 9;
    */
   allowedOrigins: string[];
+
+  /**
+   * A real acquirer's own challenge page, while the challenge is open: the
+   * hosted page sends the customer on there instead of asking itself. Empty for
+   * the simulators, whose challenge is the hosted page.
+   *
+   * @generated from field: string acquirer_url = 10;
+   */
+  acquirerUrl: string;
 };
 
 /**
@@ -766,6 +775,71 @@ export declare type CompleteChallengeResponse = Message<"cashier.engine.v1.Compl
  * Use `create(CompleteChallengeResponseSchema)` to create a new message.
  */
 export declare const CompleteChallengeResponseSchema: GenMessage<CompleteChallengeResponse>;
+
+/**
+ * ReturnFromChallengeRequest is the customer back at Cashier's return route
+ * from a real acquirer's challenge page.
+ *
+ * @generated from message cashier.engine.v1.ReturnFromChallengeRequest
+ */
+export declare type ReturnFromChallengeRequest = Message<"cashier.engine.v1.ReturnFromChallengeRequest"> & {
+  /**
+   * The attempt.
+   *
+   * @generated from field: int32 trace_id = 1;
+   */
+  traceId: number;
+
+  /**
+   * The MAC from the redirect_url (the return route carries the same two segments).
+   *
+   * @generated from field: string mac = 2;
+   */
+  mac: string;
+
+  /**
+   * What the acquirer put on the return URL (Adyen's redirectResult,
+   * Checkout.com's cko-session-id), passed to the connector as given.
+   *
+   * @generated from field: map<string, string> params = 3;
+   */
+  params: { [key: string]: string };
+};
+
+/**
+ * Describes the message cashier.engine.v1.ReturnFromChallengeRequest.
+ * Use `create(ReturnFromChallengeRequestSchema)` to create a new message.
+ */
+export declare const ReturnFromChallengeRequestSchema: GenMessage<ReturnFromChallengeRequest>;
+
+/**
+ * ReturnFromChallengeResponse is the attempt after the acquirer's verdict and
+ * where the customer goes, as CompleteChallengeResponse.
+ *
+ * @generated from message cashier.engine.v1.ReturnFromChallengeResponse
+ */
+export declare type ReturnFromChallengeResponse = Message<"cashier.engine.v1.ReturnFromChallengeResponse"> & {
+  /**
+   * The attempt after the acquirer's verdict (still pending_async when the
+   * acquirer has none yet: its webhook or a lookup settles it).
+   *
+   * @generated from field: cashier.engine.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+
+  /**
+   * The order's return_url.
+   *
+   * @generated from field: string return_url = 2;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.ReturnFromChallengeResponse.
+ * Use `create(ReturnFromChallengeResponseSchema)` to create a new message.
+ */
+export declare const ReturnFromChallengeResponseSchema: GenMessage<ReturnFromChallengeResponse>;
 
 /**
  * WireViolationKind is what is wrong with a member's JSON type. The engine
@@ -948,6 +1022,20 @@ export declare const EngineService: GenService<{
     methodKind: "unary";
     input: typeof CompleteChallengeRequestSchema;
     output: typeof CompleteChallengeResponseSchema;
+  },
+  /**
+   * ReturnFromChallenge is the customer back from a real acquirer's own 3-D
+   * Secure page (the challenge's acquirer_url): the engine asks the acquirer for
+   * the verdict with what it put on the return URL and records it as
+   * CompleteChallenge does. An expired or finished challenge is
+   * FAILED_PRECONDITION; a simulator's challenge (its own page) is NOT_FOUND.
+   *
+   * @generated from rpc cashier.engine.v1.EngineService.ReturnFromChallenge
+   */
+  returnFromChallenge: {
+    methodKind: "unary";
+    input: typeof ReturnFromChallengeRequestSchema;
+    output: typeof ReturnFromChallengeResponseSchema;
   },
 }>;
 

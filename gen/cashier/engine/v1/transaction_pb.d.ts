@@ -267,6 +267,16 @@ export declare type Transaction = Message<"cashier.engine.v1.Transaction"> & {
    * @generated from field: string sc_order_id = 24;
    */
   scOrderId: string;
+
+  /**
+   * The routing rule that picked the order's cascade (CONTRACT 11): its name, or
+   * "rule N" (its place, from 1) for a rule without one; empty when no rule held
+   * and the merchant's processors did, or for a refund, which is never routed.
+   * Every attempt of the order names the same rule.
+   *
+   * @generated from field: string routing_rule = 25;
+   */
+  routingRule: string;
 };
 
 /**
