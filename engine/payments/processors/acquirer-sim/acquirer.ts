@@ -4,15 +4,17 @@
  * payment request carries an idempotency key: a repeat gets the recorded
  * answer, and a key that a lookup found unseen is fenced, so the request, if
  * it arrives late, is refused and can never be taken after Cashier settled it.
+ * Requests on one key take turns (KeyLock): an answer is given only once its
+ * entry is on disk, and the next request on that key decides after it.
  */
 import { randomBytes } from "node:crypto";
 import { PENDING_SECONDS, RETRY_CODE, behaviourOf } from "./cards.ts";
-import type { Ledger, Payment } from "./ledger.ts";
+import type { Answer } from "./http.ts";
+import { KeyLock } from "./key-lock.ts";
+import type { Ledger } from "./ledger.ts";
+import type { Payment, SimBook } from "./sim-book.ts";
 
-export interface Answer {
-  http: number;
-  body: Record<string, unknown>;
-}
+export type { Answer };
 
 export interface PaymentRequest {
   operation: Payment["operation"];
@@ -71,10 +73,13 @@ function decideCard(acquirer: string, operation: Payment["operation"], cardNumbe
 
 export class Acquirers {
   readonly #ledger: Ledger;
+  readonly #book: SimBook;
   readonly #now: () => number;
+  readonly #keys = new KeyLock();
 
-  constructor(ledger: Ledger, now: () => number = Date.now) {
+  constructor(ledger: Ledger, book: SimBook, now: () => number = Date.now) {
     this.#ledger = ledger;
+    this.#book = book;
     this.#now = now;
   }
 
@@ -91,13 +96,17 @@ export class Acquirers {
     return { id: p.id, idempotency_key: p.key, operation: p.operation, status, code, message };
   }
 
-  async pay(acquirer: string, key: string, req: PaymentRequest): Promise<Answer> {
-    const seen = this.#ledger.byKey.get(`${acquirer}/${key}`);
+  pay(acquirer: string, key: string, req: PaymentRequest): Promise<Answer> {
+    return this.#keys.run(`${acquirer}/${key}`, () => this.#pay(acquirer, key, req));
+  }
+
+  async #pay(acquirer: string, key: string, req: PaymentRequest): Promise<Answer> {
+    const seen = this.#book.byKey.get(`${acquirer}/${key}`);
     if (seen === "fenced") return { http: 409, body: { error: "idempotency_key_fenced", message: "a lookup found this key unseen; the request is refused" } };
     if (seen) return { http: 200, body: this.view(seen) };
     let decided: Decided;
     if (req.operation === "refund") {
-      const sale = this.#ledger.byId.get(`${acquirer}/${req.original_payment_id}`);
+      const sale = this.#book.byId.get(`${acquirer}/${req.original_payment_id}`);
       decided =
         sale?.operation === "sale" && this.view(sale).status === "approved"
           ? approve
@@ -113,8 +122,12 @@ export class Acquirers {
   }
 
   /** A lookup by idempotency key; an unseen key is fenced (durably) before "not found" is answered. */
-  async lookupByKey(acquirer: string, key: string): Promise<Answer> {
-    const seen = this.#ledger.byKey.get(`${acquirer}/${key}`);
+  lookupByKey(acquirer: string, key: string): Promise<Answer> {
+    return this.#keys.run(`${acquirer}/${key}`, () => this.#lookupByKey(acquirer, key));
+  }
+
+  async #lookupByKey(acquirer: string, key: string): Promise<Answer> {
+    const seen = this.#book.byKey.get(`${acquirer}/${key}`);
     if (seen === "fenced") return { http: 404, body: { error: "not_found", fenced: true } };
     if (seen) return { http: 200, body: this.view(seen) };
     await this.#ledger.append({ t: "fence", acquirer, key, at: this.#now() });
@@ -122,13 +135,13 @@ export class Acquirers {
   }
 
   lookupById(acquirer: string, id: string): Answer {
-    const p = this.#ledger.byId.get(`${acquirer}/${id}`);
+    const p = this.#book.byId.get(`${acquirer}/${id}`);
     return p ? { http: 200, body: this.view(p) } : { http: 404, body: { error: "not_found" } };
   }
 
   /** The customer's 3-D Secure result; the first one given stands. */
   async completeChallenge(acquirer: string, id: string, passed: boolean): Promise<Answer> {
-    const p = this.#ledger.byId.get(`${acquirer}/${id}`);
+    const p = this.#book.byId.get(`${acquirer}/${id}`);
     if (p?.status !== "action_required") return { http: 404, body: { error: "not_found" } };
     if (!p.challenge) await this.#ledger.append({ t: "challenge", acquirer, id, passed });
     return { http: 200, body: this.view(p) };

@@ -12,7 +12,7 @@ import { loadAcquirerSimSettings } from "./settings.ts";
 const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "acquirer-sim" });
 try {
   const s = loadAcquirerSimSettings(process.env);
-  const sim = await startAcquirerSim(s);
+  const sim = await startAcquirerSim({ ...s, log });
   log.info({ port: sim.port, dataDir: s.dataDir, testMode: s.testMode, acquirers: Object.keys(s.keys) }, `acquirer simulator listening on ${sim.url}`);
   process.send?.({ listening: sim.port });
   let stopping = false;
