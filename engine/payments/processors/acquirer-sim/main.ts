@@ -1,6 +1,6 @@
 /**
- * `npm run acquirer-sim`: the simulated acquirers behind sim-a and sim-b as a
- * service of their own. Started by an engine (spawn.ts) it tells its parent
+ * `npm run acquirer-sim`: the simulated acquirers behind sim-a and sim-b, and
+ * the Checkout.com and Adyen stand-ins, as a service of their own. Started by an engine (spawn.ts) it tells its parent
  * the port over IPC and exits when the parent is gone, even after a kill -9.
  */
 // First: the .env file's settings must be in the environment before any module reads it.
@@ -13,7 +13,11 @@ const log = createLogger(process.env.LOG_LEVEL || "info").child({ process: "acqu
 try {
   const s = loadAcquirerSimSettings(process.env);
   const sim = await startAcquirerSim({ ...s, log });
-  log.info({ port: sim.port, dataDir: s.dataDir, testMode: s.testMode, acquirers: Object.keys(s.keys) }, `acquirer simulator listening on ${sim.url}`);
+  const accounts = { checkout: s.accounts.checkout.length, adyen: s.accounts.adyen.length };
+  log.info(
+    { port: sim.port, dataDir: s.dataDir, testMode: s.testMode, acquirers: Object.keys(s.keys), accounts },
+    `acquirer simulator listening on ${sim.url}`,
+  );
   process.send?.({ listening: sim.port });
   let stopping = false;
   const stop = async () => {

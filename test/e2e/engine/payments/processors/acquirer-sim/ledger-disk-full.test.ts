@@ -17,6 +17,7 @@ import { startAcquirerSim, type AcquirerSim } from "../../../../../../engine/pay
 import { TEST_KEYS } from "../../../../../support/acquirer-sim.ts";
 
 const auth = { authorization: `Bearer ${TEST_KEYS["sim-a"]}` };
+const CHECKOUT_KEY = "sk_sbox_disk-full-test-key";
 
 function recorder() {
   const lines: { level: string; message: string }[] = [];
@@ -81,7 +82,7 @@ t.test("a disk that fills: only what is on disk is acknowledged, and it all come
   const filler = join(mounted.dir, "filler");
   writeFileSync(filler, Buffer.alloc(free() - 24 * 1024));
   const { lines, log } = recorder();
-  const start = () => startAcquirerSim({ dataDir, port: 0, keys: TEST_KEYS, testMode: true, log });
+  const start = () => startAcquirerSim({ dataDir, port: 0, keys: TEST_KEYS, testMode: true, log, accounts: { checkout: [{ secret_key: CHECKOUT_KEY }] } });
   sim = await start();
 
   const answers: Awaited<ReturnType<typeof sale>>[] = [];
@@ -105,6 +106,26 @@ t.test("a disk that fills: only what is on disk is acknowledged, and it all come
     lines.some((l) => l.level === "error" && /ledger write failed/.test(l.message)),
     "the failed write is logged",
   );
+  // The Checkout.com dialect on the same full disk: what a write's cut-back left fits a few; then its own 503.
+  const ckoTaken: string[] = [];
+  let ckoRefusal: { status: number; body: Record<string, unknown> } | undefined;
+  for (let i = 0; i < 50 && !ckoRefusal; i++) {
+    const res = await fetch(`${sim.url}/checkout/payments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${CHECKOUT_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        source: { type: "card", number: "4242424242424242", expiry_month: 12, expiry_year: 2030 },
+        amount: 1000,
+        currency: "USD",
+        processing_channel_id: "pc_aaaaaaaaaaaaaaaaaaaaaaaaaa",
+      }),
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    if (res.status === 201) ckoTaken.push(body.id as string);
+    else ckoRefusal = { status: res.status, body };
+  }
+  t.match(ckoRefusal, { status: 503, body: { error_type: "service_unavailable" } }, "the Checkout.com dialect answers its own 503 on a full disk");
+
   // Room again: the simulator takes payments without a restart.
   rmSync(filler);
   const later = await sale(sim, "after-room");
@@ -128,6 +149,10 @@ t.test("a disk that fills: only what is on disk is acknowledged, and it all come
     if (found.status === 200 && found.body.id === a.body.id && found.body.status === a.body.status) same++;
   }
   t.equal(same, taken.length, "after a restart, every acknowledged payment is found with its id and status");
+  let ckoFound = 0;
+  for (const id of ckoTaken)
+    if ((await fetch(`${sim.url}/checkout/payments/${id}`, { headers: { authorization: `Bearer ${CHECKOUT_KEY}` } })).status === 200) ckoFound++;
+  t.equal(ckoFound, ckoTaken.length, `every acknowledged Checkout.com payment is found (${ckoTaken.length})`);
   let unseen = 0;
   for (const a of refused) if ((await lookup(sim, a.key)).body.fenced === true) unseen++;
   t.equal(unseen, refused.length, "every refused payment was never taken (its key is unseen)");
