@@ -1,7 +1,8 @@
 /**
  * One HTTP POST to a merchant's platform, as every callback makes it: a
  * timeout on the whole call, redirects never followed, the reply read up to
- * 64 KiB, and the SSRF guard (request-filtering-agent: loopback, private,
+ * 64 KiB and no further (reply-bound.ts: past it the connection is closed and
+ * what was read is judged as it is), and the SSRF guard (request-filtering-agent: loopback, private,
  * link-local and metadata addresses refused at connect time, after DNS, so a
  * rebinding name cannot slip through) unless CASHIER_CALLBACK_ALLOW_PRIVATE=1.
  * It never throws: every failure is a SendResult with its reason.
@@ -11,8 +12,7 @@ import https from "node:https";
 import { useAgent } from "request-filtering-agent";
 import { ownEntry } from "../../shared/own-entry.ts";
 import type { Send, SendResult } from "../ports/callbacks.ts";
-
-const MAX_REPLY_BYTES = 64 * 1024;
+import { BoundedBody } from "./reply-bound.ts";
 
 /**
  * The cause in a few words of our own, by the error's code: it reaches the
@@ -84,20 +84,21 @@ export function createSender(opts: { allowPrivate: boolean }): Send {
         done({ httpStatus: 0, body: "", error: refused ? addressRefused(url) : `no reply: ${networkCause(err, url)}`, refusedAddress: refused });
       });
       r.on("response", (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
+        const body = new BoundedBody();
+        const status = res.statusCode ?? 0;
+        const finish = (cut: boolean) => {
+          clearTimeout(timer);
+          const error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : "";
+          done({ httpStatus: status, body: body.text(), error, refusedAddress: false, ...(cut ? { cut: true } : {}) });
+        };
         res.on("data", (c: Buffer) => {
-          if (size < MAX_REPLY_BYTES) chunks.push(c);
-          size += c.length;
+          if (body.push(c)) return;
+          // Past the bound: judged on what was read, and not one more byte taken from the platform.
+          finish(true);
+          r.destroy();
         });
         res.on("error", () => {});
-        res.on("end", () => {
-          clearTimeout(timer);
-          const status = res.statusCode ?? 0;
-          const body = Buffer.concat(chunks).subarray(0, MAX_REPLY_BYTES).toString("utf8");
-          const error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : "";
-          done({ httpStatus: status, body, error, refusedAddress: false });
-        });
+        res.on("end", () => finish(false));
       });
       r.end(req.body);
     });

@@ -4,10 +4,11 @@
  * integer in cents (only JPY, CLP, KRW and VND unconverted, as seed 2.3 and
  * section 8 say), signed with `signature`; the reply read
  * strictly: a JSON object of scalars with an integer `status` and a
- * `signature` over its own members. Anything else is unusable, with a reason.
+ * `signature` over its own members. Anything else is unusable, with a reason;
+ * a reply cut at the sender's bound (64 KiB) is read as it was cut.
  */
 import type { SendResult } from "../ports/callbacks.ts";
-import { parseJsonObject } from "./reply-ack.ts";
+import { parseJsonObject, unparsableReply } from "./reply-ack.ts";
 import { VALIDATION_WHOLE_UNIT_CURRENCIES, wireAmount } from "../../shared/money.ts";
 import { canonicalString, signBody, type Scalar } from "../../shared/canonical.ts";
 import { verifyHmac, type HmacKey } from "../../shared/hmac.ts";
@@ -42,7 +43,7 @@ export function readValidationReply(r: SendResult, ...keys: HmacKey[]): Validati
   if (r.error) return { usable: false, error: r.error };
   if (r.httpStatus < 200 || r.httpStatus > 299) return { usable: false, error: `HTTP ${r.httpStatus}` };
   const parsed = parseJsonObject(r.body);
-  if (!parsed.ok) return { usable: false, error: `the reply is ${parsed.error}` };
+  if (!parsed.ok) return { usable: false, error: r.cut ? unparsableReply(r, parsed.error) : `the reply is ${parsed.error}` };
   const reply = parsed.value;
   const nested = Object.keys(reply).find((k) => reply[k] !== null && typeof reply[k] === "object");
   if (nested) return { usable: false, error: `reply member ${nested} is an object or array` };

@@ -3,7 +3,7 @@
  * the sender makes it (callbacks/http-sender.ts implements `Send`), and the
  * log that the delivery worker claims and records in and operators read.
  */
-import { type AttemptOutcome, type CallbackKind, type CallbackState } from "../../shared/callbacks.ts";
+import type { AttemptOutcome, CallbackKind, CallbackState } from "../../shared/callbacks.ts";
 import type { Verdict } from "../domain/callbacks.ts";
 import type { Tx } from "../../store/tx.ts";
 
@@ -24,6 +24,8 @@ export interface SendResult {
   error: string;
   /** The address was refused by the SSRF guard: nothing was sent. */
   refusedAddress: boolean;
+  /** The reply went on past the bound the sender reads (64 KiB): `body` is its beginning, the rest was never read. */
+  cut?: boolean;
   durationMs: number;
 }
 

@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import net from "node:net";
-import t from "tap";
+import t, { type Test } from "tap";
 import { createSender } from "../../../../../engine/payments/callbacks/http-sender.ts";
 import type { SendRequest } from "../../../../../engine/payments/ports/callbacks.ts";
 
@@ -79,3 +79,48 @@ t.test("a reply is read as it came", async (t) => {
   const r = await send(call(`http://127.0.0.1:${port}/x`));
   t.same({ status: r.httpStatus, body: r.body, error: r.error }, { status: 200, body: '{"status":0}', error: "" });
 });
+
+/**
+ * A platform that answers 10 MB (issue 31: one made the engine read 27 GB):
+ * served with backpressure, so what the server managed to write before the
+ * engine closed the connection is what the engine read plus what loopback's
+ * socket buffers hold (a few MB). The engine stops at 64 KiB and closes; one
+ * that read to the end would take the whole 10 MB (or, from an endless
+ * reply, read until its timeout).
+ */
+async function bigReply(t: Test, head: Record<string, string | number>, TEN_MB = 10 * 1024 * 1024) {
+  const chunk = Buffer.alloc(16 * 1024, 0x78);
+  let written = 0;
+  let closedEarly: Promise<boolean> = Promise.resolve(false);
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", ...head });
+    closedEarly = new Promise<boolean>((resolve) => {
+      res.on("close", () => resolve(written < TEN_MB));
+      const pump = () => {
+        while (written < TEN_MB && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      res.write('{"status":0,"description":"');
+      pump();
+    });
+  });
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const started = performance.now();
+  const r = await send(call(`http://127.0.0.1:${port}/x`, 20000));
+  const tookMs = performance.now() - started;
+  t.equal(await closedEarly, true, "the engine closed the connection before the server wrote it all");
+  t.ok(written < 8 * 1024 * 1024, `the server wrote ${written} bytes before the engine closed (loopback's buffers included)`);
+  t.ok(tookMs < 5000, `answered in ${Math.round(tookMs)} ms`);
+  t.equal(Buffer.byteLength(r.body), 64 * 1024, "the body kept is the bound's worth");
+  t.equal(r.cut, true);
+  t.equal(r.httpStatus, 200);
+  t.equal(r.error, "", "a cut reply is no transport failure: it is judged on what was read");
+}
+
+t.test("a 10 MB chunked reply is read to 64 KiB and the connection closed", (t) => bigReply(t, {}));
+t.test("a 10 MB reply with a content-length is read to 64 KiB and the connection closed", (t) => bigReply(t, { "content-length": 10 * 1024 * 1024 + 27 }));
+t.test("an endless reply is read to 64 KiB and closed at once, not at the call's timeout", (t) => bigReply(t, {}, Number.POSITIVE_INFINITY));
