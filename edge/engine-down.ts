@@ -29,3 +29,10 @@ const RETRY_LATER = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Cance
 export function retryLater(err: ConnectError): boolean {
   return RETRY_LATER.has(err.code);
 }
+
+/**
+ * The seconds a 503 tells a client to wait (`Retry-After`): long enough for a
+ * database failover or a freed disk to be noticed, short enough that a
+ * customer's payment is not held up for long when the next try succeeds.
+ */
+export const RETRY_AFTER_SECONDS = 5;

@@ -6,7 +6,9 @@
  * WireError; an engine refusal without a reply; an engine out of reach) is
  * rendered here with the engine's reply module and no signature, since only
  * the engine holds merchant secrets: a 500 with status -1 and no internal
- * text, or a 503 with status -2 when a retry may succeed.
+ * text, or a 503 with status -2 and `Retry-After` when a retry may succeed
+ * (the engine out of reach, or its database down, failing over, or out of
+ * disk, memory or connections).
  */
 import { ConnectError } from "@connectrpc/connect";
 import type { Context, Next } from "koa";
@@ -17,7 +19,7 @@ import { ownEntry } from "../../engine/shared/own-entry.ts";
 import { refusalReply } from "../../engine/shared/wire/process-reply.ts";
 import { sessionRefusalReply } from "../../engine/shared/wire/session-reply.ts";
 import { describeForReply } from "../../engine/shared/wire/refusal.ts";
-import { retryLater } from "../engine-down.ts";
+import { RETRY_AFTER_SECONDS, retryLater } from "../engine-down.ts";
 
 export class WireError extends Error {
   readonly reason: Reason;
@@ -90,6 +92,7 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void }) 
       const info = REASONS[refusal.reason];
       if (info.status < 0) log.error({ err, path: ctx.path }, "request failed");
       ctx.status = info.http;
+      if (info.http === 503) ctx.set("Retry-After", String(RETRY_AFTER_SECONDS));
       ctx.type = "application/json";
       ctx.body = unsignedRefusal(ctx.path, info.status, refusal.description);
     }

@@ -35,25 +35,22 @@ export function checkTraceId(traceId: number, field = "trace_id"): void {
   if (traceId <= 0) throw invalidArgument(field, "must be a positive integer");
 }
 
+// The service's own resources failing, never the caller's request (issue 31: a full data disk answered 500):
+// class 53, insufficient resources (53100 disk_full, 53200 out_of_memory, 53300 too_many_connections, 53400 a
+// configuration limit) and class 08, connection exceptions (08000, 08003, 08006, 08001, 08004...; 08P01, a NUL byte
+// the protocol cannot carry, is the caller's and classifyDataError answers it first).
+const UNAVAILABLE_PG_CLASSES = ["53", "08"];
 // 57014: a statement cancelled (the serving pool's statement_timeout, orm.ts); 25P04: a batch of hot writes ended by its
-// transaction_timeout (write-batch.ts), nothing of it committed: the database was too slow to answer.
-const UNAVAILABLE_PG_CODES = new Set([
-  "25P04",
-  "55000",
-  "3D000",
-  "57P01",
-  "57P02",
-  "57P03",
-  "57014",
-  "53300",
-  "08000",
-  "08003",
-  "08006",
-  "08001",
-  "08004",
-  "40001",
-  "40P01",
-]);
+// transaction_timeout (write-batch.ts), nothing of it committed: the database was too slow to answer. 57P01-57P03: an
+// administrator's or a crash's shutdown, or a server that cannot take connections yet (starting, in recovery). 25006: a
+// write on a read-only server (a primary demoted by a failover, still reached until the pool reconnects). 40001, 40P01:
+// a serialisation failure or a deadlock. 55000 and 3D000 (a database not there yet) as before.
+const UNAVAILABLE_PG_CODES = new Set(["25P04", "25006", "55000", "3D000", "57P01", "57P02", "57P03", "57014", "40001", "40P01"]);
+
+/** A SQLSTATE that says retry later: the database's own trouble, not the call's. */
+export function retryableSqlState(code: string): boolean {
+  return UNAVAILABLE_PG_CODES.has(code) || (code !== "08P01" && UNAVAILABLE_PG_CLASSES.includes(code.slice(0, 2)));
+}
 const UNAVAILABLE_NET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
 /**
@@ -72,8 +69,10 @@ export function classifyDataError(err: unknown): RpcError | undefined {
 }
 
 /**
- * Failures the caller should simply retry (database down or restarting, a
- * deadlock or serialisation failure) become UNAVAILABLE instead of INTERNAL.
+ * Failures the caller should simply retry (database down, restarting or
+ * failing over, out of disk, memory or connections, a deadlock or
+ * serialisation failure) become UNAVAILABLE instead of INTERNAL: the edge
+ * answers them 503 with Retry-After, never a 500.
  */
 const UNAVAILABLE_NAMES = new Set(["ConnectionException", "DeadlockException", "LockWaitTimeoutException"]);
 const UNAVAILABLE_MESSAGE =
@@ -82,7 +81,7 @@ const UNAVAILABLE_MESSAGE =
 export function classifyInternal(err: unknown): RpcError | undefined {
   for (const { code, name, message } of causes(err)) {
     const retryable =
-      (typeof code === "string" && (UNAVAILABLE_PG_CODES.has(code) || UNAVAILABLE_NET_CODES.has(code))) ||
+      (typeof code === "string" && (retryableSqlState(code) || UNAVAILABLE_NET_CODES.has(code))) ||
       (typeof name === "string" && UNAVAILABLE_NAMES.has(name)) ||
       UNAVAILABLE_MESSAGE.test(String(message ?? ""));
     // With its ErrorDetail, as every answer of an engine: the edge tells it from an engine it could not reach by that.
