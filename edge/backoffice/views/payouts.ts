@@ -16,7 +16,7 @@ import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
-import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
+import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable, type Option, selectField, textArea } from "./controls.ts";
 import { age, money, REASON_NAMES, reasonLabel, statusBadge, text, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";

@@ -4,7 +4,7 @@
  * fault named by its path: `merchants[0].frontends[0].allowed_origins[1]`.
  * Absent fields take the contract's defaults (DEFAULT_FRONTEND_SETTINGS).
  */
-import { type CurrencyLimits } from "../../shared/money.ts";
+import type { CurrencyLimits } from "../../shared/money.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings, LIMIT_FIELDS } from "../domain/frontend-settings.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 

@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CallbackAttemptSchema, CallbackKind, CallbackSchema, CallbackState, type Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
-import { type CallbackKind as Kind, type CallbackState as State } from "../../shared/callbacks.ts";
+import type { CallbackKind as Kind, CallbackState as State } from "../../shared/callbacks.ts";
 import type { CallbackView } from "../ports/callbacks.ts";
 
 const KINDS: Record<Kind, CallbackKind> = {

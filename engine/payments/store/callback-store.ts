@@ -11,7 +11,7 @@
  * attempt is kept. Typed queries and the entity manager: a delivery costs a
  * network call, beside which a statement's planning does not count.
  */
-import { type AttemptOutcome, type CallbackState } from "../../shared/callbacks.ts";
+import type { AttemptOutcome, CallbackState } from "../../shared/callbacks.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";

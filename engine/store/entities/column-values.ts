@@ -4,7 +4,7 @@
  * each list equal to the domain's type, so a row read through an entity is
  * already a domain value and the mappers need no cast.
  */
-import { type AttemptOutcome, type CallbackKind, type CallbackState } from "../../shared/callbacks.ts";
+import type { AttemptOutcome, CallbackKind, CallbackState } from "../../shared/callbacks.ts";
 import type { DepositState, PayoutLetter, TransactionStatus, TransactionType } from "../../shared/transaction.ts";
 
 /** Fails to compile unless `List` holds every member of `Union`, and nothing else. */

@@ -1,6 +1,6 @@
 /** A Cashier front end (site) of a merchant, tied to one base currency, with its hosted Cashier's settings. */
 import { defineEntity, p } from "@mikro-orm/core";
-import { type CurrencyLimits } from "../../shared/money.ts";
+import type { CurrencyLimits } from "../../shared/money.ts";
 import { MerchantEntity } from "./merchant.entity.ts";
 
 /** Table frontend (001, settings 005): unique per (merchant_id, name), removed with its merchant. */

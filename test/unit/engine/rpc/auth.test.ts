@@ -32,23 +32,26 @@ t.test("each refusal is named and reported; the right token passes", async (t) =
   t.same(reported, ["missing", "malformed", "wrong"]);
 });
 
-t.test("once the limit is reached an address's wrong tokens are refused RESOURCE_EXHAUSTED until its block ends; the right token and others pass", async (t) => {
-  const reported: AuthRefusal[] = [];
-  const check = tokenCheck([TOKEN], { throttle: authThrottle({ failures: 3, windowSeconds: 60, blockSeconds: 1 }), onRefused: (r) => reported.push(r) });
-  for (let port = 1; port <= 3; port++) {
-    t.equal(check(bearer("Bearer wrong"), `198.51.100.7:${port}`)?.code, status.UNAUTHENTICATED, `guess ${port}, from a new port`);
-    await settle();
-  }
-  const blocked = check(bearer("Bearer another-guess"), "198.51.100.7:9");
-  t.equal(blocked?.code, status.RESOURCE_EXHAUSTED, "a further guess is throttled");
-  t.match(blocked?.message, /^too many refused tokens from this address; retry after [12] s$/);
-  t.equal(check(bearer(""), "198.51.100.7:9")?.code, status.RESOURCE_EXHAUSTED, "so is a call with no token");
-  t.equal(check(bearer(`Bearer ${TOKEN}`), "198.51.100.7:9"), undefined, "the right token from the same address passes: a guesser cannot lock the edge out");
-  t.equal(check(bearer(`Bearer ${TOKEN}`), "[2001:db8::1]:9"), undefined, "another address is let in");
-  t.same(reported, ["wrong", "wrong", "wrong", "throttled", "throttled"]);
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  t.equal(check(bearer("Bearer wrong"), "198.51.100.7:10")?.code, status.UNAUTHENTICATED, "after the block, a wrong token is refused as before");
-});
+t.test(
+  "once the limit is reached an address's wrong tokens are refused RESOURCE_EXHAUSTED until its block ends; the right token and others pass",
+  async (t) => {
+    const reported: AuthRefusal[] = [];
+    const check = tokenCheck([TOKEN], { throttle: authThrottle({ failures: 3, windowSeconds: 60, blockSeconds: 1 }), onRefused: (r) => reported.push(r) });
+    for (let port = 1; port <= 3; port++) {
+      t.equal(check(bearer("Bearer wrong"), `198.51.100.7:${port}`)?.code, status.UNAUTHENTICATED, `guess ${port}, from a new port`);
+      await settle();
+    }
+    const blocked = check(bearer("Bearer another-guess"), "198.51.100.7:9");
+    t.equal(blocked?.code, status.RESOURCE_EXHAUSTED, "a further guess is throttled");
+    t.match(blocked?.message, /^too many refused tokens from this address; retry after [12] s$/);
+    t.equal(check(bearer(""), "198.51.100.7:9")?.code, status.RESOURCE_EXHAUSTED, "so is a call with no token");
+    t.equal(check(bearer(`Bearer ${TOKEN}`), "198.51.100.7:9"), undefined, "the right token from the same address passes: a guesser cannot lock the edge out");
+    t.equal(check(bearer(`Bearer ${TOKEN}`), "[2001:db8::1]:9"), undefined, "another address is let in");
+    t.same(reported, ["wrong", "wrong", "wrong", "throttled", "throttled"]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    t.equal(check(bearer("Bearer wrong"), "198.51.100.7:10")?.code, status.UNAUTHENTICATED, "after the block, a wrong token is refused as before");
+  },
+);
 
 t.test("without a guard (a bare adapter in tests) nothing is throttled", async (t) => {
   const check = tokenCheck([TOKEN]);

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_RETRY_SECONDS, type RetryPolicy } from "../../../../../engine/shared/schedule-settings.ts";
 import t from "tap";
-import { type CallbackKind } from "../../../../../engine/shared/callbacks.ts";
+import type { CallbackKind } from "../../../../../engine/shared/callbacks.ts";
 import { judgeReply } from "../../../../../engine/payments/callbacks/reply-ack.ts";
 import type { SendResult } from "../../../../../engine/payments/ports/callbacks.ts";
 
