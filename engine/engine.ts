@@ -11,8 +11,7 @@ import { type Config, embeddedDbDir } from "./shared/config/config.ts";
 import type { Logger } from "./shared/runtime/log.ts";
 import { bootstrapMerchants, demoFrontendSettings, merchantWarnings, readMerchantsFile } from "./payments/app/bootstrap-merchants.ts";
 import { type Clock, systemClock } from "./shared/runtime/clock.ts";
-import { ProcessorRegistry, SIMULATED_PROCESSORS } from "./payments/processors/registry.ts";
-import { simConnector } from "./payments/processors/sim/integration.ts";
+import { ownAccounts, ProcessorRegistry } from "./payments/processors/registry.ts";
 import { spawnAcquirerSim, type SpawnedSim } from "./payments/processors/acquirer-sim/spawn.ts";
 import { buildGrpcServer, listen } from "./rpc/server.ts";
 import { engineServices, type EngineServicesDeps, REFLECTED_FILES } from "./grpc-services.ts";
@@ -126,19 +125,15 @@ function lineMessage(line: string): string {
   }
 }
 
-/** The connectors of sim-a and sim-b, to the configured simulator or the engine's own child. */
-function simulatedProcessors(config: Config, sim: SpawnedSim | undefined, timeoutMs: number): ProcessorRegistry {
+/**
+ * The registry: merchants' accounts opened through the connectors list, and the engine's own accounts (the default
+ * cascade's) at the configured simulator or the engine's own child.
+ */
+function processorRegistry(config: Config, sim: SpawnedSim | undefined, timeoutMs: number): ProcessorRegistry {
   const url = config.acquirerSim.url ?? sim?.url;
   const keys = config.acquirerSim.keys ?? sim?.keys;
   if (!url || !keys) throw new Error("no acquirer simulator: set ACQUIRER_SIM_URL and ACQUIRER_SIM_KEYS, or leave both unset");
-  // A merchant's own account at sim-a or sim-b (its endpoint and key) gets a connector of its own.
-  const factories = Object.fromEntries(
-    SIMULATED_PROCESSORS.map((name) => [name, (acc: { url: string; apiKey: string }) => simConnector({ name, url: acc.url, apiKey: acc.apiKey, timeoutMs })]),
-  );
-  return new ProcessorRegistry(
-    SIMULATED_PROCESSORS.map((name) => simConnector({ name, url, apiKey: keys[name], timeoutMs })),
-    factories,
-  );
+  return new ProcessorRegistry(ownAccounts(url, keys, timeoutMs), { timeoutMs });
 }
 
 /**
@@ -198,7 +193,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     orders: new PgOrderStore(orm, origin),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
-    processors: simulatedProcessors(config, sim, schedule.processor.timeoutMs),
+    processors: processorRegistry(config, sim, schedule.processor.timeoutMs),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
     schedule,
@@ -222,11 +217,15 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     await orm.em.fork().execute("select 1");
   };
   const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
-  const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, { observe: metrics.interceptor });
-  const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
+  const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, {
+    observe: metrics.interceptor,
+    onAuthRefused: metrics.authRefused,
+    reflection: config.grpcReflection ? config.serviceTokens : undefined,
+  });
+  const port = await listen(server, opts.host ?? config.engineHost, config.enginePort, tls);
   const metricsServer = await startMetricsServer(
     metrics.registry,
-    opts.host ?? "0.0.0.0",
+    opts.host ?? config.metricsHost,
     config.metricsPort,
     (err) => log.error({ err }, "metrics scrape failed"),
     config.metricsPortIsDefault,

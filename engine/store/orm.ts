@@ -21,6 +21,7 @@ import { Migration013Backoffice } from "./migrations/013-backoffice.ts";
 import { Migration014SessionRetention } from "./migrations/014-session-retention.ts";
 import { Migration015AccessIssuer } from "./migrations/015-access-issuer.ts";
 import { Migration016OrderIdClaim } from "./migrations/016-order-id-claim.ts";
+import { Migration017ConnectorAccounts } from "./migrations/017-connector-accounts.ts";
 import { Migration019Routing } from "./migrations/019-routing.ts";
 
 const MIGRATIONS = [
@@ -39,6 +40,7 @@ const MIGRATIONS = [
   { name: "014-session-retention", class: Migration014SessionRetention },
   { name: "015-access-issuer", class: Migration015AccessIssuer },
   { name: "016-order-id-claim", class: Migration016OrderIdClaim },
+  { name: "017-connector-accounts", class: Migration017ConnectorAccounts },
   { name: "019-routing", class: Migration019Routing },
 ];
 

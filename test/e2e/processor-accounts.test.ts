@@ -108,7 +108,7 @@ t.test("AdminService: an operator sets an account (the key write-only) and the n
   t.equal(await refused({ merchantId: "m-admin", account, apiKey: "short" }), "InvalidArgument api_key: must be 8 to 512 characters");
   t.equal(
     await refused({ merchantId: "m-admin", account: { ...account, processor: "sim-x" }, apiKey: TEST_KEYS["sim-a"] }),
-    "InvalidArgument account.processor: must be one of sim-a, sim-b",
+    "InvalidArgument account.processor: must be one of sim-a, sim-b, checkout, adyen",
   );
   t.equal(await refused({ merchantId: "m-admin", apiKey: TEST_KEYS["sim-a"] }), "InvalidArgument account: is required");
   t.equal(await refused({ merchantId: "m-nobody", account, apiKey: TEST_KEYS["sim-a"] }), "NotFound no merchant m-nobody");
@@ -126,4 +126,46 @@ t.test("AdminService: an operator sets an account (the key write-only) and the n
   await admin.setProcessorAccount({ merchantId: "m-admin", account: { ...account, enabled: false }, apiKey: TEST_KEYS["sim-a"] });
   const off = await sale("m-admin");
   t.equal(off.body.status, 17, "disabled by the operator: refused by name");
+});
+
+t.test("AdminService, CONTRACT 11: an account names its connector; its settings are checked by it; its credentials never come back", async (t) => {
+  const admin = svc().admin;
+  const refusal = async (req: Parameters<typeof admin.setProcessorAccount>[0]) => {
+    try {
+      await admin.setProcessorAccount(req);
+      return "accepted";
+    } catch (err) {
+      const e = ConnectError.from(err);
+      return `${Code[e.code]} ${e.rawMessage}`;
+    }
+  };
+  const secrets = { secret_key: "sk_sbox_secret-0123456789", webhook_secret: "whsec-secret-0123456789" };
+  const cko = { processor: "cko-main", connector: "checkout", endpointUrl: "https://api.sandbox.checkout.com", enabled: true };
+  t.equal(
+    await refusal({ merchantId: "m-admin", account: { ...cko, settings: {} }, credentials: secrets }),
+    "InvalidArgument account.settings.processing_channel_id: is required",
+  );
+  t.equal(
+    await refusal({ merchantId: "m-admin", account: { ...cko, settings: { processing_channel_id: `pc_${"a".repeat(26)}` } }, credentials: { secret_key: secrets.secret_key } }),
+    "InvalidArgument credentials.webhook_secret: is required",
+  );
+  const set = await admin.setProcessorAccount({
+    merchantId: "m-admin",
+    account: { ...cko, settings: { processing_channel_id: `pc_${"a".repeat(26)}` } },
+    credentials: secrets,
+  });
+  t.match(
+    set.accounts.find((a) => a.processor === "cko-main"),
+    { processor: "cko-main", connector: "checkout", settings: { processing_channel_id: `pc_${"a".repeat(26)}` } },
+  );
+  const wire = toJsonString(SetProcessorAccountResponseSchema, set);
+  for (const s of Object.values(secrets)) t.notMatch(wire, s, "no credential is returned");
+  const rows = await svc().sql<{ connector: string; credentials_sealed: string; credentials_form: string }>(
+    "select connector, credentials_sealed, credentials_form from processor_account where merchant_id = 'm-admin' and processor = 'cko-main'",
+  );
+  t.match(rows, [{ connector: "checkout", credentials_form: "json" }]);
+  for (const s of Object.values(secrets)) {
+    t.notMatch(rows[0].credentials_sealed, s, "sealed");
+    t.notMatch(svc().logs(), s, "never logged");
+  }
 });

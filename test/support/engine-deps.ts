@@ -10,8 +10,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { ProcessDeps } from "../../engine/payments/ports/process-deps.ts";
 import { defaultSchedule } from "../../engine/payments/app/schedule.ts";
 import { createSender } from "../../engine/payments/callbacks/http-sender.ts";
-import { ProcessorRegistry, SIMULATED_PROCESSORS } from "../../engine/payments/processors/registry.ts";
-import { simConnector } from "../../engine/payments/processors/sim/integration.ts";
+import { ownAccounts, ProcessorRegistry } from "../../engine/payments/processors/registry.ts";
 import { deriveKeys } from "../../engine/security/keys.ts";
 import { PgCallbackStore } from "../../engine/payments/store/callback-store.ts";
 import { PgFollowUpStore } from "../../engine/payments/store/follow-up-store.ts";
@@ -55,7 +54,7 @@ export function useEngineDeps(t: { before(fn: () => Promise<void>): void; teardo
       orders: new PgOrderStore(orm, "in-process"),
       followUps: new PgFollowUpStore(orm),
       callbacks: new PgCallbackStore(orm, "in-process"),
-      processors: new ProcessorRegistry(SIMULATED_PROCESSORS.map((name) => simConnector({ name, url: sim.sim.url, apiKey: TEST_KEYS[name], timeoutMs: 5000 }))),
+      processors: new ProcessorRegistry(ownAccounts(sim.sim.url, TEST_KEYS, 5000), { timeoutMs: 5000 }),
       keys,
       send: createSender({ allowPrivate: true }),
       schedule: defaultSchedule,

@@ -1,7 +1,8 @@
 /**
- * A merchant's processor accounts through cashier.admin.v1 (decision 0007):
- * checked by the merchants file's parser, each fault named as a field of the
- * request; the API key is write-only (stored sealed, never returned).
+ * A merchant's processor accounts through cashier.admin.v1 (decision 0007,
+ * CONTRACT 11): checked by the merchants file's parser (the connector's own
+ * schema for the settings), each fault named as a field of the request; the
+ * credentials are write-only (stored sealed, never returned nor logged).
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -13,18 +14,29 @@ import { domainError } from "../../shared/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 
-/** The parser's paths (account[0].url) as the request's fields (account.endpoint_url, api_key). */
+/** The parser's paths (account[0].url) as the request's fields (account.endpoint_url, api_key, credentials.secret_key). */
 const FIELD_OF: Record<string, string> = {
   processor: "account.processor",
+  name: "account.processor",
+  connector: "account.connector",
   url: "account.endpoint_url",
   api_key: "api_key",
   enabled: "account.enabled",
   settings: "account.settings",
+  credentials: "credentials",
 };
+
+/** A parser path's leaf as the request's field: settings and credentials keep their member (account.settings.merchant_account). */
+function fieldOf(leaf: string): string {
+  if (leaf.startsWith("settings.")) return `account.${leaf}`;
+  if (leaf.startsWith("credentials.")) return leaf;
+  return FIELD_OF[leaf] ?? "account";
+}
 
 function toProto(v: ProcessorAccountView): ProcessorAccount {
   return create(ProcessorAccountSchema, {
-    processor: v.processor,
+    processor: v.name,
+    connector: v.connector,
     endpointUrl: v.url,
     enabled: v.enabled,
     settings: v.settings as ProcessorAccount["settings"],
@@ -48,24 +60,22 @@ export function processorAccountAdmin(deps: { merchantStore: MerchantAdminStore 
       checkText("merchant_id", req.merchantId);
       if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
       if (!req.account) throw invalidArgument("account", "is required");
+      // No connector: the older form, an account named after its connector with one API key.
+      const older = !req.account.connector;
+      const credentials = Object.keys(req.credentials).length > 0 ? req.credentials : req.apiKey ? { api_key: req.apiKey } : {};
+      const entry = older
+        ? { processor: req.account.processor || undefined, api_key: credentials.api_key }
+        : { name: req.account.processor || undefined, connector: req.account.connector, credentials };
       let parsed: ReturnType<typeof parseProcessorAccounts>;
       try {
         parsed = parseProcessorAccounts(
-          [
-            {
-              processor: req.account.processor || undefined,
-              url: req.account.endpointUrl || undefined,
-              api_key: req.apiKey || undefined,
-              enabled: req.account.enabled,
-              settings: req.account.settings ?? {},
-            },
-          ],
+          [{ ...entry, url: req.account.endpointUrl || undefined, enabled: req.account.enabled, settings: req.account.settings ?? {} }],
           "account",
         );
       } catch (err) {
         if (!(err instanceof MerchantsFileError)) throw err;
-        const leaf = err.field.replace(/^account\[0\]\./, "");
-        throw invalidArgument(FIELD_OF[leaf] ?? "account", err.problem);
+        const leaf = err.field.replace(/^account\[0\]\.?/, "");
+        throw invalidArgument(fieldOf(leaf), err.problem);
       }
       if (!(await store.setProcessorAccount(req.merchantId, parsed[0]))) throw notFound(req.merchantId);
       return create(SetProcessorAccountResponseSchema, { accounts: await accounts(req.merchantId) });

@@ -6,55 +6,22 @@
  */
 import { isCurrency } from "../../shared/money.ts";
 import { MERCHANT_ID } from "../../shared/transaction.ts";
-import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
+import { DEFAULT_PROCESSORS } from "../processors/connectors.ts";
 import { onceEach } from "../domain/once-each.ts";
-import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
-import type { FrontendSpec, MerchantSpec, ProcessorAccount } from "../ports/merchants.ts";
+import type { FrontendSpec, MerchantSpec } from "../ports/merchants.ts";
 import { parseFrontendSettings } from "./frontend-settings-spec.ts";
+import { str, url } from "./spec-fields.ts";
+import { parseProcessorAccounts } from "./processor-accounts-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 import { parseRoutingRules } from "./routing-spec.ts";
 
-export { MerchantsFileError };
-
-const KNOWN_PROCESSORS = new Set<string>(SIMULATED_PROCESSORS);
+export { MerchantsFileError, parseProcessorAccounts };
 
 /**
  * A merchant secret's least length for a new one from an operator (it keys every signature). The merchants file,
  * whose format the contract sets without a length, is warned about at start instead.
  */
 export const MIN_SECRET_LENGTH = 16;
-
-function str(obj: Record<string, unknown>, key: string, where: string, required: boolean): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) {
-    if (required) throw new MerchantsFileError(`${where}.${key}`, `is required`);
-    return undefined;
-  }
-  if (typeof v !== "string" || v.trim() === "") throw new MerchantsFileError(`${where}.${key}`, `must be a non-empty string`);
-  if (CONTROL_CHARACTERS.test(v)) throw new MerchantsFileError(`${where}.${key}`, `must not contain control characters`);
-  return v;
-}
-
-const MAX_URL = 2048;
-
-function url(obj: Record<string, unknown>, key: string, where: string): string | null {
-  const v = str(obj, key, where, false);
-  if (v === undefined) return null;
-  // A callback address is sent on every call and shown to operators: a few kilobytes is no address.
-  if ([...v].length > MAX_URL) throw new MerchantsFileError(`${where}.${key}`, `must be at most ${MAX_URL} characters`);
-  let u: URL;
-  try {
-    u = new URL(v);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
-  } catch {
-    throw new MerchantsFileError(`${where}.${key}`, `must be an http(s) URL`);
-  }
-  // A password in it would be kept in clear and shown with the address to every operator, viewers included; the
-  // platform knows a callback is Cashier's by its signature (X-Cashier-Signature, or the body's signature).
-  if (u.username !== "" || u.password !== "")
-    throw new MerchantsFileError(`${where}.${key}`, "must not carry a user name or password: every callback is signed instead");
-  return v;
-}
 
 /** Parses and checks the merchants file (CONTRACT section 1), naming the first bad entry. */
 export function parseMerchantsFile(text: string): MerchantSpec[] {
@@ -97,8 +64,11 @@ export function parseFrontend(fr: unknown, fw: string): Required<FrontendSpec> {
 /** The spellings of "no letter": the merchants file's "" and the word the AdminService writes for it. */
 const NO_LETTERS = new Set<unknown>(["", "none"]);
 
-/** One merchant entry of the file's format. */
-export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
+/**
+ * One merchant entry of the file's format. `opts.accounts`: the names of accounts the merchant already holds
+ * (AdminService's UpdateMerchant, which gives no processor_accounts), which `processors` may name too.
+ */
+export function parseMerchantEntry(raw: unknown, where: string, opts: { accounts?: readonly string[] } = {}): MerchantSpec {
   if (typeof raw !== "object" || raw === null) throw new MerchantsFileError(`${where}`, `must be an object`);
   const m = raw as Record<string, unknown>;
   const merchantId = str(m, "merchant_id", where, true)!;
@@ -109,9 +79,12 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     throw new MerchantsFileError(`${where}.update_payout_statuses`, `must be letters of CAPYJ, or "none" (or "") for no UpdatePayout`);
   const approval = str(m, "payout_approval", where, false) ?? "auto";
   if (approval !== "auto" && approval !== "manual") throw new MerchantsFileError(`${where}.payout_approval`, `must be auto or manual`);
-  const processors = m.processors ?? [...SIMULATED_PROCESSORS];
-  if (!Array.isArray(processors) || processors.length === 0 || !processors.every((p) => typeof p === "string" && KNOWN_PROCESSORS.has(p))) {
-    throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of ${[...KNOWN_PROCESSORS].join(", ")}`);
+  const accounts = m.processor_accounts === undefined ? undefined : parseProcessorAccounts(m.processor_accounts, `${where}.processor_accounts`);
+  // `processors` names accounts (CONTRACT 11): the merchant's own, or the engine's own accounts of the default cascade.
+  const known = new Set<string>([...DEFAULT_PROCESSORS, ...(accounts ?? []).map((a) => a.name), ...(opts.accounts ?? [])]);
+  const processors = m.processors ?? [...DEFAULT_PROCESSORS];
+  if (!Array.isArray(processors) || processors.length === 0 || !processors.every((p) => typeof p === "string" && known.has(p))) {
+    throw new MerchantsFileError(`${where}.processors`, `must be a non-empty list of account names: ${[...known].join(", ")}`);
   }
 
   const siteId = m.site_id;
@@ -121,7 +94,6 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
   const frontends = m.frontends.map((fr, j) => parseFrontend(fr, `${where}.frontends[${j}]`));
   const twice = frontends.findIndex((f, j) => frontends.findIndex((g) => g.name === f.name) !== j);
   if (twice >= 0) throw new MerchantsFileError(`${where}.frontends[${twice}].name`, `repeats the name ${frontends[twice].name}`);
-  const accounts = m.processor_accounts === undefined ? undefined : parseProcessorAccounts(m.processor_accounts, `${where}.processor_accounts`);
   const secret = str(m, "secret", where, true)!;
   return {
     merchantId,
@@ -139,37 +111,7 @@ export function parseMerchantEntry(raw: unknown, where: string): MerchantSpec {
     frontends,
     ...(accounts ? { processorAccounts: accounts } : {}),
     // The file is the whole truth of a merchant's rules: none listed, none kept. A rule may name any account the
-    // merchant can use: its processors and its accounts (each named after its processor).
-    routingRules: parseRoutingRules(
-      m.routing_rules,
-      `${where}.routing_rules`,
-      onceEach([...(processors as string[]), ...(accounts ?? []).map((a) => a.processor)]),
-    ),
+    // merchant can use: its processors and its accounts (by name).
+    routingRules: parseRoutingRules(m.routing_rules, `${where}.routing_rules`, onceEach([...(processors as string[]), ...(accounts ?? []).map((a) => a.name)])),
   };
-}
-
-/**
- * A merchant's processor accounts: `[{ "processor": "sim-a", "url": ..., "api_key": ..., "enabled": true,
- * "settings": {} }]`, one per processor. The key is sealed before it is stored and never shown again.
- */
-export function parseProcessorAccounts(raw: unknown, where: string): ProcessorAccount[] {
-  if (!Array.isArray(raw)) throw new MerchantsFileError(where, "must be a list");
-  const accounts = raw.map((entry, i): ProcessorAccount => {
-    const w = `${where}[${i}]`;
-    if (typeof entry !== "object" || entry === null) throw new MerchantsFileError(w, "must be an object");
-    const a = entry as Record<string, unknown>;
-    const processor = str(a, "processor", w, true)!;
-    if (!KNOWN_PROCESSORS.has(processor)) throw new MerchantsFileError(`${w}.processor`, `must be one of ${[...KNOWN_PROCESSORS].join(", ")}`);
-    const endpoint = url(a, "url", w);
-    if (!endpoint) throw new MerchantsFileError(`${w}.url`, "is required");
-    const apiKey = str(a, "api_key", w, true)!;
-    if (apiKey.length < 8 || apiKey.length > 512) throw new MerchantsFileError(`${w}.api_key`, "must be 8 to 512 characters");
-    if (a.enabled !== undefined && typeof a.enabled !== "boolean") throw new MerchantsFileError(`${w}.enabled`, "must be true or false");
-    const settings = a.settings ?? {};
-    if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new MerchantsFileError(`${w}.settings`, "must be an object");
-    return { processor, url: endpoint, apiKey, enabled: a.enabled !== false, settings: settings as Record<string, unknown> };
-  });
-  const twice = accounts.findIndex((x, j) => accounts.findIndex((y) => y.processor === x.processor) !== j);
-  if (twice >= 0) throw new MerchantsFileError(`${where}[${twice}].processor`, `repeats ${accounts[twice].processor}`);
-  return accounts;
 }

@@ -28,19 +28,29 @@ export interface FrontendWithSettings extends FrontendView {
   settings: FrontendSettings;
 }
 
-/** A merchant's account at a processor (decision 0007); the API key opened only in memory. */
+/**
+ * A merchant's account at an acquirer (decision 0007, CONTRACT 11): several per
+ * connector per merchant, named in `processors`; the credentials opened only
+ * in memory, never returned nor logged.
+ */
 export interface ProcessorAccount {
-  processor: string;
+  /** The account's name: in `processors`, in `payment_processor` answers and in the Backoffice. */
+  name: string;
+  /** The connector it uses (connectors.ts); the older form names an account after its connector. */
+  connector: string;
   enabled: boolean;
+  /** The acquirer's base URL. */
   url: string;
-  apiKey: string;
+  /** Write-only: sealed in the store as one JSON object. */
+  credentials: Record<string, string>;
+  /** As the connector's parseSettings accepted them. */
   settings: Record<string, unknown>;
 }
 
 /** A merchant as a request meets it: its settings, its accounts and its keys (opened, in memory only). */
 export interface Merchant extends MerchantSettingsView {
   id: string;
-  /** Accounts by processor; a processor without one uses the engine's own connector. */
+  /** Accounts by name; a name in `processors` without one uses the engine's own account of that name. */
   processorAccounts: ProcessorAccount[];
   /** Current secret, opened into a key: only ever used to sign and verify. */
   signingKey: KeyObject;
@@ -114,4 +124,4 @@ export interface MerchantAdminStore {
 }
 
 /** A processor account as operators see it: everything but the credentials. */
-export type ProcessorAccountView = Omit<ProcessorAccount, "apiKey"> & { updatedAt: Date };
+export type ProcessorAccountView = Omit<ProcessorAccount, "credentials"> & { updatedAt: Date };

@@ -23,7 +23,7 @@ import type {
 } from "../ports/merchants.ts";
 import { open, seal } from "../../security/sealed-box.ts";
 import { hmacKey } from "../../shared/hmac.ts";
-import { SIMULATED_PROCESSORS } from "../processors/registry.ts";
+import { DEFAULT_PROCESSORS } from "../processors/connectors.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "../../store/entities/frontend.entity.ts";
 import { MerchantEntity } from "../../store/entities/merchant.entity.ts";
@@ -34,8 +34,30 @@ import { type Tx, txOf } from "../../store/tx.ts";
 import { type Clock, systemClock } from "../../shared/runtime/clock.ts";
 
 const aad = (merchantId: string) => `merchant-secret:${merchantId}`;
-/** A processor account's credentials are bound to their merchant and processor: a sealed value cannot be moved to another row. */
-const accountAad = (merchantId: string, processor: string) => `processor-account:${merchantId}:${processor}`;
+/** A processor account's credentials are bound to their merchant and account: a sealed value cannot be moved to another row. */
+const accountAad = (merchantId: string, account: string) => `processor-account:${merchantId}:${account}`;
+
+/** An account's columns: its credentials sealed as one JSON object (017). */
+function accountColumns(key: KeyObject, merchantId: string, a: ProcessorAccount) {
+  return {
+    connector: a.connector,
+    enabled: a.enabled,
+    endpointUrl: a.url,
+    credentialsSealed: seal(key, JSON.stringify(a.credentials), accountAad(merchantId, a.name)),
+    credentialsForm: "json" as const,
+    settings: a.settings,
+  };
+}
+
+/** A row's credentials opened: one JSON object, or (written before 017) one API key. */
+function openCredentials(
+  key: KeyObject,
+  merchantId: string,
+  row: { name: string; credentialsSealed: string; credentialsForm: string },
+): Record<string, string> {
+  const opened = open(key, row.credentialsSealed, accountAad(merchantId, row.name));
+  return row.credentialsForm === "json" ? (JSON.parse(opened) as Record<string, string>) : { api_key: opened };
+}
 
 /** Settings -> the row's columns, with the CONTRACT's defaults. */
 function columnsOf(s: MerchantSettings) {
@@ -46,7 +68,7 @@ function columnsOf(s: MerchantSettings) {
     updatePayoutUrl: s.updatePayoutUrl ?? null,
     updatePayoutStatuses: s.updatePayoutStatuses ?? "CAPYJ",
     payoutApproval: s.payoutApproval ?? "auto",
-    processors: s.processors ?? [...SIMULATED_PROCESSORS],
+    processors: s.processors ?? [...DEFAULT_PROCESSORS],
   };
 }
 
@@ -124,10 +146,11 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   async #accounts(merchantId: string): Promise<ProcessorAccount[]> {
     const rows = await this.#orm.em.fork().find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { id: "asc" } });
     return rows.map((a) => ({
-      processor: a.processor,
+      name: a.name,
+      connector: a.connector,
       enabled: a.enabled,
       url: a.endpointUrl,
-      apiKey: open(this.#key, a.credentialsSealed, accountAad(merchantId, a.processor)),
+      credentials: openCredentials(this.#key, merchantId, a),
       settings: a.settings,
     }));
   }
@@ -152,17 +175,12 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       if (spec.processorAccounts) {
         // The file's list is the whole truth: accounts not listed are removed.
         await em.flush();
-        await em.nativeDelete(ProcessorAccountEntity, { merchant: spec.merchantId, processor: { $nin: spec.processorAccounts.map((a) => a.processor) } });
+        await em.nativeDelete(ProcessorAccountEntity, { merchant: spec.merchantId, name: { $nin: spec.processorAccounts.map((a) => a.name) } });
         for (const a of spec.processorAccounts) {
-          const data = {
-            enabled: a.enabled,
-            endpointUrl: a.url,
-            credentialsSealed: seal(this.#key, a.apiKey, accountAad(spec.merchantId, a.processor)),
-            settings: a.settings,
-          };
-          const existing = await em.findOne(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor });
+          const data = accountColumns(this.#key, spec.merchantId, a);
+          const existing = await em.findOne(ProcessorAccountEntity, { merchant: spec.merchantId, name: a.name });
           if (existing) em.assign(existing, data);
-          else em.create(ProcessorAccountEntity, { merchant: spec.merchantId, processor: a.processor, ...data });
+          else em.create(ProcessorAccountEntity, { merchant: spec.merchantId, name: a.name, ...data });
         }
       }
     });
@@ -172,15 +190,10 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   async setProcessorAccount(merchantId: string, a: ProcessorAccount): Promise<boolean> {
     const done = await this.#joined().transactional(async (em) => {
       if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return false;
-      const data = {
-        enabled: a.enabled,
-        endpointUrl: a.url,
-        credentialsSealed: seal(this.#key, a.apiKey, accountAad(merchantId, a.processor)),
-        settings: a.settings,
-      };
-      const existing = await em.findOne(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor });
+      const data = accountColumns(this.#key, merchantId, a);
+      const existing = await em.findOne(ProcessorAccountEntity, { merchant: merchantId, name: a.name });
       if (existing) em.assign(existing, data);
-      else em.create(ProcessorAccountEntity, { merchant: merchantId, processor: a.processor, ...data });
+      else em.create(ProcessorAccountEntity, { merchant: merchantId, name: a.name, ...data });
       return true;
     });
     this.#cache.invalidate(merchantId);
@@ -190,8 +203,8 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   async processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined> {
     const em = this.#joined();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return undefined;
-    const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { processor: "asc" } });
-    return rows.map((a) => ({ processor: a.processor, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
+    const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { name: "asc" } });
+    return rows.map((a) => ({ name: a.name, connector: a.connector, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
   }
 
   /** The operator's view, without secrets. */

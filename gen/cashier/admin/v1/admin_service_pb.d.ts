@@ -795,18 +795,31 @@ export declare type SetProcessorAccountRequest = Message<"cashier.admin.v1.SetPr
   merchantId: string;
 
   /**
-   * The account (processor, endpoint_url, enabled, settings); update_time is ignored.
+   * The account (processor, connector, endpoint_url, enabled, settings);
+   * update_time is ignored.
    *
    * @generated from field: cashier.admin.v1.ProcessorAccount account = 2;
    */
   account?: ProcessorAccount | undefined;
 
   /**
-   * The credentials (an API key, 8 to 512 characters); stored sealed, never returned.
+   * The older form's one credential (an API key, 8 to 512 characters),
+   * taken as credentials["api_key"] when credentials is empty; stored
+   * sealed, never returned.
    *
    * @generated from field: string api_key = 3;
    */
   apiKey: string;
+
+  /**
+   * The account's credentials by the connector's names (checkout:
+   * secret_key, webhook_secret; adyen: api_key, hmac_key; sim-a, sim-b:
+   * api_key), each 8 to 512 characters. Write-only: sealed as one, never
+   * returned nor logged; every name the connector takes is required.
+   *
+   * @generated from field: map<string, string> credentials = 4;
+   */
+  credentials: { [key: string]: string };
 };
 
 /**
@@ -1195,7 +1208,8 @@ export declare const AdminService: GenService<{
     output: typeof UpdateFrontendResponseSchema;
   },
   /**
-   * SetProcessorAccount creates or replaces a merchant's account at one processor.
+   * SetProcessorAccount creates or replaces one of a merchant's accounts at
+   * an acquirer, by name; its settings are checked by its connector.
    *
    * @generated from rpc cashier.admin.v1.AdminService.SetProcessorAccount
    */

@@ -12,36 +12,44 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_cashier_admin_v1_processor_account: GenFile;
 
 /**
- * ProcessorAccount is a merchant's account at one processor: where the
- * connector calls and with which settings. Its credentials are write-only:
- * set with SetProcessorAccountRequest.api_key, stored sealed, never returned.
+ * ProcessorAccount is a merchant's account at one acquirer (CONTRACT 11):
+ * which connector it uses, where the connector calls and with which settings.
+ * A merchant may hold several accounts at one acquirer, each under its own
+ * name. Its credentials are write-only: set with
+ * SetProcessorAccountRequest.credentials (or api_key), stored sealed, never
+ * returned.
  *
  * @generated from message cashier.admin.v1.ProcessorAccount
  */
 export declare type ProcessorAccount = Message<"cashier.admin.v1.ProcessorAccount"> & {
   /**
-   * The processor's name in the merchant's cascade (sim-a, sim-b).
+   * The account's name, as `processors`, routing rules, `payment_processor`
+   * answers and the acquirer webhook path (/webhooks/{merchant_id}/{name})
+   * name it. An account of the older form is named after its connector
+   * (sim-a, sim-b).
    *
    * @generated from field: string processor = 1;
    */
   processor: string;
 
   /**
-   * Where the connector calls (http or https).
+   * Where the connector calls (http or https): the acquirer's base URL.
    *
    * @generated from field: string endpoint_url = 2;
    */
   endpointUrl: string;
 
   /**
-   * False refuses this processor for the merchant, by name.
+   * False refuses this account for the merchant, by name.
    *
    * @generated from field: bool enabled = 3;
    */
   enabled: boolean;
 
   /**
-   * The connector's own settings.
+   * The connector's own settings, as a JSON object (snake_case members),
+   * checked by the connector's schema on every change; a wrong or missing
+   * one is refused with INVALID_ARGUMENT naming it (account.settings.<member>).
    *
    * @generated from field: google.protobuf.Struct settings = 4;
    */
@@ -53,6 +61,15 @@ export declare type ProcessorAccount = Message<"cashier.admin.v1.ProcessorAccoun
    * @generated from field: google.protobuf.Timestamp update_time = 5;
    */
   updateTime?: Timestamp | undefined;
+
+  /**
+   * The connector it uses, one of the engine's connectors list (sim-a, sim-b,
+   * checkout, adyen). Empty on SetProcessorAccount: the older form, an account
+   * named after its connector (`processor` names the connector).
+   *
+   * @generated from field: string connector = 6;
+   */
+  connector: string;
 };
 
 /**

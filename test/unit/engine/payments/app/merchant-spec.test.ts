@@ -80,7 +80,7 @@ t.test("prototype words as values are refused by each field's rule", async (t) =
   }
 });
 
-t.test("processor_accounts: one per processor, with an http(s) URL and a key; refusals name the field", async (t) => {
+t.test("processor_accounts of the older form: an account named after its connector, with an http(s) URL and a key; refusals name the field", async (t) => {
   const ok = parseMerchantEntry(
     JSON.parse(
       entry(
@@ -90,8 +90,15 @@ t.test("processor_accounts: one per processor, with an http(s) URL and a key; re
     "m",
   );
   t.same(ok.processorAccounts, [
-    { processor: "sim-a", url: "http://127.0.0.1:8090", apiKey: "key-0123456789", enabled: true, settings: {} },
-    { processor: "sim-b", url: "https://acq.example", apiKey: "key-abcdefghij", enabled: false, settings: { mid: "42" } },
+    { name: "sim-a", connector: "sim-a", url: "http://127.0.0.1:8090", credentials: { api_key: "key-0123456789" }, enabled: true, settings: {} },
+    {
+      name: "sim-b",
+      connector: "sim-b",
+      url: "https://acq.example",
+      credentials: { api_key: "key-abcdefghij" },
+      enabled: false,
+      settings: { mid: "42" },
+    },
   ]);
   t.equal(parseMerchantEntry(JSON.parse(entry()), "m").processorAccounts, undefined, "absent: the merchant's accounts are left as they are");
   const acc = (a: string) => () => parseMerchantEntry(JSON.parse(entry(`,"processor_accounts":${a}`)), "m");
