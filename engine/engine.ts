@@ -217,11 +217,15 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     await orm.em.fork().execute("select 1");
   };
   const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
-  const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, { observe: metrics.interceptor });
-  const port = await listen(server, opts.host ?? "0.0.0.0", config.enginePort, tls);
+  const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, {
+    observe: metrics.interceptor,
+    onAuthRefused: metrics.authRefused,
+    reflection: config.grpcReflection ? config.serviceTokens : undefined,
+  });
+  const port = await listen(server, opts.host ?? config.engineHost, config.enginePort, tls);
   const metricsServer = await startMetricsServer(
     metrics.registry,
-    opts.host ?? "0.0.0.0",
+    opts.host ?? config.metricsHost,
     config.metricsPort,
     (err) => log.error({ err }, "metrics scrape failed"),
     config.metricsPortIsDefault,
