@@ -27,7 +27,7 @@ import { PgRetentionStore } from "./retention/store/retention-store.ts";
 import { migrate, openOrm, withStartupLock } from "./store/orm.ts";
 import { prepareServiceRole } from "./store/service-role.ts";
 import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./runtime/metrics.ts";
-import { startMetricsServer } from "./runtime/metrics-server.ts";
+import { startMetricsServer } from "./shared/runtime/metrics-server.ts";
 import { loadServerTls } from "./runtime/tls.ts";
 import { createSender } from "./payments/callbacks/http-sender.ts";
 import { PgCallbackStore } from "./payments/store/callback-store.ts";
