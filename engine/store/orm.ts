@@ -22,6 +22,7 @@ import { Migration014SessionRetention } from "./migrations/014-session-retention
 import { Migration015AccessIssuer } from "./migrations/015-access-issuer.ts";
 import { Migration016OrderIdClaim } from "./migrations/016-order-id-claim.ts";
 import { Migration017ConnectorAccounts } from "./migrations/017-connector-accounts.ts";
+import { Migration018AcquirerWebhooks } from "./migrations/018-acquirer-webhooks.ts";
 import { Migration019Routing } from "./migrations/019-routing.ts";
 
 const MIGRATIONS = [
@@ -41,6 +42,7 @@ const MIGRATIONS = [
   { name: "015-access-issuer", class: Migration015AccessIssuer },
   { name: "016-order-id-claim", class: Migration016OrderIdClaim },
   { name: "017-connector-accounts", class: Migration017ConnectorAccounts },
+  { name: "018-acquirer-webhooks", class: Migration018AcquirerWebhooks },
   { name: "019-routing", class: Migration019Routing },
 ];
 

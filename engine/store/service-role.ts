@@ -64,8 +64,8 @@ export function serviceRoleName(database: string): string {
 const READ_ONLY = ["allowed_transition", "mikro_orm_migrations"];
 /** Append-only: the service role adds rows and reads them. */
 const APPEND_ONLY = ["audit_log"];
-/** History: added and read, never rewritten; the retention purge deletes old rows. */
-const HISTORY = ["transaction_event", "callback_attempt"];
+/** History: added and read, never rewritten; the retention purge deletes old rows. The acquirers' webhook inbox too: an event is kept as it came. */
+const HISTORY = ["transaction_event", "callback_attempt", "acquirer_webhook_event"];
 
 /** The service role's password: derived from the owner's, never stored. */
 export function servicePassword(ownerPassword: string, role: string): string {

@@ -3,6 +3,7 @@
  * database is inferred from them (kysely.ts), and a test checks that together
  * they cover the migrated schema column for column.
  */
+import { AcquirerWebhookEventEntity } from "./acquirer-webhook-event.entity.ts";
 import { AllowedTransitionEntity } from "./allowed-transition.entity.ts";
 import { CallbackAttemptEntity } from "./callback-attempt.entity.ts";
 import { CallbackEntity } from "./callback.entity.ts";
@@ -46,4 +47,6 @@ export const ENTITIES = [
   FourEyesThresholdEntity,
   PayoutFirstApprovalEntity,
   AuditLogEntity,
+  // Acquirers' webhooks (018).
+  AcquirerWebhookEventEntity,
 ] as const;

@@ -58,6 +58,7 @@ t.test("every table has its access decided: a table a later migration adds fails
   const access = Object.fromEntries(rows.map((r) => [r.name, `${r.s ? "r" : "-"}${r.i ? "a" : "-"}${r.u ? "w" : "-"}${r.d ? "d" : "-"}`]));
   const ROWS = "rawd";
   t.same(access, {
+    acquirer_webhook_event: "ra-d",
     allowed_transition: "r---",
     audit_log: "ra--",
     callback: ROWS,
