@@ -195,6 +195,11 @@ export interface OrderStore {
   saveSession(orderRef: number, tokenHash: string): Promise<void>;
   /** One attempt by trace_id. */
   get(traceId: number): Promise<Attempt | undefined>;
+  /**
+   * The merchant's attempt that the acquirer knows by `transactionId` on the account `processor` (an acquirer's
+   * webhook names its payment so); the latest, should an acquirer ever reuse an id.
+   */
+  findByProcessorId(merchantId: string, processor: string, transactionId: string): Promise<Attempt | undefined>;
   history(traceId: number): Promise<StatusChange[]>;
   /** The operators' search; reads a bounded number of orders per call (SEARCH_SCAN_BUDGET). */
   list(query: ListQuery): Promise<ListResult>;

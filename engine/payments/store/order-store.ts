@@ -230,6 +230,18 @@ export class PgOrderStore implements OrderStore {
     return row ? attemptFromRow(row) : undefined;
   }
 
+  async findByProcessorId(merchantId: string, processor: string, transactionId: string): Promise<Attempt | undefined> {
+    // transaction_processor_id_idx (011) finds the few rows with this id; the merchant and account are checked on them.
+    const row = await selectAttempts(this.#db())
+      .where("t.transaction_id", "=", transactionId)
+      .where("t.processor", "=", processor)
+      .where("o.merchant_id", "=", merchantId)
+      .orderBy("t.trace_id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row ? attemptFromRow(row) : undefined;
+  }
+
   async history(traceId: number): Promise<StatusChange[]> {
     const events = await this.#orm.em.fork().find(TransactionEventEntity, { transaction: traceId }, { orderBy: { id: "asc" } });
     return events.map(changeFromEntity);
