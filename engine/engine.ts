@@ -19,6 +19,8 @@ import { deriveKeys, type Keys, loadMasterKey } from "./security/keys.ts";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./store/embedded-postgres.ts";
 import { PgMerchantStore } from "./payments/store/merchant-store.ts";
 import { PgOrderStore } from "./payments/store/order-store.ts";
+import { PgWebhookInbox } from "./payments/store/webhook-inbox-store.ts";
+import type { EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { PgSessionStore } from "./cashier/store/session-store.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import type { MerchantSpec } from "./payments/ports/merchants.ts";
@@ -48,7 +50,7 @@ export interface EngineHandle {
   /** The token the Backoffice console should send (CASHIER_BACKOFFICE_TOKEN or one made for this process). */
   backofficeToken: string;
   orm: MikroORM;
-  deps: CashierDeps;
+  deps: CashierDeps & EngineServiceDeps;
   databaseUrl: string;
   /** The engine's own acquirer simulator (a child process), when ACQUIRER_SIM_URL was not set. */
   acquirerSim: { url: string; pid: number } | undefined;
@@ -191,6 +193,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     merchants,
     merchantStore: merchants,
     orders: new PgOrderStore(orm, origin),
+    webhookInbox: new PgWebhookInbox(orm),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
     processors: processorRegistry(config, sim, schedule.processor.timeoutMs),

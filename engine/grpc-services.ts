@@ -11,7 +11,7 @@ import { AdminService, file_cashier_admin_v1_admin_service } from "../gen/cashie
 import { ConsoleAuthService, file_cashier_admin_v1_console_auth_service } from "../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ConsoleSettingsService, file_cashier_admin_v1_console_settings_service } from "../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService, file_cashier_admin_v1_console_work_service } from "../gen/cashier/admin/v1/console_work_service_pb.js";
-import { engineService } from "./payments/rpc/engine-service.ts";
+import { engineService, type EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { cashierService } from "./cashier/rpc/cashier-service.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import { auditedAdminService } from "./console/rpc/admin-audit.ts";
@@ -32,7 +32,7 @@ export interface ServiceTokens {
 }
 
 /** What the services' handlers need, wired by engine.ts. */
-export type EngineServicesDeps = CashierDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps;
+export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps;
 
 /** Every service the engine answers, each behind the tokens of the callers it is for. */
 export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens): ServiceRegistration[] {

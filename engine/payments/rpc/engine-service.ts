@@ -9,6 +9,7 @@ import {
   ProcessResponseSchema,
   CompleteChallengeResponseSchema,
   ReturnFromChallengeResponseSchema,
+  ReceiveAcquirerWebhookResponseSchema,
 } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { completeChallenge, getChallenge, returnFromChallenge } from "../app/challenge.ts";
 import { callbackToProto } from "./callback-mappers.ts";
@@ -18,13 +19,20 @@ import { processFromWire } from "./process-wire.ts";
 import { processTransaction } from "../app/process-transaction.ts";
 import { describeAttempt } from "../domain/describe.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
+import type { WebhookInbox } from "../ports/webhook-inbox.ts";
+import { receiveAcquirerWebhook } from "../app/receive-acquirer-webhook.ts";
 import { domainError, inCallerNames } from "../../shared/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { checkTraceId, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import { attemptToProto, processInputFromProto } from "./proto-mappers.ts";
 import { listTransactions } from "./list-transactions.ts";
 
-export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineService> {
+/** What EngineService's handlers call: the payments use cases' deps and the acquirers' webhook inbox. */
+export interface EngineServiceDeps extends ProcessDeps {
+  webhookInbox: WebhookInbox;
+}
+
+export function engineService(deps: EngineServiceDeps): ServiceImpl<typeof EngineService> {
   return {
     async process(req) {
       const input = processInputFromProto(req);
@@ -76,6 +84,13 @@ export function engineService(deps: ProcessDeps): ServiceImpl<typeof EngineServi
       const done = await returnFromChallenge(deps, req.traceId, req.mac, req.params);
       if (!done.ok) throw toRpcError(done.error);
       return create(ReturnFromChallengeResponseSchema, { transaction: attemptToProto(done.attempt), returnUrl: done.attempt.returnUrl });
+    },
+
+    async receiveAcquirerWebhook(req) {
+      const hook = { merchantId: req.merchantId, account: req.account, headers: req.headers, body: Buffer.from(req.body) };
+      const done = await receiveAcquirerWebhook(deps, deps.webhookInbox, hook);
+      if (!done.ok) throw toRpcError(done.error);
+      return create(ReceiveAcquirerWebhookResponseSchema, done.ack);
     },
   };
 }

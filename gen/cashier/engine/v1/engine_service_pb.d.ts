@@ -842,6 +842,76 @@ export declare type ReturnFromChallengeResponse = Message<"cashier.engine.v1.Ret
 export declare const ReturnFromChallengeResponseSchema: GenMessage<ReturnFromChallengeResponse>;
 
 /**
+ * ReceiveAcquirerWebhookRequest is one webhook as the acquirer sent it to
+ * POST /webhooks/{merchant_id}/{account}.
+ *
+ * @generated from message cashier.engine.v1.ReceiveAcquirerWebhookRequest
+ */
+export declare type ReceiveAcquirerWebhookRequest = Message<"cashier.engine.v1.ReceiveAcquirerWebhookRequest"> & {
+  /**
+   * The merchant the webhook's URL names.
+   *
+   * @generated from field: string merchant_id = 1;
+   */
+  merchantId: string;
+
+  /**
+   * The merchant's account (its name) the webhook's URL names.
+   *
+   * @generated from field: string account = 2;
+   */
+  account: string;
+
+  /**
+   * The request's headers, names lower-cased (the signature may be one).
+   *
+   * @generated from field: map<string, string> headers = 3;
+   */
+  headers: { [key: string]: string };
+
+  /**
+   * The raw body, verified as it came, never re-serialised.
+   *
+   * @generated from field: bytes body = 4;
+   */
+  body: Uint8Array;
+};
+
+/**
+ * Describes the message cashier.engine.v1.ReceiveAcquirerWebhookRequest.
+ * Use `create(ReceiveAcquirerWebhookRequestSchema)` to create a new message.
+ */
+export declare const ReceiveAcquirerWebhookRequestSchema: GenMessage<ReceiveAcquirerWebhookRequest>;
+
+/**
+ * ReceiveAcquirerWebhookResponse is what the acquirer is answered, with HTTP
+ * status 200, once its events are committed.
+ *
+ * @generated from message cashier.engine.v1.ReceiveAcquirerWebhookResponse
+ */
+export declare type ReceiveAcquirerWebhookResponse = Message<"cashier.engine.v1.ReceiveAcquirerWebhookResponse"> & {
+  /**
+   * The answer's content type.
+   *
+   * @generated from field: string content_type = 1;
+   */
+  contentType: string;
+
+  /**
+   * The answer's body (Adyen's "[accepted]"; empty for Checkout.com).
+   *
+   * @generated from field: string body = 2;
+   */
+  body: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.ReceiveAcquirerWebhookResponse.
+ * Use `create(ReceiveAcquirerWebhookResponseSchema)` to create a new message.
+ */
+export declare const ReceiveAcquirerWebhookResponseSchema: GenMessage<ReceiveAcquirerWebhookResponse>;
+
+/**
  * WireViolationKind is what is wrong with a member's JSON type. The engine
  * writes the words of the refusal, so it signs no text a caller chose.
  *
@@ -1036,6 +1106,23 @@ export declare const EngineService: GenService<{
     methodKind: "unary";
     input: typeof ReturnFromChallengeRequestSchema;
     output: typeof ReturnFromChallengeResponseSchema;
+  },
+  /**
+   * ReceiveAcquirerWebhook is an acquirer's webhook for a merchant's account,
+   * as the edge received it. A body whose signature does not verify under the
+   * account's credentials is UNAUTHENTICATED and changes nothing; an unknown
+   * merchant or account is NOT_FOUND; a connector that sends no webhooks is
+   * FAILED_PRECONDITION; a body not in the acquirer's format is
+   * INVALID_ARGUMENT. Otherwise every event is kept once (by the acquirer's
+   * event id) and applied to its attempt as a lookup's answer would be, and the
+   * answer, what the acquirer expects, comes only after the commit.
+   *
+   * @generated from rpc cashier.engine.v1.EngineService.ReceiveAcquirerWebhook
+   */
+  receiveAcquirerWebhook: {
+    methodKind: "unary";
+    input: typeof ReceiveAcquirerWebhookRequestSchema;
+    output: typeof ReceiveAcquirerWebhookResponseSchema;
   },
 }>;
 
