@@ -18,6 +18,7 @@ import { noStoreOnApi } from "./middleware/no-store.ts";
 import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
 import { processRoutes } from "./routes/process.ts";
 import { sessionRoutes } from "./routes/session.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { challengeRoutes } from "./pages/challenge.ts";
 import { assetRoutes } from "./pages/kit/assets.ts";
 import { cashierRoutes } from "./cashier/routes/index.ts";
@@ -52,6 +53,8 @@ export function buildApp({
   app.silent = true;
   const router = new Router();
   processRoutes(router, engine);
+  // Acquirers' webhooks (CONTRACT 11): verified, kept and applied by the engine.
+  webhookRoutes(router, engine);
   // The hosted Cashier: rate limits in this process's memory (cashier/rate-limits.ts), session start first.
   const limiters = createCashierLimiters();
   router.post("/api/session", sessionStartLimit(limiters.sessionStart));
