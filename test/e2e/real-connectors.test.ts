@@ -162,7 +162,7 @@ t.test("a Checkout.com sale refunded in part, then in full of what is left: acce
     t.equal(r.body.transaction_status, "pending", `${label}: accepted, its verdict to come`);
     t.equal(r.body.payment_processor, CKO_ACCOUNT, "back through its sale's account");
     const [hook] = await acquirer!.hooks.waitFor(refundedHook(r.body.trace_id));
-    t.equal(hook.body.data.amount, amount, `${label}: Checkout.com refunded ${amount} and says so by webhook`);
+    t.equal((hook.body.data as { amount?: number }).amount, amount, `${label}: Checkout.com refunded ${amount} and says so by webhook`);
     const tx = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
     t.equal(tx?.transactionType, TransactionType.REFUND);
     t.equal(tx?.status, TransactionStatus.PENDING, `${label}: pending until that webhook reaches Cashier`);
