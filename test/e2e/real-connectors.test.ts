@@ -141,9 +141,9 @@ t.test("a hard refusal at Adyen (holder BLOCK_CARD) stops the cascade there", as
 const statusOf = async (traceId: number) => (await service().client.getTransaction({ traceId })).transaction?.status;
 
 t.test("a Checkout.com sale refunded in part, then in full of what is left: accepted, pending until the acquirer's webhook", async (t) => {
-  // Checkout.com answers a refund 202 and gives its verdict by webhook (payment_refunded). Cashier has no route for
-  // the acquirers' webhooks yet (issue 30, point 4: only the inbox table is in), so the refunds stay pending here;
-  // the step from pending to approved on that webhook belongs to test/e2e/acquirer-webhooks.test.ts.
+  // Checkout.com answers a refund 202 and gives its verdict by webhook (payment_refunded). Here the simulator's
+  // webhooks go to this test's receiver, not to Cashier, so the refunds stay pending; the step from pending to
+  // approved on that webhook at Cashier's /webhooks route belongs to test/e2e/acquirer-webhooks.test.ts.
   const s = await sale({ amount: 2000 });
   t.equal(s.body.transaction_status, "approved");
   t.equal(s.body.payment_processor, CKO_ACCOUNT);
