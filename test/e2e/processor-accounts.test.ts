@@ -146,7 +146,11 @@ t.test("AdminService, CONTRACT 11: an account names its connector; its settings 
     "InvalidArgument account.settings.processing_channel_id: is required",
   );
   t.equal(
-    await refusal({ merchantId: "m-admin", account: { ...cko, settings: { processing_channel_id: `pc_${"a".repeat(26)}` } }, credentials: { secret_key: secrets.secret_key } }),
+    await refusal({
+      merchantId: "m-admin",
+      account: { ...cko, settings: { processing_channel_id: `pc_${"a".repeat(26)}` } },
+      credentials: { secret_key: secrets.secret_key },
+    }),
     "InvalidArgument credentials.webhook_secret: is required",
   );
   const set = await admin.setProcessorAccount({
