@@ -148,12 +148,13 @@ t.test("PgMerchantStore: changes made here show on the next request; changes mad
   );
 
   // Another engine's change (here: straight SQL) is not seen while the entry lives...
-  const short = new PgMerchantStore(orm, createSecretKey(randomBytes(32)), 300);
+  // A TTL long enough that a loaded machine still reads the cached entry between the two reads below.
+  const short = new PgMerchantStore(orm, createSecretKey(randomBytes(32)), 2000);
   await short.upsert({ merchantId: "m-elsewhere", secret: "s", payoutApproval: "auto", frontends: [{ name: "web", baseCurrency: "EUR" }] });
   t.equal((await short.get("m-elsewhere"))!.payoutApproval, "auto");
   await orm.em.getConnection().execute("update merchant set payout_approval = 'manual' where id = 'm-elsewhere'");
   t.equal((await short.get("m-elsewhere"))!.payoutApproval, "auto", "within the TTL: the cached settings");
   // ...and is once its time is up.
-  const seen = await until(async () => (await short.get("m-elsewhere"))!.payoutApproval === "manual", 5000, 50);
+  const seen = await until(async () => (await short.get("m-elsewhere"))!.payoutApproval === "manual", 8000, 50);
   t.ok(seen, "after the TTL: the other engine's change");
 });
