@@ -107,7 +107,8 @@ t.test("hot writes sent together", async (t) => {
     const pending = Promise.allSettled(ids.map((id) => orders.createOrder(draft(id))));
     const waiting = await until(async () => {
       const { rows } = await holder.query<{ pid: number }>(
-        "select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%insert into payment_order%'",
+        // This database's backends only: the run's other files share the cluster, and their inserts may wait too.
+        "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%insert into payment_order%'",
       );
       return rows.length > 0 && rows;
     });
@@ -163,7 +164,7 @@ t.test("hot writes sent together", async (t) => {
       const held = await until(async () => {
         if (!(settled.includes("wait-1") && settled.includes("wait-3"))) return false;
         const waiters = await sql<{ pid: number }>(
-          "select pid from pg_stat_activity where pid <> pg_backend_pid() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%insert into batch_probe%'",
+          "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%insert into batch_probe%'",
         );
         return waiters.length === 1;
       }, 10_000);
