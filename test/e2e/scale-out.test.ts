@@ -7,6 +7,7 @@
  * callback has exactly one attempt).
  */
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import t from "tap";
 import pg from "pg";
 import { launch, platformWorld, stopProcess } from "../support/processes.ts";
@@ -24,7 +25,11 @@ t.test("two engines, one edge, one database: no duplicate processing, no callbac
   };
   // Both at once on an empty database, as `docker compose up --scale engine=2` starts them:
   // the startup lock makes one migrate while the other waits.
-  const [a, b] = await Promise.all([launch("engine/main.ts", common, "engine listening"), launch("engine/main.ts", common, "engine listening")]);
+  // Each engine its own data dir: each starts its own acquirer simulator, whose ledger one simulator holds at a time.
+  const [a, b] = await Promise.all([
+    launch("engine/main.ts", common, "engine listening"),
+    launch("engine/main.ts", { ...common, CASHIER_DATA_DIR: join(db.dir, "engine-b") }, "engine listening"),
+  ]);
   t.teardown(() => stopProcess(a.child));
   t.teardown(() => stopProcess(b.child));
   // Alone, an engine cannot learn the edge's address: without CASHIER_PUBLIC_URL its start says so.

@@ -7,6 +7,7 @@
  * woken by the notice A's statement sent at commit.
  */
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import t from "tap";
 import pg from "pg";
 import { loadConfig } from "../../engine/shared/config/config.ts";
@@ -37,7 +38,8 @@ t.test("two engines polling once a minute: work committed through engine A is ta
   const a = await startEngine(loadConfig(env), createLogger("info", { write: (line: string) => void logA.push(line) }), { host: "127.0.0.1" });
   t.teardown(() => a.stop());
   a.deps.wake = () => {};
-  const b = await launch("engine/main.ts", env, "engine listening");
+  // Its own data dir: it starts its own acquirer simulator, whose ledger one simulator holds at a time.
+  const b = await launch("engine/main.ts", { ...env, CASHIER_DATA_DIR: join(db.dir, "engine-b") }, "engine listening");
   t.teardown(() => stopProcess(b.child));
   // The edge sends every request to engine A only.
   const edge = await launch(
