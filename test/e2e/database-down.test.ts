@@ -26,7 +26,7 @@ async function health(): Promise<string> {
     "grpc",
     "--http2-prior-knowledge",
     // Health needs no token, but buf curl finds its schema through reflection, which is a service token holder's.
-    "-H",
+    "--reflect-header",
     `authorization: Bearer ${SERVICE_TOKEN}`,
     `${service().engineUrl}/grpc.health.v1.Health/Check`,
   ]);
