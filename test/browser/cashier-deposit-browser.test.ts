@@ -91,7 +91,17 @@ async function freshPage(t: Test, options: BrowserContextOptions = {}): Promise<
 const rendered: string[] = [];
 const pages: Page[] = [];
 async function keep(page: Page): Promise<void> {
-  rendered.push(await page.content());
+  // A page that follows a pending sale reloads itself: when it is mid-navigation, wait for the next page and read
+  // that one (every page must be kept, not only the ones a quick machine reads between two reloads).
+  for (let tries = 0; ; tries++) {
+    try {
+      rendered.push(await page.content());
+      return;
+    } catch (err) {
+      if (tries >= 5 || !/navigating/.test(String(err))) throw err;
+      await page.waitForLoadState("domcontentloaded");
+    }
+  }
 }
 
 async function openSession(t: Test, over: Record<string, unknown> = {}) {
