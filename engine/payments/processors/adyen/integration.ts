@@ -7,8 +7,7 @@
  * Adyen has no lookup by reference, so such an attempt is settled by its
  * notification, or by sending the same request again with the same key.
  */
-import http from "node:http";
-import https from "node:https";
+import { agentFor, exchange, jsonOf } from "../http-exchange.ts";
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { ConnectorAccount } from "../connector.ts";
 import type { Processor } from "../processor.ts";
@@ -16,68 +15,12 @@ import { detailsBody, detailsIdempotencyKey, idempotencyKey, paymentBody, refund
 import type { AdyenSettings } from "./settings.ts";
 import { type AdyenAnswer, refundOutcome, saleOutcome } from "./transformers.ts";
 
-/**
- * One HTTP exchange on a kept-alive connection (node:http's Agent, as the
- * simulators' connector, decision 0013). Resolves with the status, the body's
- * text and whether Adyen marked the error transient; rejects with an error
- * named "TimeoutError" when no complete answer came within `timeoutMs`.
- */
-function exchange(
-  agent: http.Agent,
-  url: URL,
-  headers: Record<string, string | number>,
-  body: string,
-  timeoutMs: number,
-): Promise<AdyenAnswer & { text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = (url.protocol === "https:" ? https : http).request(url, { method: "POST", headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        clearTimeout(timer);
-        const transient = String(res.headers["transient-error"] ?? "").toLowerCase() === "true";
-        resolve({ http: res.statusCode ?? 0, body: undefined, text: Buffer.concat(chunks).toString("utf8"), transient });
-      });
-      res.on("error", (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      res.on("close", () => {
-        if (res.complete) return;
-        clearTimeout(timer);
-        const err = new Error("the answer was cut off");
-        err.name = "ResetError";
-        reject(err);
-      });
-    });
-    const timer = setTimeout(() => {
-      const err = new Error(`no answer within ${timeoutMs} ms`);
-      err.name = "TimeoutError";
-      req.destroy(err);
-      reject(err); // settled here too, whatever the stream emits after a destroy
-    }, timeoutMs);
-    req.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    req.end(body);
-  });
-}
-
-const parse = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
 /** A processor for one Adyen account: sales with 3-D Secure by redirect, and refunds. */
 export function adyenProcessor(account: ConnectorAccount<AdyenSettings>): Processor {
   const base = account.url.replace(/\/+$/, "");
   const s = account.settings;
   // Idle connections are closed after 30 s, before a load balancer's usual minute.
-  const agent = new (base.startsWith("https:") ? https : http).Agent({ keepAlive: true, timeout: 30_000 });
+  const agent = agentFor(base);
 
   /** One write to Adyen; `read` turns its answer into an outcome, `knownId` is kept when the call fails. */
   async function post(path: string, body: unknown, key: string, read: (a: AdyenAnswer) => ProcessorOutcome, knownId = ""): Promise<ProcessorOutcome> {
@@ -92,8 +35,9 @@ export function adyenProcessor(account: ConnectorAccount<AdyenSettings>): Proces
       "content-length": Buffer.byteLength(text),
     };
     try {
-      const res = await exchange(agent, new URL(`${base}${path}`), headers, text, account.timeoutMs);
-      return read({ http: res.http, body: parse(res.text), transient: res.transient });
+      const res = await exchange(agent, new URL(`${base}${path}`), "POST", headers, text, account.timeoutMs);
+      const transient = String(res.headers["transient-error"] ?? "").toLowerCase() === "true";
+      return read({ http: res.status, body: jsonOf(res.text), transient });
     } catch (err) {
       // The error's name only: a network error's text is not ours to log.
       const why = (err as Error).name === "TimeoutError" ? `no answer within ${account.timeoutMs} ms` : `the call failed (${(err as Error).name})`;

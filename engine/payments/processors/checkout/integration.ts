@@ -10,7 +10,13 @@
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { ConnectorAccount } from "../connector.ts";
 import type { Capabilities, ChargeRequest, Processor, RefundRequest } from "../processor.ts";
-import { agentFor, type Answer, exchange } from "./http.ts";
+import { agentFor, exchange, jsonOf } from "../http-exchange.ts";
+
+/** An answer: the status and the parsed JSON body (undefined when empty or not JSON). */
+interface Answer {
+  status: number;
+  body: unknown;
+}
 import { type Built, payoutBody, refundBody, saleBody } from "./requests.ts";
 import type { CheckoutSettings } from "./settings.ts";
 import { findOutcome, lookupOutcome, obj, refundActionOutcome, str, writeOutcome } from "./transformers.ts";
@@ -47,7 +53,8 @@ export function checkoutProcessor(account: ConnectorAccount<CheckoutSettings>): 
     }
     if (key) headers["cko-idempotency-key"] = key;
     try {
-      return await exchange(agent, new URL(`${base}${path}`), method, headers, text, account.timeoutMs);
+      const res = await exchange(agent, new URL(`${base}${path}`), method, headers, text, account.timeoutMs);
+      return { status: res.status, body: jsonOf(res.text) };
     } catch (err) {
       // The error's name only: a network error's text is not ours to log.
       const name = (err as Error).name;

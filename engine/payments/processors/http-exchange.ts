@@ -1,17 +1,18 @@
 /**
- * One HTTP exchange with Checkout.com on a kept-alive connection, within a time
- * limit: node:http(s) with an Agent, as the simulators' connector does
- * (decision 0013). It resolves with the status and the parsed JSON body, or
- * rejects with an error named "TimeoutError" (no complete answer in time) or
- * "ResetError" (the answer was cut off): the caller reads both as `unknown`.
+ * One HTTP exchange with an acquirer on a kept-alive connection, within a time
+ * limit: node:http(s) with an Agent rather than fetch (measured 0.3 to 0.8 ms
+ * less CPU per sale, decision 0013). Every connector's integration calls it.
+ * It resolves with the status, the headers and the body's text, or rejects with
+ * an error named "TimeoutError" (no complete answer in time) or "ResetError"
+ * (the answer was cut off): a connector reads both as `unknown`, never declined.
  */
 import http from "node:http";
 import https from "node:https";
 
-export interface Answer {
+export interface Exchanged {
   status: number;
-  /** The parsed body; undefined when it was empty or not JSON. */
-  body: unknown;
+  headers: http.IncomingHttpHeaders;
+  text: string;
 }
 
 /** An Agent for one account's base URL: idle sockets closed after 30 s, before the other side closes them. */
@@ -28,25 +29,18 @@ function failure(name: string, message: string): Error {
 export function exchange(
   agent: http.Agent,
   url: URL,
-  method: "GET" | "POST",
+  method: string,
   headers: Record<string, string | number>,
   body: string | undefined,
   timeoutMs: number,
-): Promise<Answer> {
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const req = (url.protocol === "https:" ? https : http).request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString("utf8");
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") });
       });
       res.on("error", (err) => {
         clearTimeout(timer);
@@ -69,4 +63,14 @@ export function exchange(
     });
     req.end(body);
   });
+}
+
+/** A body's JSON, or undefined when it is empty or not JSON (an acquirer's error page, a proxy's). */
+export function jsonOf(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
