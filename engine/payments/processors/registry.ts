@@ -7,14 +7,8 @@
  */
 import { domainError, type DomainError } from "../../shared/errors.ts";
 import type { ConnectorModule } from "./connector.ts";
-import { CONNECTORS, DEFAULT_PROCESSORS } from "./connectors.ts";
+import { CONNECTORS } from "./connectors.ts";
 import { CAPABILITY_WORDS, type Capabilities, type Capability, type Processor } from "./processor.ts";
-
-/**
- * The cascade of a merchant that names none. Kept under its older name for
- * the acquirer simulator's files (processors/acquirer-sim/), which import it.
- */
-export const SIMULATED_PROCESSORS = DEFAULT_PROCESSORS;
 
 export type CapabilityResult<C extends Capability> = { ok: true; calls: Capabilities[C] } | { ok: false; error: DomainError };
 

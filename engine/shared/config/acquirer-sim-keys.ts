@@ -6,7 +6,6 @@
 
 /** The acquirers the built-in simulator plays (engine/payments/processors/registry.ts names them as processors). */
 export const SIMULATED_ACQUIRERS = ["sim-a", "sim-b"] as const;
-const SIMULATED_PROCESSORS = SIMULATED_ACQUIRERS;
 
 /** "sim-a=KEY,sim-b=KEY" -> { "sim-a": "KEY", ... }; every simulated acquirer needs one. */
 export function parseKeys(name: string, raw: string): Record<string, string> {
@@ -18,12 +17,12 @@ export function parseKeys(name: string, raw: string): Record<string, string> {
     const eq = part.indexOf("=");
     const acquirer = part.slice(0, eq);
     const key = part.slice(eq + 1);
-    if (eq <= 0 || key.length < 8 || !(SIMULATED_PROCESSORS as readonly string[]).includes(acquirer)) {
-      throw new Error(`${name} must be ${SIMULATED_PROCESSORS.map((n) => `${n}=<key of 8 characters or more>`).join(",")}`);
+    if (eq <= 0 || key.length < 8 || !(SIMULATED_ACQUIRERS as readonly string[]).includes(acquirer)) {
+      throw new Error(`${name} must be ${SIMULATED_ACQUIRERS.map((n) => `${n}=<key of 8 characters or more>`).join(",")}`);
     }
     keys[acquirer] = key;
   }
-  const missing = SIMULATED_PROCESSORS.filter((n) => !keys[n]);
+  const missing = SIMULATED_ACQUIRERS.filter((n) => !keys[n]);
   if (missing.length > 0) throw new Error(`${name} has no key for ${missing.join(", ")}`);
   return keys;
 }

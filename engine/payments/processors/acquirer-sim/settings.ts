@@ -5,7 +5,7 @@
  * simulator's own: without them those dialects know no key and answer 401.
  */
 import { join, resolve } from "node:path";
-import { SIMULATED_PROCESSORS } from "../registry.ts";
+import { SIMULATED_ACQUIRERS } from "../../../shared/config/acquirer-sim-keys.ts";
 import { parseKeys } from "../../../shared/config/acquirer-sim-keys.ts";
 import { parseAccounts, type SimAccounts } from "./accounts.ts";
 
@@ -20,7 +20,7 @@ export interface AcquirerSimSettings {
 }
 
 /** The keys a standalone simulator takes when none are set: for a laptop only, never a secret. */
-export const DEV_KEYS: Record<string, string> = Object.fromEntries(SIMULATED_PROCESSORS.map((n) => [n, `dev-key-${n}`]));
+export const DEV_KEYS: Record<string, string> = Object.fromEntries(SIMULATED_ACQUIRERS.map((n) => [n, `dev-key-${n}`]));
 
 export function loadAcquirerSimSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): AcquirerSimSettings {
   const rawPort = env.ACQUIRER_SIM_PORT || "8090";

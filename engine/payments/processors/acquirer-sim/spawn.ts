@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { SIMULATED_PROCESSORS } from "../registry.ts";
+import { SIMULATED_ACQUIRERS } from "../../../shared/config/acquirer-sim-keys.ts";
 
 export interface SpawnedSim {
   url: string;
@@ -26,7 +26,7 @@ export async function spawnAcquirerSim(opts: {
   keys?: Record<string, string>;
   onLine?: (line: string) => void;
 }): Promise<SpawnedSim> {
-  const keys = opts.keys ?? Object.fromEntries(SIMULATED_PROCESSORS.map((n) => [n, randomBytes(24).toString("base64url")]));
+  const keys = opts.keys ?? Object.fromEntries(SIMULATED_ACQUIRERS.map((n) => [n, randomBytes(24).toString("base64url")]));
   const child: ChildProcess = fork(MAIN, [], {
     env: {
       LOG_LEVEL: opts.logLevel,
