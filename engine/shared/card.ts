@@ -21,12 +21,16 @@ export function cardNumberProblem(n: string): "is required" | "must be 12 to 19 
   return luhnValid(n) ? undefined : "fails the Luhn check";
 }
 
-const BRANDS: Record<string, string> = {
+/**
+ * card-validator's brand names (what a routing rule names) -> the code cardBrand gives a number of that brand
+ * (what an attempt keeps).
+ */
+export const CARD_BRANDS = {
   visa: "VISA",
   mastercard: "MC",
   "american-express": "AMEX",
-  "diners-club": "DINERS",
   discover: "DISCOVER",
+  "diners-club": "DINERS",
   jcb: "JCB",
   unionpay: "UNIONPAY",
   maestro: "MAESTRO",
@@ -34,7 +38,8 @@ const BRANDS: Record<string, string> = {
   elo: "ELO",
   hiper: "HIPER",
   hipercard: "HIPERCARD",
-};
+} as const satisfies Record<string, string>;
+const BRANDS: Record<string, string> = CARD_BRANDS;
 
 const brandCache = new Map<string, string>();
 

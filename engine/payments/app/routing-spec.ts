@@ -4,10 +4,11 @@
  * (`merchants[0].routing_rules[2].when.currency[0]`) with MerchantsFileError, as the rest of a merchant's settings
  * are, so that a bad rule stops the start or is refused by the API instead of routing a payment somewhere unmeant.
  */
+import { CARD_BRANDS } from "../../shared/card.ts";
 import countries from "i18n-iso-countries/index.js";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import { isCurrency } from "../../shared/money.ts";
-import { CARD_BRANDS, type RoutingConditions, type RoutingRule } from "../domain/routing.ts";
+import type { RoutingConditions, RoutingRule } from "../domain/routing.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 
 /** At most this many rules a merchant: each attempt reads them in order. */

@@ -6,31 +6,11 @@
  * an operator asking "why this acquirer?" all get the same answer.
  */
 import { createHash } from "node:crypto";
-import { cardBrand } from "../../shared/card.ts";
+import { CARD_BRANDS, cardBrand } from "../../shared/card.ts";
 import { currencyExponent, WHOLE_UNIT_CURRENCIES } from "../../shared/money.ts";
 import { ownEntry } from "../../shared/own-entry.ts";
 import type { TransactionType } from "../../shared/transaction.ts";
 import { onceEach } from "./once-each.ts";
-
-/**
- * The brands a rule may name, by card-validator's names (what operators find in its docs and in Braintree's), each
- * with the code engine/shared/card.ts's cardBrand gives a number of that brand: a rule is written in the first, an
- * attempt knows its card by the second.
- */
-export const CARD_BRANDS = {
-  visa: "VISA",
-  mastercard: "MC",
-  "american-express": "AMEX",
-  discover: "DISCOVER",
-  "diners-club": "DINERS",
-  jcb: "JCB",
-  unionpay: "UNIONPAY",
-  maestro: "MAESTRO",
-  mir: "MIR",
-  elo: "ELO",
-  hiper: "HIPER",
-  hipercard: "HIPERCARD",
-} as const satisfies Record<string, string>;
 
 export type CardBrandName = keyof typeof CARD_BRANDS;
 

@@ -2,10 +2,11 @@
  * A merchant's routing_rules as the merchants file and AdminService give them (CONTRACT 11): what a full set reads
  * as, and every bad value refused by its exact path with MerchantsFileError, as the rest of a merchant's settings.
  */
+import { CARD_BRANDS } from "../../../../../engine/shared/card.ts";
 import t from "tap";
 import { MerchantsFileError } from "../../../../../engine/payments/app/merchant-errors.ts";
 import { MAX_ROUTING_RULES, parseRoutingRules, ROUTING_CARD_BRANDS } from "../../../../../engine/payments/app/routing-spec.ts";
-import { CARD_BRANDS, route } from "../../../../../engine/payments/domain/routing.ts";
+import { route } from "../../../../../engine/payments/domain/routing.ts";
 
 const ACCOUNTS = ["cko-main", "adyen-eu", "sim-a"];
 const parse = (rules: unknown) => parseRoutingRules(rules, "routing_rules", ACCOUNTS);

@@ -5,12 +5,12 @@
  * split's draw over each weight's share; and, for any rules and attempt, a cascade that is never empty and tries no
  * account twice.
  */
+import { CARD_BRANDS } from "../../../../../engine/shared/card.ts";
 import fc from "fast-check";
 import t from "tap";
 import { cardBrand } from "../../../../../engine/shared/card.ts";
 import {
   binOf,
-  CARD_BRANDS,
   cardFacts,
   compareToWire,
   holds,
