@@ -3,7 +3,8 @@
  * inspects, each call authenticated by the console session in its context
  * and authorized by role and merchant scope (app/console-session.ts) before it
  * decodes into a use case. One file per subject: merchants, frontends and
- * secrets (settings-merchants.ts), four-eyes amounts (settings-four-eyes.ts),
+ * secrets (settings-merchants.ts), processor accounts (settings-processor-accounts.ts),
+ * routing rules and their preview (settings-routing.ts), four-eyes amounts (settings-four-eyes.ts),
  * operators (settings-operators.ts) and the audit log (settings-audit.ts).
  */
 import type { ConsoleSettingsService } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
@@ -12,10 +13,19 @@ import { auditSettings } from "./settings-audit.ts";
 import { fourEyesSettings } from "./settings-four-eyes.ts";
 import { merchantSettings, type MerchantSettingsDeps } from "./settings-merchants.ts";
 import { operatorSettings } from "./settings-operators.ts";
+import { processorAccountSettings } from "./settings-processor-accounts.ts";
+import { routingSettings } from "./settings-routing.ts";
 
 /** AdminService's merchant handlers' dependencies (the merchant calls go through them) and the console's own stores. */
 export type ConsoleSettingsDeps = MerchantSettingsDeps;
 
 export function consoleSettingsService(deps: ConsoleSettingsDeps): ServiceImpl<typeof ConsoleSettingsService> {
-  return { ...merchantSettings(deps), ...fourEyesSettings(deps), ...operatorSettings(deps), ...auditSettings(deps) };
+  return {
+    ...merchantSettings(deps),
+    ...processorAccountSettings(deps),
+    ...routingSettings(deps),
+    ...fourEyesSettings(deps),
+    ...operatorSettings(deps),
+    ...auditSettings(deps),
+  };
 }

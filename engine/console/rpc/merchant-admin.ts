@@ -183,7 +183,9 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
         payoutApproval: pick("payout_approval", "payoutApproval") || existing.payoutApproval,
         processors: pick("processors", "processors"),
       });
-      const spec = parsed(() => parseMerchantEntry(entryOf(merged, "unchanged-secret", existing.frontends), "merchant"));
+      // `processors` may name the merchant's own accounts, which this request does not carry: the stored ones.
+      const accounts = ((await store.processorAccounts(existing.merchantId)) ?? []).map((a) => a.name);
+      const spec = parsed(() => parseMerchantEntry(entryOf(merged, "unchanged-secret", existing.frontends), "merchant", { accounts }));
       const { merchantId: _id, secret: _s, frontends: _f, ...settings } = spec;
       const only = new Set([...chosen].map((f) => FIELD_OF[f as (typeof SETTINGS)[number]]));
       if (!(await store.update(existing.merchantId, settings, only))) throw notFound(existing.merchantId);

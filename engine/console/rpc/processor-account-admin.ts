@@ -33,7 +33,8 @@ function fieldOf(leaf: string): string {
   return FIELD_OF[leaf] ?? "account";
 }
 
-function toProto(v: ProcessorAccountView): ProcessorAccount {
+/** An account as operators see it: no credential value, only the names of those set. */
+export function accountToProto(v: ProcessorAccountView): ProcessorAccount {
   return create(ProcessorAccountSchema, {
     processor: v.name,
     connector: v.connector,
@@ -41,8 +42,33 @@ function toProto(v: ProcessorAccountView): ProcessorAccount {
     enabled: v.enabled,
     settings: v.settings as ProcessorAccount["settings"],
     updateTime: timestampFromDate(v.updatedAt),
+    credentialsSet: v.credentialNames,
   });
 }
+
+/**
+ * A request's account and credentials checked by the merchants file's parser (the connector's schema for the
+ * settings), each fault named as a field of the request (account.settings.merchant_account, credentials.secret_key).
+ * No connector: the older form, an account named after its connector with one API key.
+ */
+export function accountOfRequest(account: ProcessorAccount, credentials: Readonly<Record<string, string>>): ParsedAccount {
+  const older = !account.connector;
+  const entry = older
+    ? { processor: account.processor || undefined, api_key: credentials.api_key }
+    : { name: account.processor || undefined, connector: account.connector, credentials };
+  try {
+    return parseProcessorAccounts(
+      [{ ...entry, url: account.endpointUrl || undefined, enabled: account.enabled, settings: account.settings ?? {} }],
+      "account",
+    )[0];
+  } catch (err) {
+    if (!(err instanceof MerchantsFileError)) throw err;
+    const leaf = err.field.replace(/^account\[0\]\.?/, "");
+    throw invalidArgument(fieldOf(leaf), err.problem);
+  }
+}
+
+type ParsedAccount = ReturnType<typeof parseProcessorAccounts>[number];
 
 const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
 
@@ -53,31 +79,16 @@ export function processorAccountAdmin(deps: { merchantStore: MerchantAdminStore 
   const accounts = async (merchantId: string) => {
     const list = await store.processorAccounts(merchantId);
     if (!list) throw notFound(merchantId);
-    return list.map(toProto);
+    return list.map(accountToProto);
   };
   return {
     async setProcessorAccount(req) {
       checkText("merchant_id", req.merchantId);
       if (!req.merchantId) throw invalidArgument("merchant_id", "is required");
       if (!req.account) throw invalidArgument("account", "is required");
-      // No connector: the older form, an account named after its connector with one API key.
-      const older = !req.account.connector;
       const credentials = Object.keys(req.credentials).length > 0 ? req.credentials : req.apiKey ? { api_key: req.apiKey } : {};
-      const entry = older
-        ? { processor: req.account.processor || undefined, api_key: credentials.api_key }
-        : { name: req.account.processor || undefined, connector: req.account.connector, credentials };
-      let parsed: ReturnType<typeof parseProcessorAccounts>;
-      try {
-        parsed = parseProcessorAccounts(
-          [{ ...entry, url: req.account.endpointUrl || undefined, enabled: req.account.enabled, settings: req.account.settings ?? {} }],
-          "account",
-        );
-      } catch (err) {
-        if (!(err instanceof MerchantsFileError)) throw err;
-        const leaf = err.field.replace(/^account\[0\]\.?/, "");
-        throw invalidArgument(fieldOf(leaf), err.problem);
-      }
-      if (!(await store.setProcessorAccount(req.merchantId, parsed[0]))) throw notFound(req.merchantId);
+      const parsed = accountOfRequest(req.account, credentials);
+      if (!(await store.setProcessorAccount(req.merchantId, parsed))) throw notFound(req.merchantId);
       return create(SetProcessorAccountResponseSchema, { accounts: await accounts(req.merchantId) });
     },
 

@@ -18,6 +18,9 @@ import {
 } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { MerchantSchema } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
+import { ConnectorSchema } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
+import { connectorCatalogue, ROUTING_CARD_BRANDS } from "../../payments/index.ts";
+import { ruleToProto, rulesEtag } from "./routing-mappers.ts";
 import { auditedChange } from "../app/audited-change.ts";
 import type { BackofficeDeps, ConsoleCaller } from "../ports/ports.ts";
 import { auditingRefusals, authorize } from "../app/console-session.ts";
@@ -101,10 +104,22 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
         const m = await admin.getMerchant(create(GetMerchantRequestSchema, { merchantId: req.merchantId }), ctx);
         const accounts = await admin.listProcessorAccounts(create(ListProcessorAccountsRequestSchema, { merchantId: req.merchantId }), ctx);
         const thresholds = await deps.backoffice.thresholds(req.merchantId);
+        const rules = (await deps.merchantStore.view(req.merchantId))?.routingRules ?? [];
         return create(ConsoleSettingsServiceGetMerchantResponseSchema, {
           merchant: m.merchant,
           accounts: accounts.accounts,
           fourEyesThresholds: thresholds.map((t) => create(MoneySchema, { amountMinor: BigInt(t.amountMinor), currency: t.currency })),
+          routingRules: rules.map(ruleToProto),
+          routingRulesEtag: rulesEtag(rules),
+          connectors: connectorCatalogue().map((c) =>
+            create(ConnectorSchema, {
+              name: c.name,
+              credentials: [...c.credentials],
+              requiredSettings: c.requiredSettings,
+              capabilities: [...c.capabilities],
+            }),
+          ),
+          cardBrands: [...ROUTING_CARD_BRANDS],
         });
       }),
 

@@ -116,6 +116,20 @@ export interface MerchantAdminStore {
   /** A merchant's accounts without their credentials; undefined when there is no such merchant. */
   processorAccounts(merchantId: string): Promise<ProcessorAccountView[] | undefined>;
   /**
+   * One account with its credentials opened (in the engine's memory only), so that a change keeps the credentials
+   * an operator did not type again; undefined when the merchant has none of that name.
+   */
+  processorAccount(merchantId: string, name: string): Promise<ProcessorAccount | undefined>;
+  /** Removes one account; false when the merchant has none of that name. */
+  removeProcessorAccount(merchantId: string, name: string): Promise<boolean>;
+  /** Replaces the merchant's routing rules; false when there is no such merchant. */
+  setRoutingRules(merchantId: string, rules: readonly RoutingRule[]): Promise<boolean>;
+  /**
+   * Takes the merchant's row lock until the caller's transaction (`within`) ends, so that a check of its accounts,
+   * processors and rules still holds when the change it allows is written; false when there is no such merchant.
+   */
+  lock(merchantId: string): Promise<boolean>;
+  /**
    * Runs `fn` in one database transaction that view, update, rotateSecret and
    * putFrontend join (with `tx` for more writes in it, such as an audit row),
    * then forgets the merchant's cached copy once it has committed.
@@ -123,5 +137,5 @@ export interface MerchantAdminStore {
   within<T>(merchantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
-/** A processor account as operators see it: everything but the credentials. */
-export type ProcessorAccountView = Omit<ProcessorAccount, "credentials"> & { updatedAt: Date };
+/** A processor account as operators see it: everything but the credentials, of which only the names set. */
+export type ProcessorAccountView = Omit<ProcessorAccount, "credentials"> & { updatedAt: Date; credentialNames: string[] };

@@ -10,6 +10,7 @@ import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { DEFAULT_FRONTEND_SETTINGS } from "../domain/frontend-settings.ts";
 import { MERCHANT_ID } from "../../shared/transaction.ts";
+import type { RoutingRule } from "../domain/routing.ts";
 import type {
   FrontendSpec,
   Merchant,
@@ -204,7 +205,46 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     const em = this.#joined();
     if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return undefined;
     const rows = await em.find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { name: "asc" } });
-    return rows.map((a) => ({ name: a.name, connector: a.connector, enabled: a.enabled, url: a.endpointUrl, settings: a.settings, updatedAt: a.updatedAt }));
+    return rows.map((a) => ({
+      name: a.name,
+      connector: a.connector,
+      enabled: a.enabled,
+      url: a.endpointUrl,
+      settings: a.settings,
+      updatedAt: a.updatedAt,
+      // Opened here only to tell which names are set; the values stay in this function.
+      credentialNames: Object.keys(openCredentials(this.#key, merchantId, a)).sort(),
+    }));
+  }
+
+  async processorAccount(merchantId: string, name: string): Promise<ProcessorAccount | undefined> {
+    const a = await this.#joined().findOne(ProcessorAccountEntity, { merchant: merchantId, name });
+    if (!a) return undefined;
+    return {
+      name: a.name,
+      connector: a.connector,
+      enabled: a.enabled,
+      url: a.endpointUrl,
+      credentials: openCredentials(this.#key, merchantId, a),
+      settings: a.settings,
+    };
+  }
+
+  async removeProcessorAccount(merchantId: string, name: string): Promise<boolean> {
+    const removed = await this.#joined().nativeDelete(ProcessorAccountEntity, { merchant: merchantId, name });
+    this.#cache.invalidate(merchantId);
+    return removed > 0;
+  }
+
+  async setRoutingRules(merchantId: string, rules: readonly RoutingRule[]): Promise<boolean> {
+    const updated = await this.#joined().nativeUpdate(MerchantEntity, { id: merchantId }, { routingRules: [...rules], updatedAt: this.#now() });
+    this.#cache.invalidate(merchantId);
+    return updated > 0;
+  }
+
+  async lock(merchantId: string): Promise<boolean> {
+    const m = await this.#joined().findOne(MerchantEntity, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return m !== null;
   }
 
   /** The operator's view, without secrets. */

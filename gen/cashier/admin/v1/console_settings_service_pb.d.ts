@@ -8,6 +8,8 @@ import type { ConsoleContext } from "./console_pb.js";
 import type { Merchant } from "./merchant_pb.js";
 import type { ProcessorAccount } from "./processor_account_pb.js";
 import type { Money } from "../../engine/v1/money_pb.js";
+import type { RoutingRule, SplitWeight } from "./routing_pb.js";
+import type { TransactionType } from "../../engine/v1/transaction_pb.js";
 import type { CreateFrontendRequest, CreateOperatorRequest, RotateMerchantSecretRequest, UpdateFrontendRequest, UpdateMerchantRequest } from "./admin_service_pb.js";
 import type { Enrolment, Operator, OperatorRole, OperatorState } from "./operator_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -132,6 +134,35 @@ export declare type ConsoleSettingsServiceGetMerchantResponse = Message<"cashier
    * @generated from field: repeated cashier.engine.v1.Money four_eyes_thresholds = 3;
    */
   fourEyesThresholds: Money[];
+
+  /**
+   * Its routing rules, in the order they are read.
+   *
+   * @generated from field: repeated cashier.admin.v1.RoutingRule routing_rules = 4;
+   */
+  routingRules: RoutingRule[];
+
+  /**
+   * The rules' version as read: SetRoutingRules takes it back, so that a change
+   * made meanwhile by someone else is not overwritten unseen.
+   *
+   * @generated from field: string routing_rules_etag = 5;
+   */
+  routingRulesEtag: string;
+
+  /**
+   * The connectors an account may use, in the engine's list order.
+   *
+   * @generated from field: repeated cashier.admin.v1.Connector connectors = 6;
+   */
+  connectors: Connector[];
+
+  /**
+   * The card brands a rule may name (card-validator's names).
+   *
+   * @generated from field: repeated string card_brands = 7;
+   */
+  cardBrands: string[];
 };
 
 /**
@@ -139,6 +170,374 @@ export declare type ConsoleSettingsServiceGetMerchantResponse = Message<"cashier
  * Use `create(ConsoleSettingsServiceGetMerchantResponseSchema)` to create a new message.
  */
 export declare const ConsoleSettingsServiceGetMerchantResponseSchema: GenMessage<ConsoleSettingsServiceGetMerchantResponse>;
+
+/**
+ * Connector is what an account of one connector takes (CONTRACT 11).
+ *
+ * @generated from message cashier.admin.v1.Connector
+ */
+export declare type Connector = Message<"cashier.admin.v1.Connector"> & {
+  /**
+   * Its name, an account's `connector`.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The credentials an account of it must hold, by name (write-only).
+   *
+   * @generated from field: repeated string credentials = 2;
+   */
+  credentials: string[];
+
+  /**
+   * The settings its schema requires; the others it accepts are optional.
+   *
+   * @generated from field: repeated string required_settings = 3;
+   */
+  requiredSettings: string[];
+
+  /**
+   * What it can do: sale, payout, refund, threeDSecure, statusLookup.
+   *
+   * @generated from field: repeated string capabilities = 4;
+   */
+  capabilities: string[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.Connector.
+ * Use `create(ConnectorSchema)` to create a new message.
+ */
+export declare const ConnectorSchema: GenMessage<Connector>;
+
+/**
+ * ConsoleSettingsServiceSetProcessorAccountRequest adds or changes an account.
+ *
+ * @generated from message cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountRequest
+ */
+export declare type ConsoleSettingsServiceSetProcessorAccountRequest = Message<"cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The account: processor (its name), connector, endpoint_url, enabled and
+   * settings; update_time and credentials_set are ignored.
+   *
+   * @generated from field: cashier.admin.v1.ProcessorAccount account = 3;
+   */
+  account?: ProcessorAccount | undefined;
+
+  /**
+   * Credentials to set, by the connector's names, each 8 to 512 characters,
+   * sealed and never returned. A name left out keeps the value the account
+   * holds (when the account exists with the same connector); a new account, or
+   * one moved to another connector, needs every name.
+   *
+   * @generated from field: map<string, string> credentials = 4;
+   */
+  credentials: { [key: string]: string };
+
+  /**
+   * True refuses the call (ALREADY_EXISTS) when the merchant has an account of
+   * that name: the console's "add" form, which must not replace one.
+   *
+   * @generated from field: bool create_only = 5;
+   */
+  createOnly: boolean;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountRequest.
+ * Use `create(ConsoleSettingsServiceSetProcessorAccountRequestSchema)` to create a new message.
+ */
+export declare const ConsoleSettingsServiceSetProcessorAccountRequestSchema: GenMessage<ConsoleSettingsServiceSetProcessorAccountRequest>;
+
+/**
+ * ConsoleSettingsServiceSetProcessorAccountResponse is the accounts after the change.
+ *
+ * @generated from message cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountResponse
+ */
+export declare type ConsoleSettingsServiceSetProcessorAccountResponse = Message<"cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountResponse"> & {
+  /**
+   * Every account of the merchant, without credentials.
+   *
+   * @generated from field: repeated cashier.admin.v1.ProcessorAccount accounts = 1;
+   */
+  accounts: ProcessorAccount[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.ConsoleSettingsServiceSetProcessorAccountResponse.
+ * Use `create(ConsoleSettingsServiceSetProcessorAccountResponseSchema)` to create a new message.
+ */
+export declare const ConsoleSettingsServiceSetProcessorAccountResponseSchema: GenMessage<ConsoleSettingsServiceSetProcessorAccountResponse>;
+
+/**
+ * DeleteProcessorAccountRequest names an account to remove.
+ *
+ * @generated from message cashier.admin.v1.DeleteProcessorAccountRequest
+ */
+export declare type DeleteProcessorAccountRequest = Message<"cashier.admin.v1.DeleteProcessorAccountRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The account's name. Refused (FAILED_PRECONDITION, naming them) while the
+   * merchant's processors or a routing rule name it.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.DeleteProcessorAccountRequest.
+ * Use `create(DeleteProcessorAccountRequestSchema)` to create a new message.
+ */
+export declare const DeleteProcessorAccountRequestSchema: GenMessage<DeleteProcessorAccountRequest>;
+
+/**
+ * DeleteProcessorAccountResponse is the accounts after the removal.
+ *
+ * @generated from message cashier.admin.v1.DeleteProcessorAccountResponse
+ */
+export declare type DeleteProcessorAccountResponse = Message<"cashier.admin.v1.DeleteProcessorAccountResponse"> & {
+  /**
+   * Every account left, without credentials.
+   *
+   * @generated from field: repeated cashier.admin.v1.ProcessorAccount accounts = 1;
+   */
+  accounts: ProcessorAccount[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.DeleteProcessorAccountResponse.
+ * Use `create(DeleteProcessorAccountResponseSchema)` to create a new message.
+ */
+export declare const DeleteProcessorAccountResponseSchema: GenMessage<DeleteProcessorAccountResponse>;
+
+/**
+ * SetRoutingRulesRequest replaces a merchant's routing rules.
+ *
+ * @generated from message cashier.admin.v1.SetRoutingRulesRequest
+ */
+export declare type SetRoutingRulesRequest = Message<"cashier.admin.v1.SetRoutingRulesRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The rules, in the order they are read (at most 100); empty: none, so
+   * `processors` routes every attempt. Each account named must be one of the
+   * merchant's accounts or its processors; a fault is named by its path
+   * (rules[1].when.currency[0]).
+   *
+   * @generated from field: repeated cashier.admin.v1.RoutingRule rules = 3;
+   */
+  rules: RoutingRule[];
+
+  /**
+   * GetMerchant's routing_rules_etag as the change was made from; the call is
+   * refused (FAILED_PRECONDITION) when the rules changed since. Empty: replace
+   * whatever is stored.
+   *
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetRoutingRulesRequest.
+ * Use `create(SetRoutingRulesRequestSchema)` to create a new message.
+ */
+export declare const SetRoutingRulesRequestSchema: GenMessage<SetRoutingRulesRequest>;
+
+/**
+ * SetRoutingRulesResponse is the rules as stored.
+ *
+ * @generated from message cashier.admin.v1.SetRoutingRulesResponse
+ */
+export declare type SetRoutingRulesResponse = Message<"cashier.admin.v1.SetRoutingRulesResponse"> & {
+  /**
+   * The rules.
+   *
+   * @generated from field: repeated cashier.admin.v1.RoutingRule rules = 1;
+   */
+  rules: RoutingRule[];
+
+  /**
+   * Their new version.
+   *
+   * @generated from field: string etag = 2;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetRoutingRulesResponse.
+ * Use `create(SetRoutingRulesResponseSchema)` to create a new message.
+ */
+export declare const SetRoutingRulesResponseSchema: GenMessage<SetRoutingRulesResponse>;
+
+/**
+ * PreviewRoutingRequest is a hypothetical sale or payout of a merchant.
+ *
+ * @generated from message cashier.admin.v1.PreviewRoutingRequest
+ */
+export declare type PreviewRoutingRequest = Message<"cashier.admin.v1.PreviewRoutingRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * SALE or PAYOUT.
+   *
+   * @generated from field: cashier.engine.v1.TransactionType transaction_type = 3;
+   */
+  transactionType: TransactionType;
+
+  /**
+   * ISO 4217 code.
+   *
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * The amount in the wire unit of the currency, as Process's `amount`
+   * carries it (1000 is USD 10.00, JPY 1000).
+   *
+   * @generated from field: int64 amount = 5;
+   */
+  amount: bigint;
+
+  /**
+   * The customer's country, ISO 3166-1 alpha-2; empty: none given.
+   *
+   * @generated from field: string country = 6;
+   */
+  country: string;
+
+  /**
+   * The card's first 6 to 8 digits; empty: none given.
+   *
+   * @generated from field: string card_bin = 7;
+   */
+  cardBin: string;
+
+  /**
+   * The card's brand (card-validator's name); empty: the BIN's, or none.
+   *
+   * @generated from field: string card_brand = 8;
+   */
+  cardBrand: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.PreviewRoutingRequest.
+ * Use `create(PreviewRoutingRequestSchema)` to create a new message.
+ */
+export declare const PreviewRoutingRequestSchema: GenMessage<PreviewRoutingRequest>;
+
+/**
+ * PreviewRoutingResponse is where the attempt would go.
+ *
+ * @generated from message cashier.admin.v1.PreviewRoutingResponse
+ */
+export declare type PreviewRoutingResponse = Message<"cashier.admin.v1.PreviewRoutingResponse"> & {
+  /**
+   * True when a rule held; false when the merchant's processors apply.
+   *
+   * @generated from field: bool rule_matched = 1;
+   */
+  ruleMatched: boolean;
+
+  /**
+   * The rule's place, from 1; 0 when none held.
+   *
+   * @generated from field: int32 rule_number = 2;
+   */
+  ruleNumber: number;
+
+  /**
+   * The rule as a transaction's detail names it: its name, or "rule N".
+   *
+   * @generated from field: string rule = 3;
+   */
+  rule: string;
+
+  /**
+   * The cascade, in order. For a split, the accounts in the rule's order; the
+   * first is drawn by weight for each order.
+   *
+   * @generated from field: repeated string cascade = 4;
+   */
+  cascade: string[];
+
+  /**
+   * A split rule's weights; empty for a cascade.
+   *
+   * @generated from field: repeated cashier.admin.v1.SplitWeight split = 5;
+   */
+  split: SplitWeight[];
+
+  /**
+   * The card brand the preview read (a brand code such as VISA), "" for none.
+   *
+   * @generated from field: string card_brand = 6;
+   */
+  cardBrand: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.PreviewRoutingResponse.
+ * Use `create(PreviewRoutingResponseSchema)` to create a new message.
+ */
+export declare const PreviewRoutingResponseSchema: GenMessage<PreviewRoutingResponse>;
 
 /**
  * ConsoleSettingsServiceUpdateMerchantRequest changes a merchant.
@@ -903,6 +1302,55 @@ export declare const ConsoleSettingsService: GenService<{
     methodKind: "unary";
     input: typeof SetFourEyesThresholdsRequestSchema;
     output: typeof SetFourEyesThresholdsResponseSchema;
+  },
+  /**
+   * SetProcessorAccount adds or changes one of a merchant's processor accounts
+   * (action merchant.update): its settings checked by its connector's schema,
+   * a credential left out kept as stored, one given sealed; audited as
+   * processor_account.set with the accounts before and after (credential
+   * names, never values).
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.SetProcessorAccount
+   */
+  setProcessorAccount: {
+    methodKind: "unary";
+    input: typeof ConsoleSettingsServiceSetProcessorAccountRequestSchema;
+    output: typeof ConsoleSettingsServiceSetProcessorAccountResponseSchema;
+  },
+  /**
+   * DeleteProcessorAccount removes an account no longer named by the
+   * merchant's `processors` or routing rules (action merchant.update; audited
+   * as processor_account.delete).
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.DeleteProcessorAccount
+   */
+  deleteProcessorAccount: {
+    methodKind: "unary";
+    input: typeof DeleteProcessorAccountRequestSchema;
+    output: typeof DeleteProcessorAccountResponseSchema;
+  },
+  /**
+   * SetRoutingRules replaces a merchant's routing rules, in order (action
+   * merchant.update; audited as merchant.routing_rules).
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.SetRoutingRules
+   */
+  setRoutingRules: {
+    methodKind: "unary";
+    input: typeof SetRoutingRulesRequestSchema;
+    output: typeof SetRoutingRulesResponseSchema;
+  },
+  /**
+   * PreviewRouting says where a hypothetical sale or payout of a merchant
+   * would go under its stored rules, by the engine's own routing function
+   * (action merchant.read; nothing is written).
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.PreviewRouting
+   */
+  previewRouting: {
+    methodKind: "unary";
+    input: typeof PreviewRoutingRequestSchema;
+    output: typeof PreviewRoutingResponseSchema;
   },
   /**
    * ListOperators lists operators (action operator.read).

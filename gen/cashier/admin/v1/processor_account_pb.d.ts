@@ -70,6 +70,14 @@ export declare type ProcessorAccount = Message<"cashier.admin.v1.ProcessorAccoun
    * @generated from field: string connector = 6;
    */
   connector: string;
+
+  /**
+   * The names of the credentials the account holds (secret_key, webhook_secret),
+   * never their values: what a form may say is set.
+   *
+   * @generated from field: repeated string credentials_set = 7;
+   */
+  credentialsSet: string[];
 };
 
 /**
