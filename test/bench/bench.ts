@@ -30,7 +30,12 @@
  *   cashier  one customer's deposit through the hosted Cashier's pages: session
  *         start, autologin, deposit page, submit, result page (cashier-phase.ts)
  *
- * Other knobs: BENCH_PHASES (default every phase: "edge,grpc,grpc-js,raw,floor,cashier"), BENCH_HTTP_CLIENT
+ *   checkout, adyen  the edge phase's sale for a merchant whose one account is a
+ *         real connector, Checkout.com's or Adyen's, against the acquirer
+ *         simulator's dialects (test/bench/acquirer-phases.ts); the acquirer's
+ *         webhook for each approved payment comes back through the edge
+ *
+ * Other knobs: BENCH_PHASES (default every phase: "edge,checkout,adyen,grpc,grpc-js,raw,floor,cashier"), BENCH_HTTP_CLIENT
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
  * measured the same), BENCH_GRPC_CLIENT (the grpc phase's client: "http2",
  * default; "connect": the Connect client over connect-node's gRPC transport,
@@ -48,9 +53,9 @@
  * every number includes the client's own cost. "node cores" is the CPU this
  * process used per second of wall time, "pg cores" that of its child
  * processes (the embedded Postgres; "-" without /proc, about 0 with
- * DATABASE_URL), "sim cores" that of the acquirer simulator (the engine's
- * child process, which plays the acquirers: not Cashier's cost, so apart and
- * left out of "cpu ms/req") and "other cores" the rest of the machine's busy time: other
+ * DATABASE_URL), "sim cores" that of the acquirer simulator (a child process
+ * of the bench that plays every acquirer, the simulators' and the real
+ * connectors' dialects: not Cashier's cost, so apart and left out of "cpu ms/req") and "other cores" the rest of the machine's busy time: other
  * load (another test run, say) that skews the numbers, plus kernel time not
  * charged to a process. "cpu ms/req" is (node + pg) CPU per successful
  * request, the number least disturbed by other load; "node ms" and "pg ms"
@@ -99,12 +104,13 @@ import type { Worker } from "node:worker_threads";
 import { writeBatchTotals } from "../../engine/runtime/metrics.ts";
 import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
 import { orderId, saleBody, sign } from "../support/wire.ts";
+import { BENCH_SECRET, CONNECTOR_PHASES, startBenchAcquirers } from "./acquirer-phases.ts";
 import { cashierShot } from "./cashier-phase.ts";
 import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
 import { startFloorServer } from "./floor.ts";
 import { formatMemory, memorySampler } from "./memory.ts";
 
-const PHASE_NAMES = ["edge", "grpc", "grpc-js", "raw", "floor", "cashier"] as const;
+const PHASE_NAMES = ["edge", "checkout", "adyen", "grpc", "grpc-js", "raw", "floor", "cashier"] as const;
 type PhaseName = (typeof PHASE_NAMES)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -441,9 +447,9 @@ function isApprovedReply(status: number, text: string): string | undefined {
 }
 
 /** Signed sales POSTed to `base`/api/process: the edge, or the floor server. */
-function edgeShot(base: string): { shot: Shot; close(): void } {
+function edgeShot(base: string, over: Record<string, unknown> = {}, secret?: string): { shot: Shot; close(): void } {
   const url = new URL("/api/process", base);
-  const payload = () => JSON.stringify(sign(saleBody({ card_number: CARD })));
+  const payload = () => JSON.stringify(sign(saleBody({ card_number: CARD, ...over }), secret));
   if (HTTP_CLIENT === "fetch") {
     return {
       shot: async () => {
@@ -730,6 +736,15 @@ async function withPhase(
     } finally {
       c.close();
     }
+  } else if (phase === "checkout" || phase === "adyen") {
+    // A real connector's sale (test/bench/acquirer-phases.ts): the edge phase's request for a merchant whose one account is it.
+    const { merchant_id, frontend, account } = CONNECTOR_PHASES[phase];
+    const c = edgeShot(svc.edgeUrl, { merchant_id, frontend }, BENCH_SECRET);
+    try {
+      await use(`${phase} (${account}, ${HTTP_CLIENT})`, c.shot, svc.edge.thread);
+    } finally {
+      c.close();
+    }
   } else if (phase === "cashier") {
     // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
     const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
@@ -802,8 +817,14 @@ async function main(): Promise<void> {
   if (busyBefore > 0.15)
     process.stderr.write(`[bench] warning: the machine was ${(busyBefore * 100).toFixed(0)}% busy before the run; numbers will be low and noisy\n`);
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
-  const svc = await startService({ LOG_LEVEL: "info" }); // as `npm start` logs
-  simPid = svc.engine.acquirerSim?.pid;
+  // One acquirer simulator process plays sim-a, sim-b, Checkout.com and Adyen; its CPU is counted apart.
+  const acquirers = await startBenchAcquirers();
+  const svc = await startService({ LOG_LEVEL: "info", ...acquirers.env }, { merchants: acquirers.merchants }).catch(async (err: unknown) => {
+    await acquirers.stop();
+    throw err;
+  }); // as `npm start` logs
+  simPid = acquirers.pid;
+  await acquirers.sendWebhooksTo(svc.edgeUrl);
   const rounds = new Map<PhaseName, PhaseResult[]>();
   const record = (phase: PhaseName, r: PhaseResult) => rounds.set(phase, [...(rounds.get(phase) ?? []), r]);
   const memory = memorySampler(svc.edge.thread, () => [...(childTicks()?.keys() ?? [])].filter((pid) => pid !== simPid));
@@ -831,6 +852,7 @@ async function main(): Promise<void> {
     rssAfter = process.memoryUsage.rss();
   } finally {
     await svc.stop();
+    await acquirers.stop();
   }
 
   const results = new Map<PhaseName, PhaseResult>([...rounds].map(([phase, rs]) => [phase, mergeRounds(rs)]));

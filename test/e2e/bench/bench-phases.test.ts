@@ -1,6 +1,6 @@
 /**
  * `npm run bench` itself, bounded (4 workers, 1 s per phase, two rounds): its
- * warm-up round, the table with each phase's share of the floor, and the line
+ * warm-up round (the real connectors' phases among them), the table with each phase's share of the floor, and the line
  * of each round's ratios. Only that the figures are there and sane is
  * asserted, never a speed: the machine running the tests may be busy.
  */
@@ -14,7 +14,7 @@ const repo = new URL("../../..", import.meta.url).pathname;
 t.test("the phases, their ratios to the floor and the rounds line", async (t) => {
   const env = {
     ...process.env,
-    BENCH_PHASES: "edge,grpc,grpc-js,floor",
+    BENCH_PHASES: "edge,checkout,adyen,grpc,grpc-js,floor",
     BENCH_ROUNDS: "2",
     BENCH_SECONDS: "1",
     BENCH_WARMUP_SECONDS: "0",
@@ -24,7 +24,15 @@ t.test("the phases, their ratios to the floor and the rounds line", async (t) =>
   };
   const { stdout, stderr } = await run(process.execPath, ["test/bench/bench.ts"], { cwd: repo, env, timeout: 240_000 });
   // The gRPC path twice: by a bare HTTP/2 client, as the floor is called by a bare HTTP/1 one, and by grpc-js's client.
-  for (const phase of ["edge (http)", "grpc (http2)", "grpc (grpc-js)", "floor (http + 1 round trip)"]) {
+  // Checkout.com's and Adyen's connectors against the acquirer simulator's dialects, beside the simulator's own.
+  for (const phase of [
+    "edge (http)",
+    "checkout (cko-bench, http)",
+    "adyen (adyen-bench, http)",
+    "grpc (http2)",
+    "grpc (grpc-js)",
+    "floor (http + 1 round trip)",
+  ]) {
     t.match(stderr, `[bench] ${phase}, warm-up round: `, `${phase}: a warm-up round, not counted`);
     const row = stdout.split("\n").find((l) => l.startsWith(phase));
     t.ok(row, `${phase}: a row in the table`);
