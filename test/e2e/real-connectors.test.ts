@@ -140,10 +140,11 @@ t.test("a hard refusal at Adyen (holder BLOCK_CARD) stops the cascade there", as
 /** The transaction's status as GetTransaction gives it. */
 const statusOf = async (traceId: number) => (await service().client.getTransaction({ traceId })).transaction?.status;
 
-t.test("a Checkout.com sale refunded in part, then in full of what is left: accepted, pending until the acquirer's webhook", async (t) => {
+t.test("a Checkout.com sale refunded in part, then in full of what is left: accepted pending, then settled by a lookup of its sale's actions", async (t) => {
   // Checkout.com answers a refund 202 and gives its verdict by webhook (payment_refunded). Here the simulator's
-  // webhooks go to this test's receiver, not to Cashier, so the refunds stay pending; the step from pending to
-  // approved on that webhook at Cashier's /webhooks route belongs to test/e2e/acquirer-webhooks.test.ts.
+  // webhooks go to this test's receiver, not to Cashier: the refund is settled by the follow-up's lookup, which finds
+  // it among its sale's actions (GET /payments/{id}/actions) by its action id. The webhook's step at Cashier's
+  // /webhooks route belongs to test/e2e/acquirer-webhooks.test.ts.
   const s = await sale({ amount: 2000 });
   t.equal(s.body.transaction_status, "approved");
   t.equal(s.body.payment_processor, CKO_ACCOUNT);
@@ -163,10 +164,12 @@ t.test("a Checkout.com sale refunded in part, then in full of what is left: acce
     t.equal(r.body.payment_processor, CKO_ACCOUNT, "back through its sale's account");
     const [hook] = await acquirer!.hooks.waitFor(refundedHook(r.body.trace_id));
     t.equal((hook.body.data as { amount?: number }).amount, amount, `${label}: Checkout.com refunded ${amount} and says so by webhook`);
+    t.ok(await until(async () => (await statusOf(r.body.trace_id)) === TransactionStatus.APPROVED, 30_000, 200), `${label}: approved by the lookup`);
     const tx = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
     t.equal(tx?.transactionType, TransactionType.REFUND);
-    t.equal(tx?.status, TransactionStatus.PENDING, `${label}: pending until that webhook reaches Cashier`);
+    t.equal(tx?.transactionId, (hook.body.data as { action_id?: string }).action_id, `${label}: under its refund action's id`);
   }
+  t.equal(await statusOf(s.body.trace_id), TransactionStatus.APPROVED, "the sale stays as it was");
 });
 
 t.test("a card payout through Checkout.com (the account has a currency account) is paid", async (t) => {
@@ -186,4 +189,31 @@ t.test("a payout through Adyen is refused by name: 400, status 17 (CAPABILITY_MI
   t.match(r.body.description, new RegExp(`processor ${ADYEN_ACCOUNT} does not support payouts`));
   const rows = await service().sql("select 1 from payment_order where order_id = $1", [oid]);
   t.equal(rows.length, 0);
+});
+
+t.test("a Checkout.com refund whose answer was lost is found among its sale's actions by its trace_id, and ends as the refund did", async (t) => {
+  const s = await sale({ amount: 3000 });
+  t.equal(s.body.transaction_status, "approved");
+  // The refund's trace_id is one of the sequence's next: its idempotency key (cashier-<trace_id>-refund) gets a
+  // fault that takes the refund at the acquirer and cuts the connection before any answer.
+  const [{ last }] = await service().sql<{ last: string }>("select last_value::text as last from transaction_trace_id_seq");
+  const faults = `${acquirer!.sim.url}/admin/faults`;
+  t.teardown(() => fetch(faults, { method: "DELETE" }).then(() => undefined));
+  for (let n = Number(last) + 1; n <= Number(last) + 3; n++) {
+    const f = await fetch(faults, { method: "POST", body: JSON.stringify({ fault: "reset", idempotency_key: `cashier-${n}-refund` }) });
+    t.equal(f.status, 201);
+  }
+  const r = await sale({ order_id: orderId("lost-refund"), transaction_type: "refund", reference_id: String(s.body.trace_id), amount: 1200, cvv: undefined });
+  t.equal(r.http, 200);
+  t.equal(r.body.transaction_status, "pending", "no answer: not known to have failed, so pending");
+  const before = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
+  t.equal(before?.transactionId, "", "and no refund id: only a search by its reference can find it");
+  const [hook] = await acquirer!.hooks.waitFor(
+    (h: { body: Record<string, any> }) => h.body.type === "payment_refunded" && h.body.data?.reference === String(r.body.trace_id),
+  );
+  t.equal((hook.body.data as { amount?: number }).amount, 1200, "Checkout.com took the refund all the same");
+  t.ok(await until(async () => (await statusOf(r.body.trace_id)) === TransactionStatus.APPROVED, 30_000, 200), "the lookup finds it approved");
+  const after = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
+  t.equal(after?.transactionId, (hook.body.data as { action_id?: string }).action_id, "under the refund's own action id, not its sale's");
+  t.equal(await statusOf(s.body.trace_id), TransactionStatus.APPROVED, "the sale stays as it was");
 });

@@ -17,6 +17,7 @@ import { startWorkPool, type PollLoop } from "../../shared/runtime/poll-loop.ts"
 import { advance, type StepContext } from "./advance.ts";
 import { heldCard } from "./held-card.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
+import { lookupAbout } from "./lookup-about.ts";
 import { askProcessor, isLastInCascade, submitAttempt } from "./run-attempt.ts";
 
 export function expiryDecision() {
@@ -104,7 +105,7 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
     if (a.completingUntil && a.transactionId) {
       const lookup = deps.processors.capability(a.processor, "statusLookup", merchant);
       const transactionId = a.transactionId;
-      const outcome = lookup.ok ? await askProcessor(deps, a, () => lookup.calls.status(transactionId)) : undefined;
+      const outcome = lookup.ok ? await askProcessor(deps, a, () => lookup.calls.status(transactionId, { type: "sale" })) : undefined;
       if (outcome && (outcome.kind === "approved" || outcome.kind === "declined")) {
         await advance(deps, a, { ...decide("sale", outcome, true), cause: "challenge:answer-recovered" }, ctx);
         return;
@@ -130,7 +131,8 @@ export async function followUp(deps: ProcessDeps, traceId: number): Promise<void
   }
   // No processor id: the answer was lost (a crash or a timeout mid-call); ask by trace_id.
   const transactionId = a.transactionId;
-  let outcome = await askProcessor(deps, a, () => (transactionId ? lookup.calls.status(transactionId) : lookup.calls.find(a.traceId)));
+  const about = await lookupAbout(deps, a);
+  let outcome = await askProcessor(deps, a, () => (transactionId ? lookup.calls.status(transactionId, about) : lookup.calls.find(a.traceId, about)));
   // A "no record" that a processor could not fence is final only once a call still in flight has had time to arrive.
   const young = now.getTime() - a.createdAt.getTime() < deps.schedule.recovery.noRecordAfterMs;
   if (!transactionId && outcome.kind === "unavailable" && outcome.mayArriveLate && young) {

@@ -56,6 +56,19 @@ export interface RefundRequest extends ChargeRequest {
 
 export type { ProcessorOutcome };
 
+/**
+ * What a lookup is about. An acquirer may keep a refund apart from payments
+ * (Checkout.com lists it among its sale's actions, not as a payment of its
+ * own), so a lookup says what the attempt is and, for a refund, which sale it
+ * returns; a processor that keeps every attempt alike ignores it. The
+ * follow-up worker always gives it; without it, the attempt is a payment.
+ */
+export interface LookupAbout {
+  type: "sale" | "payout" | "refund";
+  /** A refund's sale, by the processor's id of it; empty when the sale has none. */
+  saleTransactionId?: string;
+}
+
 /** What a processor may be able to do, each with the calls it takes. */
 export interface Capabilities {
   /** A card deposit. */
@@ -76,14 +89,14 @@ export interface Capabilities {
   };
   statusLookup: {
     /** The current answer of a pending or unknown attempt, by the processor's id. */
-    status(transactionId: string): Promise<ProcessorOutcome>;
+    status(transactionId: string, about?: LookupAbout): Promise<ProcessorOutcome>;
     /**
      * The answer to an attempt whose reply was lost (a crash, a timeout), by our
      * trace_id. "No record" is `unavailable`, final at once when the processor
      * fences the key (refuses the attempt if it arrives later); one that cannot
      * fence says `mayArriveLate`, and is believed only past the no-record horizon.
      */
-    find(traceId: number): Promise<ProcessorOutcome>;
+    find(traceId: number, about?: LookupAbout): Promise<ProcessorOutcome>;
   };
 }
 

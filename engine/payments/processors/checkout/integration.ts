@@ -9,31 +9,21 @@
  */
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { ConnectorAccount } from "../connector.ts";
-import type { Capabilities, ChargeRequest, Processor, RefundRequest } from "../processor.ts";
+import type { Capabilities, ChargeRequest, LookupAbout, Processor, RefundRequest } from "../processor.ts";
 import { agentFor, exchange, jsonOf } from "../http-exchange.ts";
+import { type Built, payoutBody, refundBody, saleBody } from "./requests.ts";
+import type { CheckoutSettings } from "./settings.ts";
+import { findOutcome, lookupOutcome, type RefundMatch, refundActionsOutcome, writeOutcome } from "./transformers.ts";
 
 /** An answer: the status and the parsed JSON body (undefined when empty or not JSON). */
 interface Answer {
   status: number;
   body: unknown;
 }
-import { type Built, payoutBody, refundBody, saleBody } from "./requests.ts";
-import type { CheckoutSettings } from "./settings.ts";
-import { findOutcome, lookupOutcome, obj, refundActionOutcome, str, writeOutcome } from "./transformers.ts";
 
 /** The idempotency key of one operation of one attempt: a replay is the same payment. */
 export function idempotencyKey(traceId: number, operation: "sale" | "payout" | "refund"): string {
   return `cashier-${traceId}-${operation}`;
-}
-
-/**
- * What a lookup may know of the attempt it asks about. The seam does not pass
- * it yet (processor.ts `status(transactionId)`, `find(traceId)`); with it, a
- * refund is looked up among its sale's actions, as Checkout.com keeps it.
- */
-export interface LookupAbout {
-  type: "sale" | "payout" | "refund";
-  saleTransactionId?: string;
 }
 
 const unknown = (transactionId: string, message: string): ProcessorOutcome => ({ kind: "unknown", transactionId, message });
@@ -75,13 +65,13 @@ export function checkoutProcessor(account: ConnectorAccount<CheckoutSettings>): 
     return failed(r) ? r : lookupOutcome(r.status, r.body);
   }
 
-  /** A refund among its sale's actions, by its action id or by our reference. */
-  async function refundAction(saleId: string, match: (a: Record<string, unknown>) => boolean, none: ProcessorOutcome): Promise<ProcessorOutcome> {
+  /** A refund among its sale's actions (Checkout.com keeps refunds there, not as payments), by its action id or our reference. */
+  async function refundAction(saleId: string, match: RefundMatch): Promise<ProcessorOutcome> {
+    const id = "actionId" in match ? match.actionId : "";
+    if (!saleId) return unknown(id, "the refund's sale has no Checkout.com payment id to look it up by");
     const r = await send("GET", `/payments/${encodeURIComponent(saleId)}/actions`);
-    if (failed(r)) return r;
-    if (r.status !== 200 || !Array.isArray(r.body)) return unknown("", `Checkout.com answered HTTP ${r.status} to the actions lookup`);
-    const found = r.body.map(obj).filter((a) => str(a.type) === "Refund" && match(a));
-    return found.length === 1 ? refundActionOutcome(found[0]) : found.length === 0 ? none : unknown("", "several refunds match");
+    if (failed(r)) return r.kind === "unknown" ? { ...r, transactionId: id } : r;
+    return refundActionsOutcome(r.status, r.body, match);
   }
 
   const capabilities: Partial<Capabilities> = {
@@ -96,18 +86,12 @@ export function checkoutProcessor(account: ConnectorAccount<CheckoutSettings>): 
       returned: (transactionId) => lookup(transactionId),
     },
     statusLookup: {
-      status: (transactionId: string, about?: LookupAbout) => {
-        if (!transactionId.startsWith("act_")) return lookup(transactionId);
-        if (about?.type === "refund" && about.saleTransactionId) {
-          return refundAction(about.saleTransactionId, (a) => a.id === transactionId, unknown(transactionId, "the sale lists no such refund"));
-        }
-        return Promise.resolve(unknown(transactionId, "a refund's verdict comes by webhook; a lookup needs its sale's payment id"));
-      },
+      // A refund is an action of its sale at Checkout.com: looked up there, never as a payment (its reference is no
+      // payment's, and its action id no payment id).
+      status: (transactionId: string, about?: LookupAbout) =>
+        about?.type === "refund" ? refundAction(about.saleTransactionId ?? "", { actionId: transactionId }) : lookup(transactionId),
       find: async (traceId: number, about?: LookupAbout) => {
-        if (about?.type === "refund" && about.saleTransactionId) {
-          const none: ProcessorOutcome = { kind: "unavailable", message: "the sale lists no refund with this reference", mayArriveLate: true };
-          return refundAction(about.saleTransactionId, (a) => a.reference === String(traceId), none);
-        }
+        if (about?.type === "refund") return refundAction(about.saleTransactionId ?? "", { reference: String(traceId) });
         const r = await send("GET", `/payments?reference=${encodeURIComponent(String(traceId))}`);
         return failed(r) ? r : findOutcome(traceId, r.status, r.body);
       },

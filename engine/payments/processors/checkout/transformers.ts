@@ -7,7 +7,7 @@
  * so it is `unknown` whatever its HTTP status.
  */
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
-import { classify } from "./codes.ts";
+import { classify, THREE_DS_FAILED_CODES } from "./codes.ts";
 import { never, PAYMENT_STATUSES, type PaymentStatus, type RefundStatus, verdictOf } from "./status-table.ts";
 
 type Json = Record<string, unknown>;
@@ -22,11 +22,12 @@ const isPaymentStatus = (s: string): s is PaymentStatus => (PAYMENT_STATUSES as 
 export function codeOutcome(transactionId: string, code: string, summary: string): ProcessorOutcome {
   const c = classify(code);
   const message = summary || c.text || "Declined";
+  const threeDs = THREE_DS_FAILED_CODES.has(code) ? { threeDsFailed: true } : {};
   switch (c.class) {
     case "soft":
-      return { kind: "retryable", transactionId, code: code || "Declined", message };
+      return { kind: "retryable", transactionId, code: code || "Declined", message, ...threeDs };
     case "hard":
-      return { kind: "declined", transactionId, code: code || "Declined", message };
+      return { kind: "declined", transactionId, code: code || "Declined", message, ...threeDs };
     case "unavailable":
       return { kind: "unavailable", message: `${code} ${message}` };
     case "unknown":
@@ -43,6 +44,13 @@ const redirectOf = (b: Json): string | undefined => {
   const href = str(obj(obj(b._links).redirect).href);
   return /^https?:\/\/\S+$/.test(href) ? href : undefined;
 };
+
+/**
+ * Whether the payment says its cardholder failed 3-D Secure: `3ds.authentication_response` N (not authenticated) or
+ * R (rejected). A lookup's payment carries no response code (that is its actions'), so a declined challenge is known
+ * by this.
+ */
+const authenticationFailed = (b: Json): boolean => ["N", "R"].includes(str(obj(b["3ds"]).authentication_response));
 
 /** A payment (the answer to a sale or payout, a lookup's, a webhook's data) through its flow's table. */
 export function paymentOutcome(flow: "sale" | "payout" | "lookup", b: Json): ProcessorOutcome {
@@ -62,8 +70,10 @@ export function paymentOutcome(flow: "sale" | "payout" | "lookup", b: Json): Pro
       return { kind: "pending", transactionId: id };
     case "declined":
       return { kind: "declined", transactionId: id, code: status, message: `the payment is ${status.toLowerCase()} at Checkout.com` };
-    case "by-code":
-      return codeOutcome(id, str(b.response_code), str(b.response_summary));
+    case "by-code": {
+      const o = codeOutcome(id, str(b.response_code), str(b.response_summary));
+      return (o.kind === "declined" || o.kind === "retryable") && authenticationFailed(b) ? { ...o, threeDsFailed: true } : o;
+    }
     case "unknown":
       return unknown(id, `a ${status} payment is not a ${flow} answer`);
     default:
@@ -84,6 +94,29 @@ export function refundOutcome(status: RefundStatus, actionId: string, b: Json): 
 export function refundActionOutcome(action: Json): ProcessorOutcome {
   const status: RefundStatus = action.approved === true ? "Approved" : action.approved === false ? "Declined" : "Pending";
   return refundOutcome(status, str(action.id), action);
+}
+
+/** Which refund action a lookup looks for: by its action id (a refund whose 202 was kept), or by our reference (one whose answer was lost). */
+export type RefundMatch = { actionId: string } | { reference: string };
+
+/**
+ * `GET /payments/{id}/actions`: the sale's actions, latest first. The refund
+ * asked for is the one Refund action with its action id or our reference,
+ * through the refund table by its `approved`. None by reference: not taken, but
+ * Checkout.com cannot fence a reference, so a request still in flight may yet
+ * arrive (`mayArriveLate`); none by id, or several: asked again, never guessed.
+ */
+export function refundActionsOutcome(http: number, body: unknown, match: RefundMatch): ProcessorOutcome {
+  const id = "actionId" in match ? match.actionId : "";
+  if (http !== 200) return unknown(id, `Checkout.com answered HTTP ${http} to the actions lookup`);
+  if (!Array.isArray(body)) return unknown(id, "an actions answer that is not a list");
+  const found = body
+    .map(obj)
+    .filter((a) => str(a.type) === "Refund" && ("actionId" in match ? str(a.id) === match.actionId : str(a.reference) === match.reference));
+  if (found.length === 1) return refundActionOutcome(found[0]);
+  if (found.length > 1) return unknown(id, `${found.length} refunds of the payment match`);
+  if ("actionId" in match) return unknown(id, "the payment lists no refund with this action id");
+  return { kind: "unavailable", message: "the payment lists no refund with this reference", mayArriveLate: true };
 }
 
 const errors = (b: Json) => (Array.isArray(b.error_codes) ? b.error_codes.filter((c) => typeof c === "string").join(", ") : "").slice(0, 120);

@@ -7,12 +7,14 @@
  *   GET  /checkout/payments?reference=R      the payments with that reference, newest first
  *   GET  /checkout/payments/{pay_|sid_}      the payment (or payout) now
  *   POST /checkout/payments/{id}/refunds     a full or partial refund (202; the outcome by webhook)
+ *   GET  /checkout/payments/{pay_}/actions   the payment's actions, latest first (its refunds with their references)
  *   GET|POST /checkout/3ds/{sid}             the 3-D Secure challenge page (the customer's browser)
  *
  * `Authorization: Bearer <secret_key>` picks the account. `Cko-Idempotency-Key`
  * replays the recorded answer to the same body, answers 409 to another body
  * and 429 while the first request is still being decided. Faults (test mode)
- * apply to POST /payments by idempotency key or card number.
+ * apply to POST /payments by idempotency key or card number, and to a
+ * refund by its idempotency key.
  */
 import type { IncomingMessage } from "node:http";
 import type { AccountBook, CheckoutAccount } from "../accounts.ts";
@@ -27,7 +29,7 @@ import type { CheckoutBook, CkoEntry, CkoPayment } from "./book.ts";
 import { completeChallenge, takePayment, takeRefund } from "./decide.ts";
 import { ckoEvents } from "./events.ts";
 import { readPaymentRequest, readRefundRequest } from "./requests.ts";
-import { acceptedResponse, ckoError, ckoHeaders, details, list, paymentResponse, refundAccepted } from "./views.ts";
+import { acceptedResponse, actions, ckoError, ckoHeaders, details, list, paymentResponse, refundAccepted } from "./views.ts";
 
 const MAX_BODY = 64 * 1024;
 const ID = /^(pay|sid)_\w{26}$/;
@@ -83,10 +85,13 @@ export function checkoutDialect(deps: CheckoutDeps): Dialect {
     return answer;
   }
 
-  async function refund(req: IncomingMessage, account: CheckoutAccount, scope: string, id: string, base: string): Promise<Answer> {
+  async function refund(req: IncomingMessage, account: CheckoutAccount, scope: string, id: string, base: string): Promise<Answer | undefined> {
     const body = parseJson(await readRaw(req, MAX_BODY));
     const checked = readRefundRequest(body);
     if (!checked.ok) return ckoError(422, "request_invalid", checked.codes);
+    const key = header(req, "cko-idempotency-key");
+    const fault = key ? deps.faults.take(key, undefined) : undefined;
+    if (fault?.kind === "5xx") return ckoError(503, "service_unavailable");
     const run = () => {
       const p = book.find(scope, id);
       if (!p || p.id !== id) return { answer: { http: 404 }, entries: [] };
@@ -99,7 +104,13 @@ export function checkoutDialect(deps: CheckoutDeps): Dialect {
       ];
       return { answer: { http: 202, body: refundAccepted(p, d.refund.action_id, d.refund.reference, base) }, entries };
     };
-    return once(`cko/${scope}/refunds/${id}`, header(req, "cko-idempotency-key"), body, run, `cko-pay/${scope}/${id}`);
+    const answer = await once(`cko/${scope}/refunds/${id}`, key, body, run, `cko-pay/${scope}/${id}`);
+    if (fault?.kind === "reset") {
+      req.socket.destroy();
+      return undefined;
+    }
+    if (fault?.kind === "timeout") await new Promise((r) => setTimeout(r, fault.delayMs).unref());
+    return answer;
   }
 
   /** The customer's page: shown, then answered once; the browser goes back to the payment's success or failure URL. */
@@ -151,9 +162,14 @@ export function checkoutDialect(deps: CheckoutDeps): Dialect {
       if (codes.length > 0 || !reference) return withHeaders(ckoError(422, "request_invalid", codes));
       return withHeaders({ http: 200, body: list(book.byReference(scope, reference), base, limit, skip) });
     }
-    const m = /^\/payments\/([^/]+)(\/refunds)?$/.exec(path);
+    const m = /^\/payments\/([^/]+)(\/refunds|\/actions)?$/.exec(path);
     if (!m) return withHeaders({ http: 404 });
-    if (m[2] && req.method === "POST") return withHeaders(await refund(req, account, scope, m[1], base));
+    if (m[2] === "/refunds" && req.method === "POST") return refund(req, account, scope, m[1], base).then((a) => a && withHeaders(a));
+    if (m[2] === "/actions" && req.method === "GET") {
+      // By payment id only (Checkout.com's `^(pay)_(\w{26})$`), never by a 3-D Secure session's id.
+      const p = /^pay_\w{26}$/.test(m[1]) ? book.find(scope, m[1]) : undefined;
+      return withHeaders(p?.id === m[1] ? { http: 200, body: actions(p) } : { http: 404 });
+    }
     if (!m[2] && req.method === "GET") {
       const p = ID.test(m[1]) ? book.find(scope, m[1]) : undefined;
       return withHeaders(p ? { http: 200, body: details(p, base) } : { http: 404 });

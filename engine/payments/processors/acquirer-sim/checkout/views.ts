@@ -134,6 +134,55 @@ export function list(ps: CkoPayment[], base: string, limit: number, skip: number
   return { limit, skip, total_count: ps.length, data: ps.slice(skip, skip + limit).map((p) => details(p, base)) };
 }
 
+/**
+ * GET /payments/{id}/actions: the payment's actions, latest first, as
+ * Checkout.com's PaymentActionsResponse lists them: its authorization (or a
+ * payout's own action), its capture, and each refund with the reference it
+ * was asked with. A challenge still open has no action yet: an empty list.
+ */
+export function actions(p: CkoPayment): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (p.response) {
+    out.push({
+      id: p.action_id,
+      type: p.kind === "payout" ? "Payout" : "Authorization",
+      processed_on: iso(p.processed_on ?? p.requested_on),
+      amount: p.amount,
+      approved: p.approved,
+      ...(p.auth_code ? { auth_code: p.auth_code } : {}),
+      response_code: p.response.code,
+      response_summary: p.response.summary,
+      ...(p.reference !== undefined ? { reference: p.reference } : {}),
+    });
+  }
+  if (p.capture_action_id) {
+    const at = iso(p.processed_on ?? p.requested_on);
+    out.push({
+      id: p.capture_action_id,
+      type: "Capture",
+      processed_on: at,
+      amount: p.amount,
+      approved: true,
+      response_code: "10000",
+      response_summary: "Approved",
+    });
+  }
+  for (const r of p.refunds) {
+    out.push({
+      id: r.action_id,
+      type: "Refund",
+      processed_on: iso(r.at),
+      amount: r.amount,
+      approved: true,
+      response_code: "10000",
+      response_summary: "Approved",
+      ...(r.reference !== undefined ? { reference: r.reference } : {}),
+    });
+  }
+  // Latest first; a capture is taken with its authorization, after it.
+  return out.reverse();
+}
+
 /** 202: a refund taken (its outcome follows by webhook). */
 export function refundAccepted(p: CkoPayment, actionId: string, reference: string | undefined, base: string): Record<string, unknown> {
   return { action_id: actionId, ...(reference !== undefined ? { reference } : {}), _links: { payment: link(`${base}/payments/${p.id}`) } };

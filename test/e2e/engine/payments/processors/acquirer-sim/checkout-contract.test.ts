@@ -71,6 +71,10 @@ t.test("answers and webhooks match Checkout.com's schemas", async (t) => {
   const refund = await s.cko("POST", `/payments/${approved.body.id}/refunds`, { amount: 100, reference: "rf-1" });
   conforms(t, "RefundAcceptedResponse", refund.body, "202 refund");
   conforms(t, "PaymentDetails", (await s.cko("GET", `/payments/${approved.body.id}`)).body, "GET a partly refunded payment");
+  const listed = await s.cko("GET", `/payments/${approved.body.id}/actions`);
+  conforms(t, "PaymentActionsResponse", listed.body, "GET a partly refunded payment's actions");
+  for (const [i, a] of (listed.body as unknown[]).entries()) conforms(t, "PaymentAction", a, `its action ${i}`);
+  conforms(t, "PaymentActionsResponse", (await s.cko("GET", `/payments/${payout.body.id}/actions`)).body, "GET a payout's actions");
   conforms(t, "ValidationError", (await s.cko("POST", "/payments", { amount: -1 })).body, "422");
 
   await fetch(threeDs.body._links.redirect.href, { method: "POST", body: new URLSearchParams({ result: "pass" }), redirect: "manual" });

@@ -230,6 +230,49 @@ t.test("refunds: partial, partial, more than is left refused, the rest; a declin
   t.match((await s.cko("GET", `/payments/${fresh.body.id}`)).body, { balances: { total_refunded: 100 } }, "refunded once");
 });
 
+t.test("a payment's actions, latest first: each refund with its reference, found after its answer was lost", async (t) => {
+  const s = await startDialectSim(t);
+  const paid = await s.cko("POST", "/payments", sale("4242424242424242"));
+  const id = paid.body.id;
+  t.match((await s.cko("GET", `/payments/${id}/actions`)).body, [
+    { type: "Capture", approved: true },
+    { type: "Authorization", approved: true, reference: paid.body.reference },
+  ]);
+  const r1 = await s.cko("POST", `/payments/${id}/refunds`, { amount: 300, reference: "rf-a" });
+  // The next refund is taken and its connection cut before any answer (a fault on its idempotency key).
+  const fault = await fetch(`${s.sim.url}/admin/faults`, { method: "POST", body: JSON.stringify({ fault: "reset", idempotency_key: "rf-lost" }) });
+  t.equal(fault.status, 201);
+  const lost = fetch(`${s.sim.url}/checkout/payments/${id}/refunds`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${CKO.secret_key}`, "content-type": "application/json", "cko-idempotency-key": "rf-lost" },
+    body: JSON.stringify({ amount: 200, reference: "rf-b" }),
+  });
+  await t.rejects(lost, "no answer: the connection is cut");
+  const listed = await s.cko("GET", `/payments/${id}/actions`);
+  t.equal(listed.status, 200);
+  t.match(listed.body, [
+    { type: "Refund", amount: 200, reference: "rf-b", approved: true, response_code: "10000" },
+    { id: r1.body.action_id, type: "Refund", amount: 300, reference: "rf-a", approved: true },
+    { type: "Capture" },
+    { type: "Authorization" },
+  ]);
+  const challenged = await s.cko("POST", "/payments", sale("4010061700000021", { "3ds": { enabled: true }, success_url: "https://shop.example/ok" }));
+  t.same((await s.cko("GET", `/payments/${challenged.body.id}/actions`)).body, [], "a challenge still open: no action yet");
+  const sid = /\/3ds\/(sid_\w{26})$/.exec(challenged.body._links.redirect.href)?.[1];
+  t.equal((await s.cko("GET", `/payments/${sid}`)).status, 200, "a session id finds its payment...");
+  t.equal((await s.cko("GET", `/payments/${sid}/actions`)).status, 404, "...but actions are listed by payment id only");
+  t.equal((await s.cko("GET", "/payments/pay_aaaaaaaaaaaaaaaaaaaaaaaaaa/actions")).status, 404, "no such payment");
+  const other = await fetch(`${s.sim.url}/checkout/payments/${id}/actions`, { headers: { authorization: "Bearer sk_sbox_not-this-account" } });
+  t.equal(other.status, 401, "a key is required");
+  const fiveHundred = await fetch(`${s.sim.url}/admin/faults`, { method: "POST", body: JSON.stringify({ fault: "5xx", idempotency_key: "rf-503" }) });
+  t.equal(fiveHundred.status, 201);
+  t.equal((await s.cko("POST", `/payments/${id}/refunds`, { amount: 100, reference: "rf-c" }, { "cko-idempotency-key": "rf-503" })).status, 503);
+  t.notOk(
+    ((await s.cko("GET", `/payments/${id}/actions`)).body as { reference?: string }[]).some((a) => a.reference === "rf-c"),
+    "a 5xx fault takes no refund",
+  );
+});
+
 t.test("card payouts: a payment with a destination, 202 Pending, then paid or declined by webhook", async (t) => {
   const s = await startDialectSim(t);
   const res = await s.cko("POST", "/payments", payout("4921817844445119"));

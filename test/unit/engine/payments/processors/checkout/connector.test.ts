@@ -50,8 +50,13 @@ t.test("calls that cannot be made answer unavailable before anything is sent", a
     message: "the sale has no Checkout.com payment id to refund",
   });
   t.match(
-    await p.capabilities.statusLookup!.status("act_y3oqhf46pyzuxjbcn2giaqnb44"),
+    await p.capabilities.statusLookup!.status("act_y3oqhf46pyzuxjbcn2giaqnb44", { type: "refund", saleTransactionId: "" }),
+    { kind: "unknown", transactionId: "act_y3oqhf46pyzuxjbcn2giaqnb44" },
+    "a refund's lookup without its sale's payment id: asked again, never guessed",
+  );
+  t.match(
+    await p.capabilities.statusLookup!.find(4102, { type: "refund", saleTransactionId: "" }),
     { kind: "unknown" },
-    "a refund's lookup without its sale: asked again, never guessed",
+    "a lost refund answer without its sale's payment id: asked again, never looked for among payments",
   );
 });

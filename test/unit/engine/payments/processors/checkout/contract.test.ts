@@ -129,7 +129,8 @@ function responseSchema(name: string): string | undefined {
   if (a.body === undefined) return undefined;
   if (a.http === 422 || a.http === 429) return "ValidationError";
   if (a.http >= 300) return undefined; // the spec gives other refusals no body schema
-  if (a.request.method === "GET") return a.request.path.includes("?") ? "PaymentList" : "PaymentDetails";
+  if (a.request.method === "GET")
+    return a.request.path.endsWith("/actions") ? "PaymentActionsResponse" : a.request.path.includes("?") ? "PaymentList" : "PaymentDetails";
   if (a.request.path.endsWith("/refunds")) return "RefundAcceptedResponse";
   return a.http === 202 ? "PaymentAcceptedResponse" : "PaymentResponse";
 }

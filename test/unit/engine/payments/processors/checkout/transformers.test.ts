@@ -12,6 +12,7 @@ import {
   lookupOutcome,
   paymentOutcome,
   refundActionOutcome,
+  refundActionsOutcome,
   writeOutcome,
 } from "../../../../../../engine/payments/processors/checkout/transformers.ts";
 import { answer } from "../../../../../fixtures/checkout/load.ts";
@@ -150,6 +151,42 @@ t.test("a refund's action, once Checkout.com has decided it", async (t) => {
     message: "Refund validity period has expired",
   });
   t.same(refundActionOutcome({ id: "act_a", type: "Refund" }), { kind: "pending", transactionId: "act_a" });
+});
+
+t.test("a refund found among its sale's actions (GET /payments/{id}/actions), by action id or by our reference", async (t) => {
+  const listed = answer("actions-spec-example");
+  const refundId = "act_fd3h6evhpn3uxdoqbuu3lqnqbm";
+  t.same(refundActionsOutcome(listed.http, listed.body, { actionId: refundId }), { kind: "approved", transactionId: refundId }, "the spec's approved Refund");
+  // The spec's example refund names no reference; a refund Cashier asked for carries its trace_id as `reference`
+  // (PaymentAction.reference, "your reference for the action"), which is how a lost answer is found again.
+  const ours = listed.body.map((a: Record<string, unknown>) => (a.type === "Refund" ? { ...a, reference: "4102" } : a));
+  t.same(refundActionsOutcome(200, ours, { reference: "4102" }), { kind: "approved", transactionId: refundId }, "by the refund's trace_id");
+  t.same(
+    refundActionsOutcome(200, ours, { reference: "4103" }),
+    { kind: "unavailable", message: "the payment lists no refund with this reference", mayArriveLate: true },
+    "no refund of ours: not taken, but it may yet arrive",
+  );
+  const authorization = listed.body.find((a: Record<string, unknown>) => a.type === "Authorization");
+  t.match(
+    refundActionsOutcome(200, listed.body, { reference: authorization.reference }),
+    { kind: "unavailable" },
+    "the sale's own action with that reference is not a refund: a refund is never settled by its sale's outcome",
+  );
+  const captured = answer("actions-captured");
+  t.match(
+    refundActionsOutcome(captured.http, captured.body, { reference: "4102" }),
+    { kind: "unavailable", mayArriveLate: true },
+    "SDK's recorded list: no refund",
+  );
+  t.match(refundActionsOutcome(200, captured.body, { actionId: "act_t6ksnbs3tguu7iblmk22jjimca" }), { kind: "unknown" }, "a capture's id is no refund");
+  t.match(refundActionsOutcome(200, [], { actionId: refundId }), { kind: "unknown", transactionId: refundId }, "a known refund missing: asked again");
+  const declined = [{ id: refundId, type: "Refund", approved: false, response_code: "20158", reference: "4102" }];
+  t.match(refundActionsOutcome(200, declined, { reference: "4102" }), { kind: "retryable", transactionId: refundId, code: "20158" }, "declined by its code");
+  const pending = [{ id: refundId, type: "Refund", reference: "4102", response_code: "10000" }];
+  t.same(refundActionsOutcome(200, pending, { reference: "4102" }), { kind: "pending", transactionId: refundId }, "not yet decided");
+  t.match(refundActionsOutcome(200, [...ours, ...ours], { reference: "4102" }), { kind: "unknown" }, "two: never a guess");
+  for (const http of [401, 404, 500]) t.match(refundActionsOutcome(http, undefined, { reference: "4102" }), { kind: "unknown" }, `HTTP ${http} says nothing`);
+  t.match(refundActionsOutcome(200, { data: [] }, { reference: "4102" }), { kind: "unknown" }, "an answer that is not a list");
 });
 
 t.test("what the platform sees from the recorded answers", async (t) => {
