@@ -206,6 +206,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
       if (workers) wakeWorkers(workers);
     },
     onProcessorOutcome: recordProcessorOutcome,
+    warn: (fields, message) => log.warn(fields, message),
     sessions: new PgSessionStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
     operators: pgOperatorAccounts(orm),

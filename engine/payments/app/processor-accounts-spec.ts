@@ -17,14 +17,25 @@ export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The account's credentials: the connector's names exactly, each 8 to 512 characters; `at(name)` names a fault's field. */
-function credentialsOf(raw: unknown, required: readonly string[], at: (name: string) => string, whole: string): Record<string, string> {
+/**
+ * The account's credentials: the connector's names exactly (its optional ones when given), each 8 to 512
+ * characters; `at(name)` names a fault's field.
+ */
+function credentialsOf(
+  raw: unknown,
+  required: readonly string[],
+  optional: readonly string[],
+  at: (name: string) => string,
+  whole: string,
+): Record<string, string> {
   if (!isObject(raw)) throw new MerchantsFileError(whole, `must be an object with ${required.join(", ")}`);
+  const known = [...required, ...optional];
   for (const name of Object.keys(raw))
-    if (!required.includes(name)) throw new MerchantsFileError(at(name), `is not a credential of this connector (${required.join(", ")})`);
+    if (!known.includes(name)) throw new MerchantsFileError(at(name), `is not a credential of this connector (${known.join(", ")})`);
   const out: Record<string, string> = {};
-  for (const name of required) {
+  for (const name of known) {
     const v = raw[name];
+    if ((v === undefined || v === null) && optional.includes(name)) continue;
     if (v === undefined || v === null) throw new MerchantsFileError(at(name), "is required");
     if (typeof v !== "string" || v.length < 8 || v.length > 512) throw new MerchantsFileError(at(name), "must be 8 to 512 characters");
     out[name] = v;
@@ -45,8 +56,8 @@ function parseAccount(entry: unknown, w: string): ProcessorAccount {
   if (!endpoint) throw new MerchantsFileError(`${w}.url`, "is required");
   // The older form's one credential is its API key, at the entry's top level.
   const credentials = older
-    ? credentialsOf({ ...(entry.api_key === undefined ? {} : { api_key: entry.api_key }) }, connector.credentials, (n) => `${w}.${n}`, `${w}.api_key`)
-    : credentialsOf(entry.credentials, connector.credentials, (n) => `${w}.credentials.${n}`, `${w}.credentials`);
+    ? credentialsOf({ ...(entry.api_key === undefined ? {} : { api_key: entry.api_key }) }, connector.credentials, [], (n) => `${w}.${n}`, `${w}.api_key`)
+    : credentialsOf(entry.credentials, connector.credentials, connector.optionalCredentials ?? [], (n) => `${w}.credentials.${n}`, `${w}.credentials`);
   if (entry.enabled !== undefined && typeof entry.enabled !== "boolean") throw new MerchantsFileError(`${w}.enabled`, "must be true or false");
   const settings = entry.settings ?? {};
   if (!isObject(settings)) throw new MerchantsFileError(`${w}.settings`, "must be an object");

@@ -3,7 +3,8 @@
  * the same status tables as a lookup, kept once per event, and applied to its attempt through the same step a
  * lookup's answer takes (advance), the inbox row in the change's own database transaction. The acknowledgement is
  * answered only after the commit, so an acquirer that gets it has had its event kept; one that does not sends again,
- * and the copy changes nothing. A forged body changes nothing.
+ * and the copy changes nothing. A forged body changes nothing; nor does a verified event for another account at the
+ * acquirer, or with an amount or currency that is not its attempt's (kept, acknowledged, and logged as a warning).
  */
 import { domainError, type DomainError } from "../../shared/errors.ts";
 import type { Attempt } from "../../shared/transaction.ts";
@@ -52,8 +53,30 @@ async function attemptOf(deps: ProcessDeps, merchantId: string, account: string,
   return byTrace && byTrace.merchantId === merchantId && byTrace.processor === account ? byTrace : undefined;
 }
 
+/**
+ * Why an event does not belong where it came, if it does not: another account at the acquirer (its own code), or an
+ * amount or currency that is not its attempt's. Such an event is kept and acknowledged, and changes nothing.
+ */
+function mismatchOf(e: WebhookEvent, accountCode: string | undefined, a?: Attempt): { outcome: string; fields: Record<string, unknown> } | undefined {
+  if (e.accountCode !== undefined && accountCode !== undefined && e.accountCode !== accountCode) {
+    return { outcome: "account-mismatch", fields: { event_account: e.accountCode, account_code: accountCode } };
+  }
+  if (a && e.amount && (e.amount.minor !== a.amountMinor || e.amount.currency !== a.currency)) {
+    const fields = { event_amount: e.amount.minor, event_currency: e.amount.currency, amount: a.amountMinor, currency: a.currency };
+    return { outcome: "amount-mismatch", fields };
+  }
+  return undefined;
+}
+
 /** One event: kept, and applied when it moves its attempt along an allowed transition. */
-async function receiveEvent(deps: ProcessDeps, inbox: WebhookInbox, merchant: Merchant, w: AcquirerWebhook, e: WebhookEvent): Promise<void> {
+async function receiveEvent(
+  deps: ProcessDeps,
+  inbox: WebhookInbox,
+  merchant: Merchant,
+  w: AcquirerWebhook,
+  e: WebhookEvent,
+  accountCode: string | undefined,
+): Promise<void> {
   if (await inbox.has(w.merchantId, w.account, e.id)) return;
   const entry: InboxEntry = {
     merchantId: w.merchantId,
@@ -69,10 +92,22 @@ async function receiveEvent(deps: ProcessDeps, inbox: WebhookInbox, merchant: Me
     await inbox.record({ ...entry, outcome, traceId });
   };
   if (!e.outcome || !e.flow) return keep("kept");
+  /** Kept, acknowledged, changing nothing, and told to an operator (ids, amounts and account codes only: no card data). */
+  const refuse = async (m: { outcome: string; fields: Record<string, unknown> }, traceId = entry.traceId) => {
+    const fields = { merchant_id: w.merchantId, account: w.account, event_id: e.id, event_type: e.type, trace_id: traceId, ...m.fields };
+    deps.warn?.(fields, `acquirer webhook not applied: ${m.outcome}`);
+    await keep(m.outcome, traceId);
+  };
+  // Checked before any attempt is looked for: another account's event may carry a trace_id of ours by chance, and
+  // its reference is not kept as one of ours.
+  const foreign = mismatchOf(e, accountCode);
+  if (foreign) return refuse(foreign, null);
   const a = await attemptOf(deps, w.merchantId, w.account, e);
   if (!a) return keep("no-attempt");
   // A refund's event carrying its sale's reference must not move the sale (nor a sale's event a refund).
   if (a.type !== e.flow) return keep("flow-mismatch", a.traceId);
+  const mismatch = mismatchOf(e, accountCode, a);
+  if (mismatch) return refuse(mismatch, a.traceId);
   const decision = { ...decide(a.type, e.outcome, isLastInCascade(a, merchant)), cause: `webhook:${e.type}` };
   // Already final, or past what the event says: nothing to apply.
   if (!decision.to || !canTransition(a.type, stateOf(a), decision.to)) return keep("unchanged", a.traceId);
@@ -114,6 +149,7 @@ export async function receiveAcquirerWebhook(deps: ProcessDeps, inbox: WebhookIn
   } catch (err) {
     return { ok: false, error: domainError("MALFORMED_BODY", `not a ${account.connector} webhook: ${(err as Error).message}`) };
   }
-  for (const e of events) await receiveEvent(deps, inbox, merchant, w, e);
+  const accountCode = webhooks.accountCode?.(account.settings);
+  for (const e of events) await receiveEvent(deps, inbox, merchant, w, e, accountCode);
   return { ok: true, ack: webhooks.acknowledgement ?? EMPTY_ACK };
 }

@@ -30,4 +30,6 @@ export interface ProcessDeps {
   wake: () => void;
   /** Counts a processor's answer (metrics). */
   onProcessorOutcome?: (processor: string, type: string, outcome: string) => void;
+  /** Tells an operator what a use case refused to apply (an acquirer webhook whose amount is not its attempt's): ids and amounts, never card data. */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
 }

@@ -18,7 +18,10 @@ export interface InboxEntry {
   body: Buffer;
   /** The attempt it was about, when one was found. */
   traceId: number | null;
-  /** What it did: "applied", or why it changed nothing ("kept", "no-attempt", "flow-mismatch", "unchanged"). */
+  /**
+   * What it did: "applied", or why it changed nothing ("kept", "no-attempt", "flow-mismatch", "account-mismatch",
+   * "amount-mismatch", "unchanged").
+   */
   outcome: string;
   /** When it changed its attempt (the change's own moment); null: it changed nothing. */
   appliedAt: Date | null;

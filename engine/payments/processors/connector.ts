@@ -47,6 +47,13 @@ export interface WebhookEvent {
   traceId?: number;
   /** What the event says of the attempt, through the connector's status table; undefined: nothing to apply. */
   outcome?: ProcessorOutcome;
+  /**
+   * The amount the event says was moved (minor units), when it says: an event whose amount or currency is not its
+   * attempt's is kept and changes nothing (a forged reference, another installation's attempt of the same number).
+   */
+  amount?: { minor: number; currency: string };
+  /** The acquirer's own account the event is for (Adyen's merchantAccountCode), when it says: another's changes nothing. */
+  accountCode?: string;
 }
 
 export interface ConnectorWebhooks {
@@ -58,6 +65,8 @@ export interface ConnectorWebhooks {
   verify(raw: Buffer, headers: Readonly<Record<string, string | undefined>>, credentials: Readonly<Record<string, string>>): boolean;
   /** The events of a verified body; throws (a refusal naming the fault) on a body that is not the acquirer's format. */
   parse(raw: Buffer): WebhookEvent[];
+  /** The account's own code at the acquirer, as its events name it (`accountCode`), from the account's settings. */
+  accountCode?(settings: Readonly<Record<string, unknown>>): string | undefined;
   /** The answer the acquirer expects once the events are committed (Adyen: `[accepted]`); else an empty 200. */
   acknowledgement?: { contentType: string; body: string };
 }
@@ -70,6 +79,11 @@ export interface ConnectorModule<S = unknown> {
   readonly capabilities: readonly Capability[];
   /** The credentials an account must give, all write-only. */
   readonly credentials: readonly string[];
+  /**
+   * The credentials an account may give besides (write-only too): the previous webhook key during a rotation
+   * (`hmac_key_previous`, `webhook_secret_previous`), accepted beside the current one until it is removed.
+   */
+  readonly optionalCredentials?: readonly string[];
   /** The account's `settings`, checked by the connector's own schema. */
   parseSettings(raw: unknown): Checked<S>;
   /** A processor for one account. */

@@ -5,7 +5,8 @@
  * lookup of a payment by our reference and Cashier sends no payouts through
  * it, so those capabilities are not declared and the registry refuses them by
  * name. An account holds `api_key` (X-API-Key) and `hmac_key` (hex, from the
- * webhook's settings in Adyen's Customer Area); settings are in settings.ts.
+ * webhook's settings in Adyen's Customer Area), and during a key rotation
+ * `hmac_key_previous`; settings are in settings.ts.
  */
 import type { ConnectorModule } from "../connector.ts";
 import { adyenProcessor } from "./integration.ts";
@@ -19,6 +20,7 @@ export const adyen: ConnectorModule<AdyenSettings> = {
   name: "adyen",
   capabilities: ["sale", "refund", "threeDSecure"],
   credentials: ["api_key", "hmac_key"],
+  optionalCredentials: ["hmac_key_previous"],
   parseSettings: parseAdyenSettings,
   open: adyenProcessor,
   webhooks: adyenWebhooks,

@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { ConnectorWebhooks, WebhookEvent } from "../connector.ts";
 import { cashierCode } from "./codes.ts";
+import { parseAdyenSettings } from "./settings.ts";
 import { refusalOutcome } from "./transformers.ts";
 
 type Obj = Record<string, unknown>;
@@ -45,9 +46,15 @@ export function itemSignature(item: Obj, hexKey: string): string {
 
 const HEX_KEY = /^(?:[0-9a-fA-F]{2})+$/;
 
-/** Whether every item of the body carries a signature that matches under `hexKey`; compared in constant time. */
-export function verifyNotification(raw: Buffer, hexKey: string | undefined): boolean {
-  if (!hexKey || !HEX_KEY.test(hexKey)) return false;
+/**
+ * Whether every item of the body carries a signature that matches under one of
+ * `hexKeys` (the account's hmac_key, and during a rotation hmac_key_previous:
+ * Adyen signs with the new key only once it is saved in its Customer Area, and
+ * items queued before are sent signed with the old one); compared in constant time.
+ */
+export function verifyNotification(raw: Buffer, ...given: (string | undefined)[]): boolean {
+  const hexKeys = given.filter((k): k is string => typeof k === "string" && HEX_KEY.test(k));
+  if (hexKeys.length === 0) return false;
   let body: unknown;
   try {
     body = JSON.parse(raw.toString("utf8"));
@@ -58,11 +65,16 @@ export function verifyNotification(raw: Buffer, hexKey: string | undefined): boo
   if (!Array.isArray(items) || items.length === 0) return false;
   return items.every((wrapper) => {
     const item = obj(obj(wrapper).NotificationRequestItem);
-    const given = obj(item.additionalData).hmacSignature;
-    if (typeof given !== "string" || given === "") return false;
-    const expected = Buffer.from(itemSignature(item, hexKey), "utf8");
-    const actual = Buffer.from(given, "utf8");
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    const signature = obj(item.additionalData).hmacSignature;
+    if (typeof signature !== "string" || signature === "") return false;
+    const actual = Buffer.from(signature, "utf8");
+    // Every key is tried (no early return), so the time taken does not say which one matched.
+    let matched = false;
+    for (const hexKey of hexKeys) {
+      const expected = Buffer.from(itemSignature(item, hexKey), "utf8");
+      if (actual.length === expected.length && timingSafeEqual(actual, expected)) matched = true;
+    }
+    return matched;
   });
 }
 
@@ -128,6 +140,12 @@ function eventOf(wrapper: unknown, index: number): WebhookEvent {
   const event: WebhookEvent = { id: [eventCode, psp, original, String(success)].join(":"), type: eventCode };
   const ref = str(item.merchantReference);
   if (/^\d{1,15}$/.test(ref)) event.traceId = Number(ref);
+  const account = str(item.merchantAccountCode);
+  if (account) event.accountCode = account;
+  const amount = obj(item.amount);
+  if (typeof amount.value === "number" && Number.isSafeInteger(amount.value) && typeof amount.currency === "string") {
+    event.amount = { minor: amount.value, currency: amount.currency };
+  }
   const rule = EVENT_TABLE[eventCode];
   if (!rule) return event;
   event.flow = rule.flow;
@@ -150,10 +168,15 @@ export function parseNotification(raw: Buffer): WebhookEvent[] {
   return items.map(eventOf);
 }
 
-/** Adyen's standard notifications, verified with the account's `hmac_key`. */
+/** Adyen's standard notifications, verified with the account's `hmac_key` (or, during a rotation, `hmac_key_previous`). */
 export const adyenWebhooks: ConnectorWebhooks = {
-  verify: (raw, _headers, credentials) => verifyNotification(raw, credentials.hmac_key),
+  verify: (raw, _headers, credentials) => verifyNotification(raw, credentials.hmac_key, credentials.hmac_key_previous),
   parse: parseNotification,
+  // An item names the merchant account it is for: one of another account (a company-level webhook) changes nothing here.
+  accountCode: (settings) => {
+    const s = parseAdyenSettings(settings);
+    return s.ok ? s.value.merchantAccount : undefined;
+  },
   // Adyen accepts any 2xx today; "[accepted]" is what it long required, and is still understood.
   acknowledgement: { contentType: "text/plain", body: "[accepted]" },
 };

@@ -20,6 +20,7 @@ export const checkout: ConnectorModule<CheckoutSettings> = {
   name: "checkout",
   capabilities: ["sale", "payout", "refund", "threeDSecure", "statusLookup"],
   credentials: ["secret_key", "webhook_secret"],
+  optionalCredentials: ["webhook_secret_previous"],
   parseSettings: parseCheckoutSettings,
   open: checkoutProcessor,
   webhooks: checkoutWebhooks,

@@ -39,14 +39,18 @@ function header(headers: Readonly<Record<string, string | undefined>>, name: str
   return undefined;
 }
 
-/** Whether `Cko-Signature` is the HMAC-SHA256 of the raw body under the account's webhook_secret, compared in constant time. */
+/**
+ * Whether `Cko-Signature` is the HMAC-SHA256 of the raw body under the account's webhook_secret, or during a key
+ * rotation its webhook_secret_previous; compared in constant time, every key tried.
+ */
 export function verifySignature(raw: Buffer, headers: Readonly<Record<string, string | undefined>>, credentials: Readonly<Record<string, string>>): boolean {
-  const secret = credentials.webhook_secret;
+  const secrets = [credentials.webhook_secret, credentials.webhook_secret_previous].filter((k): k is string => typeof k === "string" && k !== "");
   const given = header(headers, "cko-signature")?.trim();
-  if (!secret || !given || !/^[0-9a-fA-F]{64}$/.test(given)) return false;
-  const expected = createHmac("sha256", secret).update(raw).digest();
+  if (secrets.length === 0 || !given || !/^[0-9a-fA-F]{64}$/.test(given)) return false;
   const got = Buffer.from(given, "hex");
-  return got.length === expected.length && timingSafeEqual(got, expected);
+  let matched = false;
+  for (const secret of secrets) if (timingSafeEqual(got, createHmac("sha256", secret).update(raw).digest())) matched = true;
+  return matched;
 }
 
 /** Our trace_id, when the reference is one (every payment we send carries it). */
@@ -64,6 +68,9 @@ export function toEvent(e: Record<string, unknown>): WebhookEvent {
   const data = obj(e.data);
   const traceId = traceOf(str(data.reference));
   const base: WebhookEvent = { id, type, ...(traceId ? { traceId } : {}) };
+  if (typeof data.amount === "number" && Number.isSafeInteger(data.amount) && typeof data.currency === "string") {
+    base.amount = { minor: data.amount, currency: data.currency };
+  }
   const refund = Object.hasOwn(REFUND_EVENTS, type) ? REFUND_EVENTS[type] : undefined;
   if (refund) {
     const actionId = str(data.action_id);

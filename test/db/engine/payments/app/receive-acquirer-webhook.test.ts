@@ -12,7 +12,8 @@ import { receiveAcquirerWebhook } from "../../../../../engine/payments/app/recei
 import type { MerchantSpec } from "../../../../../engine/payments/ports/merchants.ts";
 import { PgWebhookInbox } from "../../../../../engine/payments/store/webhook-inbox-store.ts";
 import type { Attempt } from "../../../../../engine/shared/transaction.ts";
-import { CHANNEL, CKO, type DialectSim, startDialectSim } from "../../../../support/acquirer-sim-dialects.ts";
+import { itemSignature } from "../../../../../engine/payments/processors/adyen/webhooks.ts";
+import { ADYEN, CHANNEL, CKO, type DialectSim, startDialectSim } from "../../../../support/acquirer-sim-dialects.ts";
 import { aProcessInput } from "../../../../support/builders.ts";
 import { useEngineDeps } from "../../../../support/engine-deps.ts";
 
@@ -40,6 +41,22 @@ t.before(async () => {
     ],
   };
   await engine().merchants.upsert(merchant);
+  await engine().merchants.upsert({
+    merchantId: "m-hook-adyen",
+    secret: "hook-secret-0123456789",
+    processors: ["adyen-eu"],
+    frontends: [{ name: "hook-usd", baseCurrency: "USD" }],
+    processorAccounts: [
+      {
+        name: "adyen-eu",
+        connector: "adyen",
+        enabled: true,
+        url: `${acquirer.sim.url}/adyen/v71`,
+        credentials: { api_key: ADYEN.api_key, hmac_key: ADYEN.hmac_key },
+        settings: { merchant_account: ADYEN.merchant_account },
+      },
+    ],
+  });
 });
 
 let n = 0;
@@ -57,8 +74,15 @@ function ckoEvent(id: string, type: string, data: Record<string, unknown>, secre
   return { body, headers: { "content-type": "application/json", "cko-signature": createHmac("sha256", secret).update(body).digest("hex") } };
 }
 
+/** What the use case told an operator, as the engine's log would have it. */
+const warnings: { fields: Record<string, unknown>; message: string }[] = [];
 const receive = (e: { body: Buffer; headers: Record<string, string> }, account = "cko-main", merchantId = "m-hook") =>
-  receiveAcquirerWebhook(engine().deps, new PgWebhookInbox(engine().orm), { merchantId, account, headers: e.headers, body: e.body });
+  receiveAcquirerWebhook({ ...engine().deps, warn: (fields, message) => warnings.push({ fields, message }) }, new PgWebhookInbox(engine().orm), {
+    merchantId,
+    account,
+    headers: e.headers,
+    body: e.body,
+  });
 
 const inboxRows = (eventId: string) =>
   engine().sql<{ trace_id: string | null; outcome: string; applied: boolean }>(
@@ -127,4 +151,76 @@ t.test("refusals: an unknown merchant or account, a body not Checkout.com's; not
   const signed = { body: notJson, headers: { "cko-signature": createHmac("sha256", CKO.webhook_secret).update(notJson).digest("hex") } };
   t.match(await receive(signed), { ok: false, error: { reason: "MALFORMED_BODY" } });
   t.same(await inboxRows("evt_nowhere"), []);
+});
+
+t.test("an event whose amount or currency is not its attempt's is kept, acknowledged and warned of, and changes nothing", async (t) => {
+  for (const [label, over] of [
+    ["amount", (a: Attempt) => ({ amount: a.amountMinor + 1, currency: a.currency })],
+    ["currency", (a: Attempt) => ({ amount: a.amountMinor, currency: a.currency === "EUR" ? "USD" : "EUR" })],
+  ] as const) {
+    const sale = await challengedSale();
+    const id = `evt_${label}_${n}`;
+    warnings.length = 0;
+    const r = await receive(ckoEvent(id, "payment_approved", { id: sale.transactionId, reference: String(sale.traceId), ...over(sale) }));
+    t.same(r, { ok: true, ack: { contentType: "text/plain", body: "" } }, `${label}: acknowledged, so the acquirer does not send it again`);
+    t.equal((await engine().deps.orders.get(sale.traceId))?.status, "pending_async", `${label}: the attempt is untouched`);
+    t.same(await inboxRows(id), [{ trace_id: String(sale.traceId), outcome: "amount-mismatch", applied: false }], `${label}: kept, saying why`);
+    t.equal(warnings.length, 1, `${label}: one warning`);
+    t.match(warnings[0], {
+      message: "acquirer webhook not applied: amount-mismatch",
+      fields: { merchant_id: "m-hook", account: "cko-main", event_id: id, trace_id: sale.traceId, amount: sale.amountMinor, currency: sale.currency },
+    });
+    t.notMatch(JSON.stringify(warnings[0]), /\d{12,19}/, `${label}: no card number in the warning`);
+  }
+  const sale = await challengedSale();
+  const same = await receive(
+    ckoEvent(`evt_same_${n}`, "payment_approved", {
+      id: sale.transactionId,
+      reference: String(sale.traceId),
+      amount: sale.amountMinor,
+      currency: sale.currency,
+    }),
+  );
+  t.ok(same.ok);
+  t.equal((await engine().deps.orders.get(sale.traceId))?.status, "approved", "the same amount and currency: applied");
+});
+
+/** An Adyen notification of one item, signed with the account's HMAC key. */
+function adyenNotification(item: Record<string, unknown>) {
+  const signed = { ...item, additionalData: { hmacSignature: itemSignature(item, ADYEN.hmac_key) } };
+  return { body: Buffer.from(JSON.stringify({ live: "false", notificationItems: [{ NotificationRequestItem: signed }] })), headers: {} };
+}
+
+t.test("an Adyen notification for another merchant account changes nothing, whatever its reference", async (t) => {
+  n += 1;
+  const input = aProcessInput({ merchantId: "m-hook-adyen", orderId: `hook-${process.pid}-${n}`, frontend: "hook-usd", card: { number: "4917610000000000" } });
+  const r = await processTransaction(engine().deps, input, undefined);
+  if (!r.ok) throw new Error(`refused: ${r.error.message}`);
+  const sale = r.attempt;
+  t.equal(sale.status, "pending_async", "Adyen's stand-in redirects this card to a challenge");
+  const item = (over: Record<string, unknown>) => ({
+    pspReference: sale.transactionId,
+    merchantAccountCode: ADYEN.merchant_account,
+    merchantReference: String(sale.traceId),
+    amount: { value: sale.amountMinor, currency: sale.currency },
+    eventCode: "AUTHORISATION",
+    success: "true",
+    ...over,
+  });
+  const receiveAdyen = (i: Record<string, unknown>) => receive(adyenNotification(i), "adyen-eu", "m-hook-adyen");
+  warnings.length = 0;
+  // Another merchant account's payment (a company-level webhook) whose reference is, by chance, this attempt's trace_id.
+  const other = await receiveAdyen(item({ pspReference: "OTHERPSP0000001", merchantAccountCode: "AnotherShop" }));
+  t.same(other, { ok: true, ack: { contentType: "text/plain", body: "[accepted]" } }, "acknowledged as Adyen expects");
+  t.equal((await engine().deps.orders.get(sale.traceId))?.status, "pending_async", "untouched");
+  t.same(await inboxRows("AUTHORISATION:OTHERPSP0000001::true"), [{ trace_id: null, outcome: "account-mismatch", applied: false }]);
+  t.match(warnings, [{ message: "acquirer webhook not applied: account-mismatch", fields: { event_account: "AnotherShop", account_code: "ShopEU" } }]);
+
+  const wrongAmount = await receiveAdyen(item({ success: "false", amount: { value: sale.amountMinor * 100, currency: sale.currency } }));
+  t.ok(wrongAmount.ok);
+  t.same(await inboxRows(`AUTHORISATION:${sale.transactionId}::false`), [{ trace_id: String(sale.traceId), outcome: "amount-mismatch", applied: false }]);
+  t.equal((await engine().deps.orders.get(sale.traceId))?.status, "pending_async", "an amount not the attempt's: untouched");
+
+  t.ok((await receiveAdyen(item({}))).ok);
+  t.equal((await engine().deps.orders.get(sale.traceId))?.status, "approved", "its own account and amount: applied");
 });

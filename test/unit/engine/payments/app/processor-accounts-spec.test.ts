@@ -55,6 +55,19 @@ t.test("several accounts at one acquirer, each by its name, beside the older for
   t.equal(list[3].credentials.api_key, "key-0123456789", "the older form's key is its api_key credential");
 });
 
+t.test("a webhook key rotation: the previous key is an optional credential", async (t) => {
+  const previous = "11223344D785FBAE710E7F943F307971BB61B21281C98C9129B3D4018A57B2EB";
+  const [rotating] = parseProcessorAccounts([adyen({ credentials: { ...adyen().credentials, hmac_key_previous: previous } })], "a");
+  t.equal(rotating.credentials.hmac_key_previous, previous, "kept beside hmac_key");
+  const [plain] = parseProcessorAccounts([adyen()], "a");
+  t.notOk("hmac_key_previous" in plain.credentials, "absent when not given");
+  t.equal(
+    fault(() => parseProcessorAccounts([adyen({ credentials: { hmac_key_previous: previous } })], "a")),
+    "a[0].credentials.api_key: is required",
+    "never in place of the current ones",
+  );
+});
+
 t.test("each fault is named by its path", async (t) => {
   const rows: [unknown, string][] = [
     [cko({ connector: "stripe" }), "a[0].connector: must be one of sim-a, sim-b, checkout, adyen"],
@@ -66,7 +79,11 @@ t.test("each fault is named by its path", async (t) => {
     [cko({ credentials: { secret_key: "short", webhook_secret: "whsec-0123456789" } }), "a[0].credentials.secret_key: must be 8 to 512 characters"],
     [
       cko({ credentials: { secret_key: "sk_sbox_0123456789", webhook_secret: "whsec-0123456789", api_key: "0123456789" } }),
-      "a[0].credentials.api_key: is not a credential of this connector (secret_key, webhook_secret)",
+      "a[0].credentials.api_key: is not a credential of this connector (secret_key, webhook_secret, webhook_secret_previous)",
+    ],
+    [
+      cko({ credentials: { secret_key: "sk_sbox_0123456789", webhook_secret: "whsec-0123456789", webhook_secret_previous: "short" } }),
+      "a[0].credentials.webhook_secret_previous: must be 8 to 512 characters",
     ],
     [cko({ settings: {} }), "a[0].settings.processing_channel_id: is required"],
     [

@@ -181,12 +181,43 @@ t.test("notification items -> events", async (t) => {
   const [report] = parseNotification(body(vectorItem("REPORT_AVAILABLE")));
   t.same(
     report,
-    { id: "REPORT_AVAILABLE:pspReference:originalReference:true", type: "REPORT_AVAILABLE" },
+    {
+      id: "REPORT_AVAILABLE:pspReference:originalReference:true",
+      type: "REPORT_AVAILABLE",
+      accountCode: "merchantAccount",
+      amount: { minor: 1000, currency: "EUR" },
+    },
     "an event code Cashier does not apply is kept, with no flow or outcome",
   );
+  t.match(approved, { accountCode: "merchantAccount", amount: { minor: 1000, currency: "EUR" } }, "the account and amount, to check against the attempt's");
+  const [noAmount] = parseNotification(body(item({ amount: { currency: "EUR", value: "1000" } })));
+  t.equal(noAmount.amount, undefined, "an amount that is not a number is not read as one");
   const [big] = parseNotification(body(item({ merchantReference: "8313842560770001" })));
   t.equal(big.traceId, undefined, "a reference beyond a safe trace_id gives none");
   t.equal(parseNotification(body(item({}), item({ pspReference: "PSP8" }))).length, 2, "every item of the body");
+});
+
+t.test("during a key rotation the previous HMAC key (hmac_key_previous) verifies too", async (t) => {
+  const NEW = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+  const signedWithOld = body(vectorItem("REPORT_AVAILABLE", "ZNBPtI+oDyyRrLyD1XirkKnQgIAlFc07Vj27TeHsDRE="));
+  const rotating = (current: string, previous?: string) => ({ hmac_key: current, ...(previous ? { hmac_key_previous: previous } : {}) });
+  t.notOk(adyen.webhooks!.verify(signedWithOld, {}, rotating(NEW)), "the new key alone refuses an item signed with the old one");
+  t.ok(adyen.webhooks!.verify(signedWithOld, {}, rotating(NEW, KEY)), "with the old one as hmac_key_previous it verifies");
+  t.ok(adyen.webhooks!.verify(signedWithOld, {}, rotating(KEY, NEW)), "and the current key still does");
+  t.notOk(adyen.webhooks!.verify(signedWithOld, {}, rotating(NEW, "not-hex")), "a previous key that is not hex is no key");
+  const newItem = { ...vectorItem("EVENT"), pspReference: "PSP9" };
+  const mixed = body(vectorItem("REPORT_AVAILABLE", "ZNBPtI+oDyyRrLyD1XirkKnQgIAlFc07Vj27TeHsDRE="), {
+    ...newItem,
+    additionalData: { hmacSignature: itemSignature(newItem, NEW) },
+  });
+  t.ok(adyen.webhooks!.verify(mixed, {}, rotating(NEW, KEY)), "a batch with items under either key verifies");
+  t.notOk(adyen.webhooks!.verify(mixed, {}, rotating(NEW)), "but not without the old key");
+  t.same(adyen.optionalCredentials, ["hmac_key_previous"], "the rotation's credential, optional");
+});
+
+t.test("the account's own code, which notification items name", async (t) => {
+  t.equal(adyen.webhooks!.accountCode!({ merchant_account: "ShopEU" }), "ShopEU");
+  t.equal(adyen.webhooks!.accountCode!({}), undefined, "settings its schema refuses name none");
 });
 
 t.test("a body that is not Adyen's format is refused, naming the fault", async (t) => {

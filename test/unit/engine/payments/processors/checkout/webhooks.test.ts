@@ -33,6 +33,16 @@ t.test("a signature made by Checkout.com's documented method verifies; anything 
   t.equal(checkout.webhooks?.verify, verifySignature, "the module's verifier");
 });
 
+t.test("during a key rotation the previous secret (webhook_secret_previous) verifies too", async (t) => {
+  const raw = Buffer.from(JSON.stringify(webhook("payment-approved").event));
+  const rotating = { secret_key: "sk_sbox_x", webhook_secret: "whsec-cko-new-9a1b", webhook_secret_previous: secret };
+  t.notOk(verifySignature(raw, { "cko-signature": sign(raw) }, { ...rotating, webhook_secret_previous: "" }), "the new secret alone refuses the old signature");
+  t.ok(verifySignature(raw, { "cko-signature": sign(raw) }, rotating), "signed with the previous secret");
+  t.ok(verifySignature(raw, { "cko-signature": sign(raw, "whsec-cko-new-9a1b") }, rotating), "signed with the new one");
+  t.notOk(verifySignature(raw, { "cko-signature": sign(raw, "a-third-key") }, rotating), "with neither");
+  t.same(checkout.optionalCredentials, ["webhook_secret_previous"]);
+});
+
 const body = (name: string) => Buffer.from(JSON.stringify(webhook(name).event));
 
 t.test("the documented examples become events, through the same table as a lookup", async (t) => {
@@ -43,6 +53,7 @@ t.test("the documented examples become events, through the same table as a looku
       flow: "sale",
       transactionId: "pay_uqw2tkfecmnebhtt23fv6nbxka",
       outcome: { kind: "approved", transactionId: "pay_uqw2tkfecmnebhtt23fv6nbxka" },
+      amount: { minor: 100, currency: "USD" },
     },
   ]);
   t.same(parseEvents(body("payment-refunded")), [
@@ -52,6 +63,7 @@ t.test("the documented examples become events, through the same table as a looku
       flow: "refund",
       transactionId: "act_7fmebms4rtmuja2poigylogjk4",
       outcome: { kind: "approved", transactionId: "act_7fmebms4rtmuja2poigylogjk4" },
+      amount: { minor: 200, currency: "GBP" },
     },
   ]);
   t.match(parseEvents(body("payment-refund-declined")), [
