@@ -22,8 +22,13 @@ export function engineUnreachable(err: unknown): boolean {
   return e.code === Code.Unavailable && !engineAnswered(e);
 }
 
-/** Codes that tell a client to retry later (HTTP 503) when no engine reason says otherwise. */
-const RETRY_LATER = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
+/**
+ * Codes that tell a client to retry later (HTTP 503) when no engine reason says otherwise (an engine's own
+ * RESOURCE_EXHAUSTED refusals, RATE_LIMITED and PAYLOAD_TOO_LARGE, carry their reason and keep its 429 and 413).
+ * RESOURCE_EXHAUSTED without one is the service's own load, never the caller's request: an engine's HTTP/2 that
+ * refuses streams (ENHANCE_YOUR_CALM), a throttle in front of it.
+ */
+const RETRY_LATER = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted, Code.ResourceExhausted]);
 
 /** A failure the client should retry (503, status -2) rather than a fault of ours (500, status -1). */
 export function retryLater(err: ConnectError): boolean {

@@ -114,7 +114,8 @@ t.test("codes that say retry later, and those that do not", async (t) => {
     [Code.Internal, false],
     [Code.Unknown, false],
     [Code.InvalidArgument, false],
-    [Code.ResourceExhausted, false],
+    // Without an engine's reason (RATE_LIMITED, PAYLOAD_TOO_LARGE keep their own): the service's load, not the request.
+    [Code.ResourceExhausted, true],
   ];
   for (const [code, later] of rows) {
     const err = new ConnectError("words that mean nothing here", code);
