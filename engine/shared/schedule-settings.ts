@@ -73,6 +73,8 @@ export interface ScheduleSettings {
     callbackDays: number;
     /** CASHIER_RETENTION_EVENT_DAYS: final transactions' status history is kept this long; 0 (the default) keeps it for good. */
     eventDays: number;
+    /** CASHIER_RETENTION_WEBHOOK_DAYS: the acquirers' webhook events (their raw bodies) are kept this long after they came; 0 keeps them for good. */
+    webhookDays: number;
     /** CASHIER_RETENTION_SESSION_DAYS: ended or expired console and hosted Cashier sessions are kept this long after their end; 0 keeps them for good. */
     sessionDays: number;
     /** CASHIER_RETENTION_SIGN_IN_HOURS: unfinished sign-ins and enrolment tokens are kept this long after their expiry; 0 keeps them for good. */
@@ -104,5 +106,5 @@ export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = {
   pendingPoll: { minMs: 1 * SECOND, maxMs: 5 * MINUTE, ageDivisor: 10 },
   challenge: { ttlSeconds: 900, answerClaimMs: 60 * SECOND },
   recovery: { afterMs: 2 * MINUTE, sweepEveryMs: 10 * SECOND, noRecordAfterMs: 10 * MINUTE },
-  retention: { callbackDays: 90, eventDays: 0, sessionDays: 30, signInHours: 24, batch: 1000, everyMs: 10 * SECOND },
+  retention: { callbackDays: 90, eventDays: 0, webhookDays: 90, sessionDays: 30, signInHours: 24, batch: 1000, everyMs: 10 * SECOND },
 };

@@ -1,6 +1,7 @@
 /**
  * The retention worker (docs/operations.md, Retention): settled callbacks with
- * their attempts, and the status history of final transactions, are deleted
+ * their attempts, the status history of final transactions, and the acquirers'
+ * webhook events (their raw bodies), are deleted
  * once older than their retention period, at most `batch` rows of each table
  * per step and one step every `everyMs`, so a purge never competes with
  * payments for the database: that is its delete rate's bound, whatever the
@@ -20,6 +21,7 @@ export function retentionPeriods(r: Schedule["retention"]): [RetentionTable, num
   const periods: [RetentionTable, number][] = [
     ["callback", r.callbackDays * DAY_SECONDS],
     ["transaction_event", r.eventDays * DAY_SECONDS],
+    ["acquirer_webhook_event", r.webhookDays * DAY_SECONDS],
   ];
   return periods.filter(([, seconds]) => seconds > 0);
 }

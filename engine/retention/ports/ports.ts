@@ -4,7 +4,7 @@
  */
 
 /** The tables the retention purge reads (docs/operations.md, Retention). */
-export type RetentionTable = "callback" | "transaction_event";
+export type RetentionTable = "callback" | "transaction_event" | "acquirer_webhook_event";
 
 /** Deletes what has outlived its retention, a bounded batch per step. */
 export interface RetentionStore {

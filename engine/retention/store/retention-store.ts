@@ -12,6 +12,7 @@ import { planPurge, type RetentionRow } from "../domain/retention.ts";
 import { TRANSITIONS } from "../../payments/index.ts";
 import type { TransactionStatus } from "../../shared/transaction.ts";
 import { clearEnrolmentTokens, purgeConsoleRows, purgeHostedSessions } from "./session-purge.ts";
+import { sql } from "kysely";
 import { secondsAgo, typedDb } from "../../store/typed-db.ts";
 
 /** Statuses that have a way out: a transaction in one of them may still change, so its history is kept. */
@@ -35,15 +36,15 @@ export class PgRetentionStore implements RetentionStore {
       const db = typedDb(em);
       const mark = await db.selectFrom("retention_watermark").select("after_id").where("name", "=", table).forUpdate().skipLocked().executeTakeFirst();
       if (!mark) return 0;
-      const rows =
-        table === "callback" ? await callbackRows(db, mark.after_id, olderThanSeconds, batch) : await eventRows(db, mark.after_id, olderThanSeconds, batch);
-      const plan = planPurge(rows);
+      const plan = planPurge(await ROWS[table](db, mark.after_id, olderThanSeconds, batch));
       if (plan.doomed.length > 0) {
         if (table === "callback") {
           await db.deleteFrom("callback_attempt").where("callback_id", "in", plan.doomed).execute();
           await db.deleteFrom("callback").where("id", "in", plan.doomed).execute();
-        } else {
+        } else if (table === "transaction_event") {
           await db.deleteFrom("transaction_event").where("id", "in", plan.doomed).execute();
+        } else {
+          await db.deleteFrom("acquirer_webhook_event").where("id", "in", plan.doomed).execute();
         }
       }
       if (plan.watermark !== null) await db.updateTable("retention_watermark").set({ after_id: plan.watermark }).where("name", "=", table).execute();
@@ -93,3 +94,26 @@ async function eventRows(db: Db, afterId: number, olderThanSeconds: number, batc
     .execute();
   return asRows(rows);
 }
+
+/**
+ * Acquirers' webhook events after the watermark: old once received before the cut; always settled, since a kept
+ * event never changes (its applied_at is written with it). A replay of a purged event is kept again and applied
+ * only if its attempt can still move, so a purge never makes an event change an attempt twice.
+ */
+async function webhookRows(db: Db, afterId: number, olderThanSeconds: number, batch: number): Promise<RetentionRow[]> {
+  const rows = await db
+    .selectFrom("acquirer_webhook_event")
+    .select((eb) => ["id", eb("received_at", "<", secondsAgo(eb, olderThanSeconds)).as("old"), sql<boolean>`true`.as("settled")])
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(batch)
+    .execute();
+  return asRows(rows);
+}
+
+/** Each table's read of its next rows. */
+const ROWS: Record<RetentionTable, (db: Db, afterId: number, olderThanSeconds: number, batch: number) => Promise<RetentionRow[]>> = {
+  callback: callbackRows,
+  transaction_event: eventRows,
+  acquirer_webhook_event: webhookRows,
+};

@@ -83,7 +83,7 @@ export interface Config {
   /** One processor call's limit; no answer in time is "unknown", never declined. */
   processorTimeoutMs: number;
   /** How long settled callbacks and final transactions' history are kept (days; 0 = for good), and the purge's batch. */
-  retention: { callbackDays: number; eventDays: number; sessionDays: number; signInHours: number; batch: number };
+  retention: { callbackDays: number; eventDays: number; webhookDays: number; sessionDays: number; signInHours: number; batch: number };
   /** The simulated acquirers behind sim-a and sim-b: a running one, or the engine starts its own child process. */
   acquirerSim: {
     /** ACQUIRER_SIM_URL; undefined: the engine starts the simulator as a child process. */
@@ -213,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     retention: {
       callbackDays: wholeNumber(env, "CASHIER_RETENTION_CALLBACK_DAYS", D.retention.callbackDays),
       eventDays: wholeNumber(env, "CASHIER_RETENTION_EVENT_DAYS", D.retention.eventDays),
+      webhookDays: wholeNumber(env, "CASHIER_RETENTION_WEBHOOK_DAYS", D.retention.webhookDays),
       sessionDays: wholeNumber(env, "CASHIER_RETENTION_SESSION_DAYS", D.retention.sessionDays),
       signInHours: wholeNumber(env, "CASHIER_RETENTION_SIGN_IN_HOURS", D.retention.signInHours),
       batch: positiveInt(env, "CASHIER_RETENTION_BATCH", D.retention.batch),

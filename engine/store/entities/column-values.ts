@@ -40,4 +40,4 @@ export const ATTEMPT_OUTCOMES = exactly<AttemptOutcome>()(["delivered", "refused
 /** merchant.payout_approval */
 export const PAYOUT_APPROVALS = ["auto", "manual"] as const;
 /** retention_watermark.name: the tables the retention purge reads. */
-export const RETENTION_TABLES = ["callback", "transaction_event", "hosted_session"] as const;
+export const RETENTION_TABLES = ["callback", "transaction_event", "hosted_session", "acquirer_webhook_event"] as const;

@@ -118,3 +118,33 @@ t.test("two engines stepping at once delete each row once", async (t) => {
   t.equal(remaining, 0, "all 40 are gone");
   t.equal(deleted, 40, "and the steps counted 40 deletions between them, none twice");
 });
+
+t.test("acquirer webhook events: old ones go with their raw bodies, young ones stay, a step resumes after its watermark", async (t) => {
+  const { sql } = engine();
+  // Four events in id order: old applied, old kept, young, old.
+  const plan: [string, number][] = [
+    ["applied", 100],
+    ["kept", 100],
+    ["applied", 1],
+    ["no-attempt", 100],
+  ];
+  const ids: number[] = [];
+  for (const [outcome, days] of plan) {
+    const [e] = await sql<{ id: number }>(
+      `insert into acquirer_webhook_event (merchant_id, account, event_id, event_type, body, outcome, received_at)
+       values ('m-ret', 'adyen-eu', gen_random_uuid()::text, 'AUTHORISATION', convert_to('{"notificationItems":[]}', 'UTF8'), ?, now() - make_interval(days => ?))
+       returning id::int as id`,
+      [outcome, days],
+    );
+    ids.push(e.id);
+  }
+  const left = async () => (await sql<{ id: number }>("select id::int as id from acquirer_webhook_event where id in (?) order by id", [ids])).map((r) => r.id);
+  const store = new PgRetentionStore(engine().orm);
+  t.equal(await store.purge("acquirer_webhook_event", DAYS_90, 10), 2, "the two old ones before the young one go, whatever they did");
+  t.strictSame(await left(), [ids[2], ids[3]]);
+  t.equal(await store.purge("acquirer_webhook_event", DAYS_90, 10), 0, "the step stops at the young one: the old one after it waits");
+  await sql("update acquirer_webhook_event set received_at = now() - interval '100 days' where id = ?", [ids[2]]);
+  t.equal(await store.purge("acquirer_webhook_event", DAYS_90, 1), 1, "once it ages it goes, one per step of one");
+  t.equal(await store.purge("acquirer_webhook_event", DAYS_90, 1), 1);
+  t.strictSame(await left(), []);
+});

@@ -26,17 +26,18 @@ for (const [name, rows, doomed, watermark] of CASES) {
 }
 
 t.test("a retention of 0 days leaves that table alone", async (t) => {
-  const base = { batch: 10, everyMs: 1000, sessionDays: 0, signInHours: 0 };
+  const base = { batch: 10, everyMs: 1000, sessionDays: 0, signInHours: 0, webhookDays: 0 };
   t.strictSame(retentionPeriods({ ...base, callbackDays: 90, eventDays: 0 }), [["callback", 90 * 86400]]);
   t.strictSame(retentionPeriods({ ...base, callbackDays: 0, eventDays: 0 }), []);
   t.strictSame(retentionPeriods({ ...base, callbackDays: 1, eventDays: 2555 }), [
     ["callback", 86400],
     ["transaction_event", 2555 * 86400],
   ]);
+  t.strictSame(retentionPeriods({ ...base, callbackDays: 0, eventDays: 0, webhookDays: 90 }), [["acquirer_webhook_event", 90 * 86400]], "the webhook inbox");
 });
 
 t.test("sessions are kept their period after their end; 0 keeps them for good", async (t) => {
-  const base = { batch: 10, everyMs: 1000, callbackDays: 0, eventDays: 0 };
+  const base = { batch: 10, everyMs: 1000, callbackDays: 0, eventDays: 0, webhookDays: 0 };
   t.strictSame(sessionPeriods({ ...base, sessionDays: 30, signInHours: 24 }), [
     ["console_session", 30 * 86_400_000],
     ["hosted_session", 30 * 86_400_000],

@@ -73,18 +73,19 @@ t.test("the acquirer simulator: the engine's own child by default, or a URL with
 });
 
 t.test(
-  "retention: callbacks 90 days, history kept, sessions 30 days, sign-ins 24 hours, 1000 a step; 0 keeps, a negative or fraction is refused by name",
+  "retention: callbacks 90 days, history kept, webhook events 90 days, sessions 30 days, sign-ins 24 hours, 1000 a step; 0 keeps, a negative or fraction is refused by name",
   async (t) => {
-    t.strictSame(loadConfig({}).retention, { callbackDays: 90, eventDays: 0, sessionDays: 30, signInHours: 24, batch: 1000 });
+    t.strictSame(loadConfig({}).retention, { callbackDays: 90, eventDays: 0, webhookDays: 90, sessionDays: 30, signInHours: 24, batch: 1000 });
     t.strictSame(
       loadConfig({
         CASHIER_RETENTION_CALLBACK_DAYS: "0",
         CASHIER_RETENTION_EVENT_DAYS: "1825",
+        CASHIER_RETENTION_WEBHOOK_DAYS: "30",
         CASHIER_RETENTION_SESSION_DAYS: "0",
         CASHIER_RETENTION_SIGN_IN_HOURS: "2",
         CASHIER_RETENTION_BATCH: "50",
       }).retention,
-      { callbackDays: 0, eventDays: 1825, sessionDays: 0, signInHours: 2, batch: 50 },
+      { callbackDays: 0, eventDays: 1825, webhookDays: 30, sessionDays: 0, signInHours: 2, batch: 50 },
     );
     t.throws(() => loadConfig({ CASHIER_RETENTION_SESSION_DAYS: "-3" }), /^CASHIER_RETENTION_SESSION_DAYS must be a whole number/);
     t.throws(() => loadConfig({ CASHIER_RETENTION_SIGN_IN_HOURS: "0.5" }), /^CASHIER_RETENTION_SIGN_IN_HOURS must be a whole number/);
