@@ -9,8 +9,12 @@ import type { DepositState, TransactionType } from "../../shared/transaction.ts"
 
 export type ProcessorOutcome =
   | { kind: "approved"; transactionId: string }
-  | { kind: "declined"; transactionId: string; code: string; message: string }
-  | { kind: "retryable"; transactionId: string; code: string; message: string }
+  /**
+   * `threeDsFailed`: the acquirer's code says the cardholder failed 3-D Secure (Checkout.com's 20151, Adyen's
+   * "3D Not Authenticated"): Cashier's own THREE_DS_FAILED, as for the simulators' check, with the acquirer's code kept.
+   */
+  | { kind: "declined"; transactionId: string; code: string; message: string; threeDsFailed?: boolean }
+  | { kind: "retryable"; transactionId: string; code: string; message: string; threeDsFailed?: boolean }
   /**
    * Not taken. `mayArriveLate`: a "no record" from a processor that cannot fence
    * the attempt, so a request still in flight may yet be taken: believed only
@@ -81,7 +85,7 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
     case "retryable": {
       const decline = {
         transactionId: txId,
-        errorCode: declineCode(outcome.code),
+        errorCode: outcome.threeDsFailed ? ERROR_CODES.THREE_DS_FAILED : declineCode(outcome.code),
         errorDetails: `${outcome.code} ${outcome.message}`,
         processorCode: outcome.code,
         cause,

@@ -75,6 +75,12 @@ export const REFUSAL_REASONS: readonly RefusalReason[] = [
   row(46, "Transaction blocked by Adyen to prevent excessive retry fees", "hard"), // Adyen says: stop retrying
 ];
 
+/**
+ * The refusal that says the shopper failed 3-D Secure ("3D Not Authenticated"): Cashier's own 3-D Secure decline
+ * (9004), so that a platform reads one code for it from every processor.
+ */
+export const THREE_DS_FAILED_CODE = "11";
+
 const byCode = new Map(REFUSAL_REASONS.map((r) => [r.code, r]));
 const byReason = new Map(REFUSAL_REASONS.map((r) => [r.reason.toLowerCase(), r]));
 

@@ -8,7 +8,7 @@
  * same request with the same idempotency key.
  */
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
-import { cashierCode, refusalByCode, refusalByReason } from "./codes.ts";
+import { cashierCode, refusalByCode, refusalByReason, THREE_DS_FAILED_CODE } from "./codes.ts";
 
 /** Every `resultCode` of v71's PaymentResponse and PaymentDetailsResponse (the same enum in both). */
 export const RESULT_CODES = [
@@ -112,7 +112,8 @@ export function refusalOutcome(resultCode: "Refused" | "Error" | "Cancelled", co
     if (resultCode === "Error") return { kind: "unavailable", message: `Adyen could not process the payment: ${message}` };
     return { kind: "declined", transactionId, code: cashierCode(code || resultCode.toLowerCase()), message };
   }
-  return { kind: known.class === "soft" ? "retryable" : "declined", transactionId, code: cashierCode(known.code), message };
+  const threeDs = known.code === THREE_DS_FAILED_CODE ? { threeDsFailed: true } : {};
+  return { kind: known.class === "soft" ? "retryable" : "declined", transactionId, code: cashierCode(known.code), message, ...threeDs };
 }
 
 /**

@@ -50,6 +50,12 @@ export const EXCEPTIONS: Readonly<Record<string, { class: CodeClass; why: string
   "50200": { class: "unavailable", why: "Configuration error of the merchant's account: not the recipient card's decline" },
 };
 
+/**
+ * The codes that say the cardholder failed 3-D Secure ("Cardholder failed 3DS authentication"): Cashier's own 3-D
+ * Secure decline (9004), whatever their group, so that a platform reads one code for it from every processor.
+ */
+export const THREE_DS_FAILED_CODES: ReadonlySet<string> = new Set(["20151"]);
+
 /** Checkout's group of a code by its first digit; undefined for a code outside the documented ranges. */
 export function codeGroup(code: string): CodeGroup | undefined {
   return /^[1-5][0-9A-Z]{4}$/.test(code) ? GROUPS[code[0]] : undefined;
