@@ -19,7 +19,7 @@ import { until } from "../support/until.ts";
 const HELD = 20;
 const AT_VALIDATION = 10;
 
-t.test("kill -9 with 30 attempts in flight: after the restart each is settled by a lookup within 60 s", async (t) => {
+t.test("kill -9 with 30 attempts in flight: after the restart each is settled by a lookup", async (t) => {
   const world = await platformWorld(t);
   const { stub, db } = world;
   // The lookup horizon is Validation's timeout + the processor's + 10 s (35 s by default, which
