@@ -12,7 +12,11 @@ import type { AdyenSettings } from "./settings.ts";
 
 /**
  * What the shopper's browser says of itself, for 3-D Secure 2 (Adyen's
- * `browserInfo`). Not yet part of the seam's ChargeRequest: sent when known.
+ * `browserInfo`): the request headers (user agent, Accept) and what only the
+ * browser's script can read (language, screen, colour depth, time zone, Java).
+ * v71 requires all eight when the object is sent. No channel of Cashier
+ * collects the script's five yet (docs/processors.md, "What Cashier sends
+ * Adyen for 3-D Secure"), so it is sent only when a caller gives all of them.
  */
 export interface AdyenBrowserInfo {
   userAgent: string;
@@ -54,6 +58,46 @@ export function detailsIdempotencyKey(s: AdyenSettings, pspReference: string, re
 
 const amount = (req: ChargeRequest) => ({ value: req.amountMinor, currency: req.currency });
 
+/** The colour depths Adyen accepts (BrowserInfo.colorDepth). */
+const COLOR_DEPTHS: ReadonlySet<number> = new Set([1, 4, 8, 15, 16, 24, 30, 32, 48]);
+const whole = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
+/**
+ * The browser's information as Adyen takes it, or nothing: a partial or out-of-range object is not sent, since v71
+ * refuses it and values made up for the missing members would mislead the issuer's risk checks (EMVCo's limits:
+ * the screen up to 6 digits, the time zone offset -840 to 720 minutes).
+ */
+export function browserInfoOf(b: AdyenBrowserInfo | undefined): AdyenBrowserInfo | undefined {
+  if (!b) return undefined;
+  const ok =
+    b.userAgent.trim() !== "" &&
+    b.userAgent.length <= 2048 &&
+    b.acceptHeader.trim() !== "" &&
+    b.acceptHeader.length <= 2048 &&
+    /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(b.language) &&
+    b.language.length <= 35 &&
+    COLOR_DEPTHS.has(b.colorDepth) &&
+    whole(b.screenHeight, 1, 999_999) &&
+    whole(b.screenWidth, 1, 999_999) &&
+    whole(b.timeZoneOffset, -840, 720) &&
+    typeof b.javaEnabled === "boolean";
+  return ok ? { ...b } : undefined;
+}
+
+/**
+ * The origin of the page the shopper leaves for 3-D Secure: Cashier's own (its return URL's), at most Adyen's 80
+ * characters. Adyen asks it of browser-based 3-D Secure 2 payments (`origin`, channel Web).
+ */
+export function originOf(returnUrl: string | undefined): string | undefined {
+  if (!returnUrl) return undefined;
+  try {
+    const u = new URL(returnUrl);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.origin.length <= 80 ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** "03/2030" -> ["03", "2030"] (the engine checks MM/YYYY before any call). */
 function expiry(value: string): [month: string, year: string] {
   const [month = "", year = ""] = value.split("/");
@@ -82,7 +126,10 @@ function shopper(req: SaleRequest): Record<string, unknown> {
 /**
  * The body of `POST /payments` for a card sale. Raw card numbers need Adyen's
  * approval of the account (PCI DSS); 3-D Secure goes by redirect
- * (`nativeThreeDS: "disabled"`): Adyen's own page, then `returned()`.
+ * (`nativeThreeDS: "disabled"`): Adyen's own page, then `returned()`. What
+ * Adyen reads for 3-D Secure 2: `channel: "Web"`, `returnUrl` and `origin`
+ * (Cashier's), `shopperIP`, `shopperEmail`, `billingAddress` and the holder's
+ * name when the customer gave them, `browserInfo` when complete.
  * `captureDelayHours: 0` captures at once, whatever the account's default,
  * because a Cashier sale is a captured payment (and Adyen refunds only captured ones).
  */
@@ -105,7 +152,10 @@ export function paymentBody(req: SaleRequest, s: AdyenSettings): Record<string, 
     ...shopper(req),
   };
   if (req.orderId) body.merchantOrderReference = req.orderId;
-  if (req.browser) body.browserInfo = { ...req.browser };
+  const origin = originOf(req.returnUrl);
+  if (origin) body.origin = origin;
+  const browserInfo = browserInfoOf(req.browser);
+  if (browserInfo) body.browserInfo = browserInfo;
   return body;
 }
 

@@ -9,7 +9,14 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import t, { type Test } from "tap";
-import { detailsBody, paymentBody, refundBody, type SaleRequest } from "../../../../../../engine/payments/processors/adyen/requests.ts";
+import {
+  browserInfoOf,
+  detailsBody,
+  originOf,
+  paymentBody,
+  refundBody,
+  type SaleRequest,
+} from "../../../../../../engine/payments/processors/adyen/requests.ts";
 import type { AdyenSettings } from "../../../../../../engine/payments/processors/adyen/settings.ts";
 import { REFUND_STATUS_TABLE, RESULT_CODES } from "../../../../../../engine/payments/processors/adyen/transformers.ts";
 import { checkCheckout, checkNotification, checkoutSpec, schemaOf, type Validation } from "../../../../../contracts/adyen/schemas.ts";
@@ -72,6 +79,38 @@ t.test("every request body the connector builds validates against Adyen's reques
   t.equal(schemaOf(PATHS.payments, "request"), "PaymentRequest");
   t.equal(schemaOf(PATHS.details, "request"), "PaymentDetailsRequest");
   t.equal(schemaOf(PATHS.refund, "request"), "PaymentRefundRequest");
+});
+
+t.test("3-D Secure 2's browser data: channel Web, Cashier's origin, the full browserInfo or none", async (t) => {
+  const body = paymentBody(full, settings) as Record<string, any>;
+  t.equal(body.channel, "Web");
+  t.equal(body.origin, "https://cashier.example", "the origin of Cashier's page the shopper leaves from");
+  t.same(body.browserInfo, full.browser, "all eight members, as given");
+  t.ok(checkCheckout("BrowserInfo", body.browserInfo).ok, "a valid BrowserInfo");
+  // What the edge alone sees of a browser (its headers): v71 refuses it, so it is not sent.
+  const headersOnly = { userAgent: "Mozilla/5.0", acceptHeader: "text/html" };
+  t.notOk(checkCheckout("BrowserInfo", headersOnly).ok, "Adyen's schema refuses the headers alone");
+  const partial = { ...full.browser!, colorDepth: 23 };
+  t.notOk("browserInfo" in paymentBody({ ...full, browser: partial }, settings), "a colour depth Adyen does not accept: not sent");
+  for (const [what, b] of [
+    ["an empty user agent", { ...full.browser!, userAgent: " " }],
+    ["a language that is not BCP 47", { ...full.browser!, language: "nl_NL!" }],
+    ["a screen of 0", { ...full.browser!, screenWidth: 0 }],
+    ["a time zone beyond -840", { ...full.browser!, timeZoneOffset: -900 }],
+    ["a fractional height", { ...full.browser!, screenHeight: 723.5 }],
+  ] as const) {
+    t.equal(browserInfoOf(b), undefined, `${what}: not sent`);
+  }
+  t.same(
+    browserInfoOf({ ...full.browser!, timeZoneOffset: -840, colorDepth: 48 }),
+    { ...full.browser!, timeZoneOffset: -840, colorDepth: 48 },
+    "the bounds pass",
+  );
+  t.notOk("browserInfo" in paymentBody(bare, settings), "none given: none sent");
+  t.equal(originOf("https://pay.example:8443/3ds/7/mac/return"), "https://pay.example:8443", "a port is part of the origin");
+  t.equal(originOf(`https://${"a".repeat(80)}.example/r`), undefined, "past Adyen's 80 characters: not sent");
+  t.equal(originOf("javascript:alert(1)"), undefined);
+  t.notOk(checkCheckout("PaymentRequest", { ...body, origin: `https://${"a".repeat(80)}.example` }).ok, "Adyen's schema holds origin to 80 characters");
 });
 
 t.test("the schema refuses what Adyen would refuse: the validation has teeth", async (t) => {
