@@ -214,6 +214,14 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     backoffice: new PgBackofficeStore(orm, origin),
   };
 
+  // The audit chain's head, signed at each start apart from the chain and logged: a tail cut later is found.
+  try {
+    const head = await deps.audit.checkpointHead();
+    log.info({ auditRow: head.rowId, auditHash: head.rowHash, checkpoint: head.mac }, "audit chain head checkpointed");
+  } catch (err) {
+    log.warn({ err }, "could not checkpoint the audit chain's head at start; each new audit row still writes its own");
+  }
+
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
   const backofficeToken = config.backofficeToken ?? randomBytes(24).toString("base64url");
   const tokens = { engine: [...config.serviceTokens, edgeToken], admin: config.serviceTokens, backoffice: [...config.serviceTokens, backofficeToken] };

@@ -24,6 +24,7 @@ import { Migration016OrderIdClaim } from "./migrations/016-order-id-claim.ts";
 import { Migration017ConnectorAccounts } from "./migrations/017-connector-accounts.ts";
 import { Migration018AcquirerWebhooks } from "./migrations/018-acquirer-webhooks.ts";
 import { Migration019Routing } from "./migrations/019-routing.ts";
+import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
 import { Migration020WebhookRetention } from "./migrations/020-webhook-retention.ts";
 
 const MIGRATIONS = [
@@ -45,6 +46,7 @@ const MIGRATIONS = [
   { name: "017-connector-accounts", class: Migration017ConnectorAccounts },
   { name: "018-acquirer-webhooks", class: Migration018AcquirerWebhooks },
   { name: "019-routing", class: Migration019Routing },
+  { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
   { name: "020-webhook-retention", class: Migration020WebhookRetention },
 ];
 

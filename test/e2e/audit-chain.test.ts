@@ -6,7 +6,8 @@
  * holds, so that `npm run audit-check` (and VerifyAuditChain) passes on the
  * real log and, after a superuser drops the trigger and changes or removes a
  * row, names the first broken row, also when the superuser recomputes every
- * hash after it.
+ * hash after it, or cuts rows from the chain's end (a signed checkpoint of
+ * the head, kept in audit_checkpoint, names them).
  * Listing and export are for admins only.
  */
 import { createHash, createSecretKey, randomBytes } from "node:crypto";
@@ -154,6 +155,43 @@ t.test("a superuser who rewrites rows and recomputes every hash is found: the ha
   t.same([v.intact, v.firstBrokenId], [false, 1n], "the console too");
   await restore();
   t.equal((await runAuditCheck(svc())).code, 0, "restored as written, intact again");
+});
+
+t.test("the chain's head is anchored apart: rows cut from its end are found, naming the checkpoint that saw them", async (t) => {
+  const starts = await svc().sql<{ row_id: string; mac: string }>("select row_id, mac from audit_checkpoint where reason = 'start'");
+  t.ok(starts.length >= 1, "the engine signed the head at its start");
+  t.match(starts[0].mac, /^c1:[0-9a-f]{64}$/);
+  t.match(await sqlError(svc().sql("update audit_checkpoint set row_id = 0")), /insert-only: UPDATE refused/);
+  t.match(await sqlError(svc().sql("delete from audit_checkpoint")), /insert-only: DELETE refused/);
+  t.match(await sqlError(svc().sql("truncate audit_checkpoint")), /insert-only: TRUNCATE refused/);
+
+  const admin = await enrolOperator(svc(), bo(), clock, "tail-keeper", "admin");
+  const ok = await runAuditCheck(svc());
+  t.equal(ok.code, 0, ok.stdout);
+  const [{ last }] = await svc().sql<{ last: string }>("select max(id) as last from audit_log");
+  t.match(ok.stdout, new RegExp(`audit chain intact: ${last} rows; its head matches the checkpoint of row ${last} `), "anchored at the last row");
+
+  // A superuser removes the two newest rows, triggers off: what is left is a shorter chain, intact in itself.
+  const cutFrom = Number(last) - 1;
+  await svc().sql(`begin; set local session_replication_role = replica; delete from audit_log where id >= ${cutFrom}; commit`);
+  const bad = await runAuditCheck(svc());
+  t.equal(bad.code, 1, "audit-check fails");
+  t.match(
+    bad.stdout,
+    new RegExp(
+      `audit chain BROKEN at row ${cutFrom}: the chain ends at row ${cutFrom - 1}, but a checkpoint signed at \\S+ names row ${last}: rows ${cutFrom} to ${last} were removed from its end`,
+    ),
+  );
+  // The console's check says the same (its own call appends no row: reading the log writes nothing).
+  const v = await bo().verifyAuditChain({ context: ctx(admin.sessionToken) });
+  t.same([v.intact, v.firstBrokenId], [false, BigInt(cutFrom)]);
+  t.match(v.problem, /were removed from its end/);
+
+  // A checkpoint forged beyond the end (without the key) is named as forged, not believed.
+  await svc().sql(
+    `insert into audit_checkpoint (at, row_id, row_hash, reason, mac) values (now(), ${Number(last) + 50}, 'k1:00', 'row', 'c1:${"0".repeat(64)}')`,
+  );
+  t.match((await runAuditCheck(svc())).stdout, /is not signed with the chain's key \(forged or changed\)/);
 });
 
 t.test("a removed row is found too", async (t) => {

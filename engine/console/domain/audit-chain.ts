@@ -12,6 +12,13 @@
  * that accepted plain SHA-256 rows at its beginning (an older version's)
  * could be rewritten whole as plain rows, keyed rows added after, and still
  * check out.
+ *
+ * The chain alone cannot tell that rows were cut from its end: what is left is
+ * a shorter chain, intact. So its head is anchored apart: a checkpoint (the
+ * last row's id and hash, signed with the same key under its own label) is
+ * written to audit_checkpoint with each row and at each engine start, and a
+ * check fails when a checkpoint names a row the chain no longer has, or a
+ * hash the chain's row no longer carries.
  */
 import { createHmac, type KeyObject } from "node:crypto";
 
@@ -48,7 +55,60 @@ export function auditHash(prevHash: string, c: AuditContent, key: KeyObject): st
   return KEYED + createHmac("sha256", key).update(prevHash, "utf8").update("\n", "utf8").update(canonicalAudit(c), "utf8").digest("hex");
 }
 
-export type ChainVerdict = { intact: true; checked: number } | { intact: false; checked: number; firstBrokenId: number; problem: string };
+export type ChainVerdict =
+  | { intact: true; checked: number; anchor?: { rowId: number; at: Date } }
+  | { intact: false; checked: number; firstBrokenId: number; problem: string };
+
+/** A signed checkpoint of the chain's head (table audit_checkpoint). */
+export interface AuditCheckpoint {
+  at: Date;
+  /** The chain's last row then; 0 for an empty chain, whose "hash" is GENESIS_HASH. */
+  rowId: number;
+  rowHash: string;
+  /** "row": written with that row; "start": an engine's start. */
+  reason: "row" | "start";
+}
+
+const CHECKPOINT_KEYED = "c1:";
+
+/**
+ * A checkpoint's signature: "c1:" and the HMAC-SHA256, under the chain's key, of a label no row's hash input can
+ * begin with (a row's starts with a previous hash) and the checkpoint's fields.
+ */
+export function checkpointMac(c: AuditCheckpoint, key: KeyObject): string {
+  const text = ["audit-checkpoint/v1", String(c.rowId), c.rowHash, c.at.toISOString(), c.reason].join("\n");
+  return CHECKPOINT_KEYED + createHmac("sha256", key).update(text, "utf8").digest("hex");
+}
+
+/**
+ * What is wrong between a checked chain (its last row `lastId`, and the stored hash of a row by id) and
+ * checkpoints of it, in the order given, or undefined. A checkpoint whose signature fails is named as forged; a
+ * signed one beyond the chain's end means rows were cut from the end; one naming another hash than its row's,
+ * that the chain was cut there and written on (the ids taken again).
+ */
+export function judgeCheckpoints(
+  lastId: number,
+  hashOf: (rowId: number) => string | undefined,
+  checkpoints: readonly (AuditCheckpoint & { mac: string })[],
+  key: KeyObject,
+): { id: number; problem: string } | undefined {
+  for (const c of checkpoints) {
+    if (checkpointMac(c, key) !== c.mac)
+      return { id: c.rowId, problem: `the checkpoint of row ${c.rowId} (${c.at.toISOString()}) is not signed with the chain's key (forged or changed)` };
+    if (c.rowId > lastId)
+      return {
+        id: lastId + 1,
+        problem: `the chain ends at row ${lastId}, but a checkpoint signed at ${c.at.toISOString()} names row ${c.rowId}: rows ${lastId + 1} to ${c.rowId} were removed from its end`,
+      };
+    const hash = c.rowId === 0 ? GENESIS_HASH : hashOf(c.rowId);
+    if (hash !== c.rowHash)
+      return {
+        id: c.rowId,
+        problem: `its hash is not the one a checkpoint signed at ${c.at.toISOString()} names (the chain was cut and written again from here)`,
+      };
+  }
+  return undefined;
+}
 
 /**
  * Walks rows in id order, carrying the previous hash and the expected id

@@ -4,7 +4,7 @@
  * records, as that transaction's last statement (the chain's lock is then held
  * only until the commit).
  */
-import type { AuditContent, AuditRow, ChainVerdict } from "../domain/audit-chain.ts";
+import type { AuditCheckpoint, AuditContent, AuditRow, ChainVerdict } from "../domain/audit-chain.ts";
 import type { Tx } from "./transactions.ts";
 
 /** What a caller records; the id, the hashes and (unless given) the time are the store's. */
@@ -31,6 +31,8 @@ export interface AuditLog {
   append(record: AuditRecord, tx?: Tx): Promise<AuditRow>;
   /** Newest first. */
   list(f: AuditFilter): Promise<AuditRow[]>;
-  /** Checks the whole chain in batches of `batch` rows. */
+  /** Checks the whole chain in batches of `batch` rows, and that no signed checkpoint names a row it lacks. */
   verify(batch?: number): Promise<ChainVerdict>;
+  /** Signs the chain's head as it stands into the checkpoints (an engine's start); the caller logs it too. */
+  checkpointHead(): Promise<AuditCheckpoint & { mac: string }>;
 }

@@ -7,11 +7,25 @@
  * is held until that transaction ends, so an append must be its transaction's
  * last statement (after the action's own row locks): a transaction holding the
  * lock then waits for nothing but its commit, and appends never deadlock.
+ * Each row's checkpoint (the chain's new head, signed) goes to
+ * audit_checkpoint in the same transaction, and an engine signs the head
+ * again at its start (checkpointHead), so that a cut tail is found.
  */
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
 import type { KeyObject } from "node:crypto";
-import { type AuditContent, type AuditRow, auditHash, GENESIS_HASH, startWalk, walkChain, type ChainVerdict } from "../domain/audit-chain.ts";
+import {
+  type AuditCheckpoint,
+  type AuditContent,
+  type AuditRow,
+  auditHash,
+  checkpointMac,
+  GENESIS_HASH,
+  judgeCheckpoints,
+  startWalk,
+  walkChain,
+  type ChainVerdict,
+} from "../domain/audit-chain.ts";
 import type { Selectable } from "kysely";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { type CashierDb, typedDb } from "../../store/typed-db.ts";
@@ -90,7 +104,28 @@ export class PgAuditStore implements AuditLog {
         hash,
       })
       .execute();
+    await this.#checkpoint(db, { at: content.at, rowId: content.id, rowHash: hash, reason: "row" });
     return { ...content, prevHash, hash };
+  }
+
+  async #checkpoint(db: ReturnType<typeof typedDb>, c: AuditCheckpoint): Promise<AuditCheckpoint & { mac: string }> {
+    const mac = checkpointMac(c, this.#key);
+    await db.insertInto("audit_checkpoint").values({ at: c.at, row_id: c.rowId, row_hash: c.rowHash, reason: c.reason, mac }).execute();
+    return { ...c, mac };
+  }
+
+  /**
+   * Signs the chain's head as it stands (an engine's start): its last row's id and hash, under the chain's lock.
+   * The caller logs it too, so that a copy lives outside the database.
+   */
+  async checkpointHead(): Promise<AuditCheckpoint & { mac: string }> {
+    return this.#orm.em.fork().transactional(async (em) => {
+      const db = typedDb(em);
+      await sql`select pg_advisory_xact_lock(${AUDIT_LOCK})`.execute(db);
+      const last = await db.selectFrom("audit_log").select(["id", "hash"]).orderBy("id", "desc").limit(1).executeTakeFirst();
+      const at = new Date(this.#now().getTime());
+      return this.#checkpoint(db, { at, rowId: last?.id ?? 0, rowHash: last?.hash ?? GENESIS_HASH, reason: "start" });
+    });
   }
 
   /** Newest first. */
@@ -116,8 +151,33 @@ export class PgAuditStore implements AuditLog {
       const rows = (await db.selectFrom("audit_log").selectAll().where("id", ">=", walk.expectedId).orderBy("id", "asc").limit(batch).execute()).map(toRow);
       const broken = walkChain(walk, rows, this.#key);
       if (broken) return { intact: false, checked: walk.checked, firstBrokenId: broken.id, problem: broken.problem };
-      if (rows.length < batch) return { intact: true, checked: walk.checked };
+      if (rows.length < batch) break;
     }
+    // The chain is whole as far as it goes; the checkpoints say how far it went and what each row's hash was. Those
+    // that disagree with the chain (their row gone, or holding another hash: a tail cut, or cut and written again)
+    // are judged, highest row first: signed, they break the chain; unsigned, they are named as forged.
+    const lastId = walk.expectedId - 1;
+    const suspects = await db
+      .selectFrom("audit_checkpoint as c")
+      .leftJoin("audit_log as a", "a.id", "c.row_id")
+      .select(["c.at", "c.row_id", "c.row_hash", "c.reason", "c.mac", "a.hash as actual"])
+      .where("c.row_id", ">", 0)
+      .where((eb) => eb.or([eb("a.hash", "is", null), eb("a.hash", "!=", eb.ref("c.row_hash"))]))
+      .orderBy("c.row_id", "desc")
+      .limit(20)
+      .execute();
+    const actual = new Map(suspects.map((r) => [r.row_id, r.actual ?? undefined]));
+    const checkpoints = suspects.map((r) => ({
+      at: r.at,
+      rowId: r.row_id,
+      rowHash: r.row_hash,
+      reason: r.reason === "start" ? ("start" as const) : ("row" as const),
+      mac: r.mac,
+    }));
+    const anchorFault = judgeCheckpoints(lastId, (id) => actual.get(id), checkpoints, this.#key);
+    if (anchorFault) return { intact: false, checked: walk.checked, firstBrokenId: anchorFault.id, problem: anchorFault.problem };
+    const newest = await db.selectFrom("audit_checkpoint").select(["row_id", "at"]).orderBy("row_id", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+    return { intact: true, checked: walk.checked, anchor: newest ? { rowId: newest.row_id, at: newest.at } : undefined };
   }
 }
 

@@ -19,6 +19,7 @@ import { RetentionWatermarkEntity } from "./retention-watermark.entity.ts";
 import { TransactionEventEntity } from "./transaction-event.entity.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
 import { AuditLogEntity } from "./audit-log.entity.ts";
+import { AuditCheckpointEntity } from "./audit-checkpoint.entity.ts";
 import { ConsoleSessionEntity } from "./console-session.entity.ts";
 import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
 import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
@@ -47,6 +48,8 @@ export const ENTITIES = [
   FourEyesThresholdEntity,
   PayoutFirstApprovalEntity,
   AuditLogEntity,
+  // The audit chain's signed checkpoints (021).
+  AuditCheckpointEntity,
   // Acquirers' webhooks (018).
   AcquirerWebhookEventEntity,
 ] as const;
