@@ -7,6 +7,8 @@ import { checkRoutes } from "./check.ts";
 import { homeRoutes } from "./home.ts";
 import { merchantRoutes } from "./merchants.ts";
 import { payoutRoutes } from "./payouts.ts";
+import { processorAccountRoutes } from "./processor-accounts.ts";
+import { routingRoutes } from "./routing-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
 
@@ -17,6 +19,8 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   stuckRoutes(router, deps);
   checkRoutes(router, deps);
   merchantRoutes(router, deps);
+  processorAccountRoutes(router, deps);
+  routingRoutes(router, deps);
   adminRoutes(router, deps);
   accountRoutes(router, deps);
 }

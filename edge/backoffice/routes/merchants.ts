@@ -32,7 +32,12 @@ export function parseAmountLine(line: string): { currency: string; amountMinor: 
   return { currency, amountMinor: BigInt(m[2] + fraction.padEnd(exponent, "0")) };
 }
 
-const NOTICES: Record<string, ConsoleKey> = { saved: "bo.merchant.saved", rotated: "bo.merchant.rotated" };
+const NOTICES: Record<string, ConsoleKey> = {
+  saved: "bo.merchant.saved",
+  rotated: "bo.merchant.rotated",
+  accountSaved: "bo.pa.saved",
+  accountRemoved: "bo.pa.removed",
+};
 
 export function merchantRoutes(router: Router, deps: PageDeps): void {
   /** One merchant's page as it stands, with a notice above it. */
@@ -44,6 +49,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
       merchantPage(s.kit.tr, {
         merchant: res.merchant!,
         accounts: res.accounts,
+        connectors: res.connectors,
         fourEyes: res.fourEyesThresholds,
         canUpdate: s.operator.actions.has("merchant.update"),
         canRotate: s.operator.actions.has("merchant.rotate_secret"),

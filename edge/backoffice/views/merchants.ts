@@ -9,6 +9,8 @@ import type { Merchant, Frontend } from "../../../gen/cashier/admin/v1/merchant_
 import { wireAmountToMinor } from "../../wire/amount.ts";
 import { PayoutApproval } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import type { ProcessorAccount } from "../../../gen/cashier/admin/v1/processor_account_pb.js";
+import type { Connector } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
+import { accountsSection } from "./processor-accounts.ts";
 import type { Money } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { button, field, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
@@ -51,6 +53,8 @@ export function amountInput(m: Money): string {
 export interface MerchantView {
   merchant: Merchant;
   accounts: readonly ProcessorAccount[];
+  /** The connectors an account may use (the engine's list), for the admin's "add an account". */
+  connectors: readonly Connector[];
   fourEyes: readonly Money[];
   canUpdate: boolean;
   canRotate: boolean;
@@ -127,16 +131,7 @@ ${noticeBox(v.notice)}
   }</dd>
 <dt>${t("bo.merchant.updated")}</dt><dd>${when(tr, m.updateTime)}</dd>
 </dl>
-<h2>${t("bo.merchant.accounts")}</h2>
-${dataTable({
-  caption: t("bo.merchant.accountsCaption"),
-  head: [t("bo.tx.processor"), t("bo.merchant.endpoint"), t("bo.merchant.enabled"), t("bo.merchant.updated")],
-  rows: v.accounts.map(
-    (a) =>
-      html`<tr><td>${a.processor}</td><td><bdi dir="ltr">${text(a.endpointUrl)}</bdi></td><td>${yesNo(tr, a.enabled)}</td><td>${when(tr, a.updateTime)}</td></tr>`,
-  ),
-  empty: t("bo.merchant.noAccounts"),
-})}
+${accountsSection(tr, { merchantId: m.merchantId, accounts: v.accounts, connectors: v.connectors, canUpdate: v.canUpdate })}
 <h2>${t("bo.merchant.fourEyes")}</h2>
 <p>${t("bo.merchant.fourEyesIntro")}</p>
 ${dataTable({

@@ -11,7 +11,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { FourEyesApproval } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
-import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { type Transaction, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
@@ -216,6 +216,7 @@ ${noticeBox(v.notice)}
 <dt>${t("bo.tx.order")}</dt><dd><bdi>${x.orderId}</bdi></dd>
 <dt>${t("bo.tx.processor")}</dt><dd>${text(x.paymentProcessor)}</dd>
 <dt>${t("bo.tx.processorId")}</dt><dd>${text(x.transactionId)}</dd>
+<dt>${t("bo.tx.routingRule")}</dt><dd id="routing-rule">${x.routingRule ? html`<bdi>${x.routingRule}</bdi>` : x.transactionType === TransactionType.REFUND ? t("bo.tx.routingRefund") : t("bo.tx.routingDefault")}</dd>
 <dt>${t("bo.tx.error")}</dt><dd>${x.errorCode ? `${x.errorCode} ${x.errorDetails}` : text("")}</dd>
 <dt>${t("bo.tx.card")}</dt><dd><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi> ${x.card?.brand ?? ""}</dd>
 <dt>${t("bo.tx.pin")}</dt><dd>${text(x.pin)}</dd>

@@ -205,7 +205,15 @@ t.test("a merchant's frontend limits read as money in the currency's own decimal
       },
     ],
   });
-  const page = merchantPage(consoleTranslator("en"), { merchant, accounts: [], fourEyes: [], canUpdate: false, canRotate: false, csrf: "c" }).toString();
+  const page = merchantPage(consoleTranslator("en"), {
+    merchant,
+    accounts: [],
+    connectors: [],
+    fourEyes: [],
+    canUpdate: false,
+    canRotate: false,
+    csrf: "c",
+  }).toString();
   t.match(page, "USD: deposits 5.00 USD to 5000.00 USD; withdrawals – to –.");
   t.match(page, "BHD: deposits – to –; withdrawals – to 5.000 BHD.");
 });

@@ -42,6 +42,14 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     max: "2",
     from: "a",
     fields: "from, to",
+    connector: "checkout",
+    capabilities: "sale, refund",
+    n: 2,
+    list: "a, b",
+    label: "rule 2",
+    amount: "1000",
+    what: "This sale",
+    rule: "eu-cards",
   };
   for (const locale of LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
