@@ -57,6 +57,18 @@ export async function writeBatchTotals(): Promise<{ batches: number; calls: numb
   return { batches: read("_count"), calls: read("_sum") };
 }
 
+const replicaFallbacks = new Counter({
+  name: "cashier_db_replica_fallbacks_total",
+  help: "Backoffice reads meant for the read replica (DATABASE_READ_URL) that read the primary instead, by why: unavailable, or lag_unknown.",
+  labelNames: ["reason"] as const,
+  registers: [],
+});
+
+/** Counts one read sent to the primary though a replica is configured (engine/store/replica-reads.ts). */
+export function recordReplicaFallback(reason: "unavailable" | "lag_unknown"): void {
+  replicaFallbacks.inc({ reason });
+}
+
 /** What the metrics read at scrape time: the pg pool under MikroORM. */
 export interface PoolLike {
   totalCount: number;
@@ -86,16 +98,55 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
+ * The read replica's figures, measured at scrape time (a replica read by no page is watched all the same): its lag
+ * in seconds (engine/store/replica-lag.ts; NaN while it cannot be told), whether it answered, and the reads
+ * that fell back to the primary.
+ */
+function replicaGauges(registry: Registry, lag: () => Promise<number | undefined>): void {
+  registry.registerMetric(replicaFallbacks);
+  let last: Promise<number | undefined | null> | undefined;
+  // One measurement per scrape for both gauges, whose collects a scrape starts together (null: the replica or the
+  // primary did not answer); the next scrape measures anew.
+  const measure = () =>
+    (last ??= withTimeout(lag(), COLLECT_TIMEOUT_MS)
+      .catch(() => null)
+      .finally(() => {
+        last = undefined;
+      }));
+  new Gauge({
+    name: "cashier_db_replica_lag_seconds",
+    help: "How far the read replica (DATABASE_READ_URL) may be behind the primary, in seconds; 0 when caught up, NaN when it cannot be told (read at scrape time).",
+    registers: [registry],
+    async collect() {
+      const ms = await measure();
+      this.set(typeof ms === "number" ? ms / 1000 : Number.NaN);
+    },
+  });
+  new Gauge({
+    name: "cashier_db_replica_reachable",
+    help: "1 when the read replica answered the scrape's lag query, 0 when it did not.",
+    registers: [registry],
+    async collect() {
+      this.set((await measure()) === null ? 0 : 1);
+    },
+  });
+}
+
+/**
  * Builds the engine's registry. `pool` resolves to the pg Pool MikroORM uses
  * (`orm.em.getConnection().getNativeClient()`); its counts and the callback
  * table are read at scrape time, so an idle engine does no metrics work.
  */
-export function createEngineMetrics(pool: () => Promise<PoolLike>, opts: { defaults?: boolean } = {}): EngineMetrics {
+export function createEngineMetrics(
+  pool: () => Promise<PoolLike>,
+  opts: { defaults?: boolean; replicaLag?: () => Promise<number | undefined> } = {},
+): EngineMetrics {
   const registry = new Registry();
   if (opts.defaults !== false) collectDefaultMetrics({ register: registry });
   registry.registerMetric(processorOutcomes);
   registry.registerMetric(writeBatchCalls);
   registry.registerMetric(writeBatchesRefused);
+  if (opts.replicaLag) replicaGauges(registry, opts.replicaLag);
 
   const requests = new Counter({
     name: "cashier_rpc_requests_total",

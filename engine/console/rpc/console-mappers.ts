@@ -1,9 +1,10 @@
-/** Operators, sessions, passkeys and audit rows -> cashier.admin.v1 messages, and the console's refusals -> gRPC errors. */
+/** Operators, sessions, passkeys, audit rows and read sources -> cashier.admin.v1 messages, and the console's refusals -> gRPC errors. */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { AuditEntrySchema, AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { ConsoleSessionSchema, PasskeySchema } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ReadSourceSchema } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { type ConsoleContext, ConsoleErrorReason, ConsoleErrorSchema } from "../../../gen/cashier/admin/v1/console_pb.js";
 import { EnrolmentSchema, OperatorRole, OperatorSchema, OperatorState } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { ErrorDetailSchema, ErrorReason } from "../../../gen/cashier/engine/v1/errors_pb.js";
@@ -14,6 +15,7 @@ import { type ConsoleReason, ConsoleRefusal } from "../domain/console-rules.ts";
 import { actionsOf, type Role } from "../domain/operator-roles.ts";
 import type { OperatorRecord, OperatorState as State } from "../ports/operators.ts";
 import type { PasskeyRecord } from "../ports/passkeys.ts";
+import type { ReadSource } from "../ports/read-replica.ts";
 import { RpcError } from "../../rpc/grpc-adapter.ts";
 import { EVERY_CONTROL_CHARACTER } from "../../shared/control-characters.ts";
 import { BULK_APPROVE_MAX } from "../../shared/payout-reasons.ts";
@@ -134,3 +136,6 @@ export function payoutsTarget(traceIds: readonly number[]): string {
 
 /** An audit row's target for the merchant a console call named, before it is known to exist: cut to 64 characters. */
 export const merchantTarget = (merchantId: string): string => `merchant:${merchantId.slice(0, 64)}`;
+
+/** Where a replica-served read ran (ports/read-replica.ts), as its answer carries it. */
+export const readSourceToProto = (s: ReadSource) => create(ReadSourceSchema, { replica: s.replica, lagMs: BigInt(s.lagMs) });

@@ -9,14 +9,18 @@
 import type { ConsoleWorkService } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { ProcessDeps } from "../../payments/index.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
+import type { ConsoleReads } from "../ports/read-replica.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { dashboardWork } from "./work-dashboard.ts";
 import { payoutWork } from "./work-payouts.ts";
 import { refusedFormWork } from "./work-refused-forms.ts";
 import { transactionWork } from "./work-transactions.ts";
 
-/** The console's own stores, and the payments' ports its reads and actions go through. */
-export type ConsoleWorkDeps = ProcessDeps & BackofficeDeps;
+/**
+ * The console's own stores, the payments' ports its reads and actions go through, and the reads the read replica
+ * may serve (the search, its export, the dashboard).
+ */
+export type ConsoleWorkDeps = ProcessDeps & BackofficeDeps & { reads: ConsoleReads };
 
 export function consoleWorkService(deps: ConsoleWorkDeps): ServiceImpl<typeof ConsoleWorkService> {
   return { ...transactionWork(deps), ...payoutWork(deps), ...dashboardWork(deps), ...refusedFormWork(deps) };

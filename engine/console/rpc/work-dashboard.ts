@@ -15,15 +15,16 @@ import {
   ProcessorHourSchema,
 } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
+import type { ConsoleReads } from "../ports/read-replica.ts";
 import { authorize } from "../app/console-session.ts";
-import { callerOf, consoleCall } from "./console-mappers.ts";
+import { callerOf, consoleCall, readSourceToProto } from "./console-mappers.ts";
 import { merchantsFor } from "./console-scope.ts";
 import { kindToProto } from "../../payments/rpc/index.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { timeArgument } from "../../rpc/time-argument.ts";
 
-export function dashboardWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof ConsoleWorkService>, "getDashboard"> {
+export function dashboardWork(deps: BackofficeDeps & { reads: ConsoleReads }): Pick<ServiceImpl<typeof ConsoleWorkService>, "getDashboard"> {
   return {
     getDashboard: (req) =>
       consoleCall(async () => {
@@ -34,7 +35,8 @@ export function dashboardWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof Con
         const start = timeArgument("start_time", req.startTime) ?? new Date(end.getTime() - 24 * 3_600_000);
         if (start >= end) throw invalidArgument("end_time", "must be after start_time");
         if (end.getTime() - start.getTime() > 31 * 86_400_000) throw invalidArgument("start_time", "must be at most 31 days before end_time");
-        const f = await deps.backoffice.dashboard(merchants, start, end, now);
+        // Figures an operator reads: from the replica when there is one.
+        const { value: f, source } = await deps.reads.read((ports) => ports.backoffice.dashboard(merchants, start, end, now));
         return create(GetDashboardResponseSchema, {
           volume: f.volume.map((v) =>
             create(ProcessorHourSchema, {
@@ -60,6 +62,7 @@ export function dashboardWork(deps: BackofficeDeps): Pick<ServiceImpl<typeof Con
           ),
           startTime: timestampFromDate(start),
           endTime: timestampFromDate(end),
+          readSource: readSourceToProto(source),
         });
       }),
   };

@@ -18,6 +18,7 @@ import {
 } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import type { BackofficeDeps } from "../ports/ports.ts";
+import type { ConsoleReads } from "../ports/read-replica.ts";
 import { checkOffered, checkTransactionNow } from "../app/check-transaction-now.ts";
 import { auditExport } from "../app/console-export.ts";
 import { auditingRefusals, authorize } from "../app/console-session.ts";
@@ -25,7 +26,7 @@ import type { CallbackView, ProcessDeps } from "../../payments/index.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import { redeliverCallback } from "./admin-service.ts";
-import { callerOf, consoleCall } from "./console-mappers.ts";
+import { callerOf, consoleCall, readSourceToProto } from "./console-mappers.ts";
 import { merchantsFor, notFound } from "./console-scope.ts";
 import { attempts, queued } from "./work-payouts.ts";
 import { callbackToProto } from "../../payments/rpc/index.ts";
@@ -40,7 +41,7 @@ type TransactionCalls = Pick<
   "searchTransactions" | "getTransactionDetail" | "redeliverCallback" | "listStuckWork" | "checkTransactionNow"
 >;
 
-export function transactionWork(deps: ProcessDeps & BackofficeDeps): TransactionCalls {
+export function transactionWork(deps: ProcessDeps & BackofficeDeps & { reads: ConsoleReads }): TransactionCalls {
   return {
     searchTransactions: (req) =>
       consoleCall(async () => {
@@ -50,10 +51,13 @@ export function transactionWork(deps: ProcessDeps & BackofficeDeps): Transaction
         // One merchant (asked for, or the whole scope): its index walk. Several: the search's own bounded walk,
         // checking the scope on each order it reads, so the page token is the search's and nothing is merged here.
         const one = merchants === undefined || merchants.length === 1;
-        const r = await listTransactions(
-          deps,
-          create(ListTransactionsRequestSchema, { ...filter, merchantId: one ? (merchants?.[0] ?? "") : "" }),
-          one ? undefined : merchants,
+        // Read from the replica when there is one (a search leads to no write; the detail it links to reads the primary).
+        const { value: r, source } = await deps.reads.read((ports) =>
+          listTransactions(
+            ports,
+            create(ListTransactionsRequestSchema, { ...filter, merchantId: one ? (merchants?.[0] ?? "") : "" }),
+            one ? undefined : merchants,
+          ),
         );
         if (req.export)
           await auditExport(deps, who, {
@@ -62,7 +66,11 @@ export function transactionWork(deps: ProcessDeps & BackofficeDeps): Transaction
             merchantId: filter.merchantId,
             filters: toJson(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { ...filter, pageSize: 0, pageToken: "" })),
           });
-        return create(SearchTransactionsResponseSchema, { transactions: r.transactions, nextPageToken: r.nextPageToken });
+        return create(SearchTransactionsResponseSchema, {
+          transactions: r.transactions,
+          nextPageToken: r.nextPageToken,
+          readSource: readSourceToProto(source),
+        });
       }),
 
     getTransactionDetail: (req) =>

@@ -23,7 +23,7 @@ const LAST_FOUR = /^\d{4}$/;
  * `merchantIds`: the caller may see only these merchants' transactions (a
  * Backoffice operator scoped to several); undefined: every merchant's.
  */
-export async function listTransactions(deps: Pick<ProcessDeps, "orders">, req: ListTransactionsRequest, merchantIds?: readonly string[]) {
+export async function listTransactions(deps: { orders: Pick<ProcessDeps["orders"], "list"> }, req: ListTransactionsRequest, merchantIds?: readonly string[]) {
   for (const [field, value] of [
     ["merchant_id", req.merchantId],
     ["order_id", req.orderId],

@@ -7,6 +7,7 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_SCHEDULE_SETTINGS as D } from "../schedule-settings.ts";
 import { parseKeys } from "./acquirer-sim-keys.ts";
+import { databaseReadUrl } from "./database-read-url.ts";
 import { tokenListSetting, tokenSetting } from "./bearer-tokens.ts";
 import { ConfigError, flag, host, list, port, positiveInt, secondsList, wholeNumber } from "./env-readers.ts";
 import { trustedProxiesSetting } from "./trusted-proxies.ts";
@@ -14,6 +15,11 @@ import { trustedProxiesSetting } from "./trusted-proxies.ts";
 export interface Config {
   /** A real Postgres; undefined means the embedded one under dataDir. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_READ_URL: a read replica for the Backoffice's searches, CSV exports and dashboard; undefined: they read
+   * the primary (engine/store/read-orm.ts).
+   */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   edgePort: number;
   enginePort: number;
@@ -175,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const enginePort = port(env, "ENGINE_PORT", 50051);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: databaseReadUrl(env, "DATABASE_READ_URL"),
     dataDir: resolve(cwd, env.CASHIER_DATA_DIR || ".data"),
     edgePort,
     enginePort,

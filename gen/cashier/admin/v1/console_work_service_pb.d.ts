@@ -71,6 +71,13 @@ export declare type SearchTransactionsResponse = Message<"cashier.admin.v1.Searc
    * @generated from field: string next_page_token = 2;
    */
   nextPageToken: string;
+
+  /**
+   * Where this page was read: the read replica (and how far behind it may be) or the primary.
+   *
+   * @generated from field: cashier.admin.v1.ReadSource read_source = 3;
+   */
+  readSource?: ReadSource | undefined;
 };
 
 /**
@@ -78,6 +85,40 @@ export declare type SearchTransactionsResponse = Message<"cashier.admin.v1.Searc
  * Use `create(SearchTransactionsResponseSchema)` to create a new message.
  */
 export declare const SearchTransactionsResponseSchema: GenMessage<SearchTransactionsResponse>;
+
+/**
+ * ReadSource says where a read that may be served by the engine's read
+ * replica (DATABASE_READ_URL: the search, its export, the dashboard) was
+ * read, so that the console can say when its figures may be behind. A read
+ * that could not use the replica (none configured, unreachable, its lag
+ * unknown) was read from the primary and is current.
+ *
+ * @generated from message cashier.admin.v1.ReadSource
+ */
+export declare type ReadSource = Message<"cashier.admin.v1.ReadSource"> & {
+  /**
+   * True when read from the read replica; false when read from the primary.
+   *
+   * @generated from field: bool replica = 1;
+   */
+  replica: boolean;
+
+  /**
+   * At most how far behind the primary the answer may be, in milliseconds:
+   * everything committed on the primary longer ago than this is in it. 0 when
+   * the replica had replayed everything the primary had written when the read
+   * began, and always 0 on the primary.
+   *
+   * @generated from field: int64 lag_ms = 2;
+   */
+  lagMs: bigint;
+};
+
+/**
+ * Describes the message cashier.admin.v1.ReadSource.
+ * Use `create(ReadSourceSchema)` to create a new message.
+ */
+export declare const ReadSourceSchema: GenMessage<ReadSource>;
 
 /**
  * GetTransactionDetailRequest names an attempt.
@@ -1012,6 +1053,13 @@ export declare type GetDashboardResponse = Message<"cashier.admin.v1.GetDashboar
    * @generated from field: google.protobuf.Timestamp end_time = 6;
    */
   endTime?: Timestamp | undefined;
+
+  /**
+   * Where the figures were read: the read replica (and how far behind it may be) or the primary.
+   *
+   * @generated from field: cashier.admin.v1.ReadSource read_source = 7;
+   */
+  readSource?: ReadSource | undefined;
 };
 
 /**
