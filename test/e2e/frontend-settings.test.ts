@@ -136,6 +136,15 @@ t.test("bad settings are INVALID_ARGUMENT naming the field", async (t) => {
       "frontend.allowed_origins[0]",
     ],
     [
+      () =>
+        admin.updateFrontend({
+          merchantId: "m-pages",
+          frontend: { name: "pages-usd", allowedOrigins: ["https://shop.example", "https://*.example.com"] },
+          updateMask: { paths: ["allowed_origins"] },
+        }),
+      "frontend.allowed_origins[1]",
+    ],
+    [
       () => admin.createFrontend({ merchantId: "m-pages", frontend: { name: "x", baseCurrency: "USD", depositPresets: [100n, -5n] } }),
       "frontend.deposit_presets[1]",
     ],

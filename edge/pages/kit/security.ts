@@ -3,7 +3,10 @@
  * response's nonce and styles come only from the edge itself, so an injected
  * tag or attribute does nothing even if escaping ever failed; framing is
  * allowed only for the frontend's `allowed_origins`; nothing leaks through
- * the Referer; pages showing a customer's data are never cached.
+ * the Referer; pages showing a customer's data are never cached; a page that
+ * opened one (window.open, a link with target) keeps no handle on it
+ * (Cross-Origin-Opener-Policy), so it can neither navigate it away nor read
+ * whether it is still open.
  */
 import { randomBytes } from "node:crypto";
 
@@ -52,7 +55,10 @@ export interface PageSecurity {
 /** The Content-Security-Policy of a page: nothing inline without the nonce, nothing from another origin. */
 export function contentSecurityPolicy(s: PageSecurity): string {
   const targets = (s.formTargets ?? []).filter((o) => httpOrigin(o) === o);
-  const ancestors = s.frameAncestors && s.frameAncestors.length > 0 ? s.frameAncestors.join(" ") : "'none'";
+  // Only exact origins frame a page: a pattern stored before the engine refused them (`https://*.shop.example`)
+  // would let every subdomain in, so it is left out here too.
+  const exact = (s.frameAncestors ?? []).filter((o) => httpOrigin(o) === o && !o.includes("*"));
+  const ancestors = exact.length > 0 ? exact.join(" ") : "'none'";
   return [
     "default-src 'none'",
     `script-src 'nonce-${s.nonce}'`,
@@ -67,7 +73,7 @@ export function contentSecurityPolicy(s: PageSecurity): string {
 
 /** Every security header of an HTML page. */
 export function pageHeaders(s: PageSecurity): Record<string, string> {
-  const framed = s.frameAncestors && s.frameAncestors.length > 0;
+  const framed = (s.frameAncestors ?? []).some((o) => httpOrigin(o) === o && !o.includes("*"));
   const headers: Record<string, string> = {
     "Content-Type": "text/html; charset=utf-8",
     "Content-Security-Policy": contentSecurityPolicy(s),
@@ -75,6 +81,10 @@ export function pageHeaders(s: PageSecurity): Record<string, string> {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": s.customerData === false ? "no-cache" : "no-store",
     "Cross-Origin-Resource-Policy": "same-origin",
+    // same-origin: an opener of another origin loses its window handle (no navigating the page away, no
+    // postMessage into it). Browsers apply it to top-level pages only, so framing by allowed_origins is untouched,
+    // and redirects to an acquirer's 3-D Secure page and back are navigations, which it does not restrict.
+    "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
   };
   // X-Frame-Options cannot name several origins: it is sent only when no one may frame (old browsers).

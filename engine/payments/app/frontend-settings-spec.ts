@@ -11,6 +11,7 @@ import { MerchantsFileError } from "./merchant-errors.ts";
 export const MAX_ALLOWED_ORIGINS = 20;
 export const MAX_DEPOSIT_PRESETS = 8;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 const isPositiveInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 
@@ -37,6 +38,10 @@ function flag(f: Record<string, unknown>, key: string, fw: string, fallback: boo
 function origin(v: unknown, field: string): string {
   const problem = "must be an origin such as https://shop.example or https://shop.example:8443 (scheme, host and port only)";
   if (typeof v !== "string") throw new MerchantsFileError(field, problem);
+  // A URL parses "https://*.example.com" (the host keeps its "*"), and frame-ancestors would read it as every
+  // subdomain, one taken over or run by someone else included: each origin is listed, never a pattern.
+  if (v.includes("*"))
+    throw new MerchantsFileError(field, `is a wildcard (${v.slice(0, 100)}): list each origin that frames the Cashier, such as https://shop.example`);
   let u: URL;
   try {
     u = new URL(v);
@@ -44,6 +49,8 @@ function origin(v: unknown, field: string): string {
     throw new MerchantsFileError(field, problem);
   }
   if ((u.protocol !== "https:" && u.protocol !== "http:") || u.origin !== v) throw new MerchantsFileError(field, problem);
+  // What a CSP source may hold: letters, digits and hyphens between dots, or an IPv6 address in brackets.
+  if (!HOST_NAME.test(u.hostname) && !u.hostname.startsWith("[")) throw new MerchantsFileError(field, problem);
   if (u.protocol === "http:" && !LOOPBACK_HOSTS.has(u.hostname))
     throw new MerchantsFileError(field, "must use https (http only for localhost, 127.0.0.1 or [::1])");
   return v;

@@ -42,6 +42,9 @@ t.test("framing: the allowed origins only; X-Frame-Options DENY when none", asyn
   const alone = pageHeaders({ nonce: "n" });
   t.same(directives(alone["Content-Security-Policy"])["frame-ancestors"], ["'none'"]);
   t.equal(alone["X-Frame-Options"], "DENY");
+  const patterns = pageHeaders({ nonce: "n", frameAncestors: ["https://*.shop.example", "*", "https://shop.example/path"] });
+  t.same(directives(patterns["Content-Security-Policy"])["frame-ancestors"], ["'none'"], "a wildcard or a non-origin frames nothing");
+  t.equal(patterns["X-Frame-Options"], "DENY");
 });
 
 t.test("the other headers", async (t) => {
@@ -54,6 +57,14 @@ t.test("the other headers", async (t) => {
   t.equal(pageHeaders({ nonce: "n", tls: true })["Strict-Transport-Security"], "max-age=31536000; includeSubDomains");
   t.equal(pageHeaders({ nonce: "n" })["Cache-Control"], "no-store", "customer data is assumed unless a page says it has none");
   t.equal(pageHeaders({ nonce: "n", customerData: false })["Cache-Control"], "no-cache");
+});
+
+t.test("an opener keeps no handle on a page: Cross-Origin-Opener-Policy same-origin, framed or not", async (t) => {
+  t.equal(pageHeaders({ nonce: "n" })["Cross-Origin-Opener-Policy"], "same-origin");
+  const framed = pageHeaders({ nonce: "n", frameAncestors: ["https://shop.example"] });
+  t.equal(framed["Cross-Origin-Opener-Policy"], "same-origin", "sent to framed pages too (browsers ignore it in a frame)");
+  t.same(directives(framed["Content-Security-Policy"])["frame-ancestors"], ["https://shop.example"], "framing by the allowed origin stays");
+  t.equal(framed["Cross-Origin-Embedder-Policy"], undefined, "no COEP: the page needs no cross-origin isolation");
 });
 
 t.test("httpOrigin accepts only absolute http(s) URLs", async (t) => {
