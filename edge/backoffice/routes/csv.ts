@@ -34,6 +34,8 @@ export interface CsvExport {
   page(token: string): Promise<ExportPage>;
   /** The last line of a file cut after `rows` rows. */
   cutNote(rows: number): string;
+  /** A line ending the file once every page is read (a replica's lag), if there is one to say. */
+  closingNote?(): string | undefined;
 }
 
 /**
@@ -51,7 +53,10 @@ export async function sendCsv(ctx: Context, e: CsvExport): Promise<void> {
     token = page.next;
     pages += 1;
   } while (token && pages < e.maxPages);
-  if (token) lines.push(csvLine([e.cutNote(lines.length - 1)]));
+  const rows = lines.length - 1;
+  if (token) lines.push(csvLine([e.cutNote(rows)]));
+  const closing = e.closingNote?.();
+  if (closing) lines.push(csvLine([closing]));
   ctx.status = 200;
   ctx.set({
     "Content-Type": "text/csv; charset=utf-8",

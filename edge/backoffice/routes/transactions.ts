@@ -23,6 +23,7 @@ import { consoleGet, consolePost, type PageDeps, refuseFilters, refuseSearch, re
 import { csvLine, sendCsv } from "./csv.ts";
 import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 import { dayRange } from "./date-filter.ts";
+import { secondsBehind } from "../views/replica-notice.ts";
 
 const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
@@ -178,6 +179,7 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         transactions: res.transactions,
         nextPageToken: res.nextPageToken,
         paged: pageToken !== "",
+        readSource: res.readSource,
       }),
     );
   });
@@ -192,6 +194,8 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     // The engine's search has no trace_id filter: an export that names one is refused, never widened to every row.
     if (search.trace_id !== "")
       return refuseSearch(ctx, s, s.kit.tr.t(traceIdOf(search.trace_id) === undefined ? "bo.search.badTrace" : "bo.search.traceNotExported"));
+    // The most any page was behind, when read from a replica far behind: the file's last line says so.
+    let behind: number | undefined;
     try {
       await sendCsv(ctx, {
         name: "transactions",
@@ -199,9 +203,11 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         maxPages: EXPORT_PAGES,
         page: async (token) => {
           const res = await deps.client.work.searchTransactions({ context: s.context, filter: filterOf(search, 500, token), export: true });
+          behind = Math.max(behind ?? 0, secondsBehind(res.readSource) ?? 0) || undefined;
           return { lines: res.transactions.map(csvRow), next: res.nextPageToken };
         },
         cutNote: (rows) => `# cut after ${rows} rows: narrow the search to export the rest`,
+        closingNote: () => (behind ? `# read from a replica of the database up to ${behind} s behind: the latest transactions may be missing` : undefined),
       });
     } catch (err) {
       return refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);

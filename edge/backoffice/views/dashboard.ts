@@ -12,6 +12,7 @@ import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable } from "./controls.ts";
 import { age, kindName, when } from "./format.ts";
 import { jsonForScript } from "./gate.ts";
+import { replicaNotice } from "./replica-notice.ts";
 
 /** Colours with at least 3:1 contrast on white (WCAG 1.4.11), one per series. */
 const PALETTE = ["#1d4ed8", "#b45309", "#047857", "#7c3aed", "#be123c", "#0e7490", "#4d5566"];
@@ -195,6 +196,7 @@ export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse): H
   };
 
   return html`<h1>${t("bo.nav.dashboard")}</h1>
+${replicaNotice(tr, d.readSource)}
 <p class="muted">${t("bo.dash.period")} ${when(tr, d.startTime)} – ${when(tr, d.endTime)}</p>
 <ul class="figures" id="figures">
 <li>${t("bo.dash.attempts")}<strong id="figure-attempts">${totalAttempts}</strong></li>

@@ -21,6 +21,7 @@ import { dataTable, inputField, type Option, selectField } from "./controls.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
 import { callbackBadge, kindName, money, reasonLabel, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
+import { type ReadSourceView, replicaNotice } from "./replica-notice.ts";
 import type { Notice } from "./model.ts";
 import { checkSection } from "./check.ts";
 
@@ -117,6 +118,8 @@ export interface SearchView {
   /** Whether this is a later page (a link back to the first). */
   paged: boolean;
   notice?: Notice;
+  /** Where the engine read the page (a replica far behind is said above the form). */
+  readSource?: ReadSourceView;
 }
 
 export function searchPage(tr: ConsoleTranslator, v: SearchView): Html {
@@ -124,6 +127,7 @@ export function searchPage(tr: ConsoleTranslator, v: SearchView): Html {
   const s = v.search;
   return html`<h1>${t("bo.nav.transactions")}</h1>
 ${noticeBox(v.notice)}
+${replicaNotice(tr, v.readSource)}
 <form method="get" action="/transactions" class="filters" role="search" aria-label="${t("bo.search.label")}">
 ${inputField({ name: "trace_id", label: t("bo.tx.trace"), value: s.trace_id, inputmode: "numeric", maxlength: 10, hint: t("bo.search.traceHint") })}
 ${inputField({ name: "merchant_id", label: t("bo.tx.merchant"), value: s.merchant_id, maxlength: 64 })}
