@@ -17,7 +17,15 @@ export function isToken(value: string | undefined): value is string {
 }
 
 /** The pages of a session. */
-export type SessionPage = "deposit" | "withdrawal" | "return" | `result/${number}` | `result/${number}/status` | "cancel" | "cards/delete";
+export type SessionPage =
+  | "deposit"
+  | "withdrawal"
+  | "return"
+  | `result/${number}`
+  | `result/${number}/status`
+  | `challenge/${number}`
+  | "cancel"
+  | "cards/delete";
 
 /** The address of a session's page, with the declared parent origin when there is one, and any other parameters. */
 export function sessionPath(sessionToken: string, page: SessionPage, parent?: string, query: Record<string, string> = {}): string {

@@ -1,9 +1,9 @@
 /**
  * The deposit form: GET shows it, POST decodes it (the shape of each field;
  * the engine applies the rules and names what it refuses), calls
- * SubmitDeposit and sends the browser on with a 303: to the 3-D Secure
- * challenge when the sale waits for it (which comes back to `return`), else
- * to the result page. GET return: after a challenge, the session's newest
+ * SubmitDeposit and sends the browser on with a 303: to the way to the 3-D
+ * Secure check when the sale waits for it (bank-check.ts; the check comes back
+ * to `return`), else to the result page. GET return: after a challenge, the session's newest
  * deposit's result. The card number and code are never shown again. Each
  * rendering of the form gets a fresh random submission key; the engine names
  * the order by it, so a second POST of one form answers the first's order.
@@ -15,7 +15,6 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitDepositRequest, SubmitDepositRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
-import { withParent } from "../../pages/kit/security.ts";
 import { parseAmountInput } from "../amount-input.ts";
 import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
@@ -141,8 +140,10 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     try {
       const { transaction } = await deps.cashier.submitDeposit(decoded.request);
       const x = transaction!;
-      // The challenge is one of the service's pages too: in a frame it tells the parent its size like the others.
-      if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl) return seeOther(ctx, withParent(x.redirectUrl, l.frame.parent));
+      // A 3-D Secure check is reached through a page of its own (challenge/<trace_id>): an acquirer's check is on its
+      // own site, where no redirect of this form may lead under the page's CSP form-action.
+      if (x.status === TransactionStatus.PENDING_ASYNC && x.redirectUrl)
+        return seeOther(ctx, sessionPath(l.frame.sessionToken, `challenge/${x.traceId}`, l.frame.parent));
       seeOther(ctx, sessionPath(l.frame.sessionToken, `result/${x.traceId}`, l.frame.parent));
     } catch (err) {
       if (isFieldRefusal(err)) return show(ctx, l, valuesOf(form), fieldErrorsOf(err, l.c.tr, l.frame.session, "deposit"), one(form, SUBMISSION_KEY_FIELD));

@@ -1,6 +1,6 @@
 /**
  * The hosted Cashier's routes on the edge's router: the autologin address,
- * the deposit and withdrawal forms, cancel, results. Each decodes, calls
+ * the deposit and withdrawal forms, the way to a 3-D Secure check, cancel, results. Each decodes, calls
  * CashierService and renders a view; no rule of the payment lives here.
  */
 import type Router from "@koa/router";
@@ -10,6 +10,7 @@ import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_serv
 import { createCsrf } from "../../pages/kit/csrf.ts";
 import type { CashierLimiters } from "../rate-limits.ts";
 import { autologinRoutes } from "./autologin.ts";
+import { bankCheckRoutes } from "./bank-check.ts";
 import { depositRoutes } from "./deposit.ts";
 import { resultRoutes } from "./result.ts";
 import { withdrawalRoutes } from "./withdrawal.ts";
@@ -23,4 +24,5 @@ export function cashierRoutes(
   depositRoutes(router, deps);
   withdrawalRoutes(router, deps);
   resultRoutes(router, deps);
+  bankCheckRoutes(router, deps);
 }

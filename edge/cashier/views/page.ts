@@ -36,7 +36,11 @@ export interface SessionFrame {
   parent?: string;
 }
 
-export function sessionPage(c: PageContext, f: SessionFrame, p: { http?: number; title: string; body: Html; refreshWithoutScript?: number }): CashierPage {
+export function sessionPage(
+  c: PageContext,
+  f: SessionFrame,
+  p: { http?: number; title: string; body: Html; refreshWithoutScript?: number; goTo?: string },
+): CashierPage {
   const allowed = f.session.frontendSettings?.allowedOrigins ?? [];
   const back = httpOrigin(f.session.returnUrl);
   return {
@@ -50,6 +54,7 @@ export function sessionPage(c: PageContext, f: SessionFrame, p: { http?: number;
       parentOrigin: f.parent,
       scripts: [ASSETS_OF_CASHIER.form],
       refreshWithoutScript: p.refreshWithoutScript,
+      goTo: p.goTo,
     }).value,
   };
 }

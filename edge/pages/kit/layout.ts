@@ -20,12 +20,18 @@ export interface Shell {
   scripts?: readonly Asset[];
   /** Seconds after which a page without scripts reloads itself (a result that is not final yet). */
   refreshWithoutScript?: number;
+  /**
+   * An address the page sends the browser on to at once, scripts or not (a declarative refresh of 0 seconds): a
+   * navigation of its own, so that a step of the journey reached by a form's redirect may lead to another site
+   * without that site in the form's CSP form-action (the Cashier's way to an acquirer's 3-D Secure page).
+   */
+  goTo?: string;
 }
 
 export function layout(s: Shell): Html {
   return html`<!doctype html>
 <html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${s.title}</title>
+<meta name="robots" content="noindex">${s.goTo ? html`<meta http-equiv="refresh" content="0; url=${s.goTo}">` : ""}<title>${s.title}</title>
 <link rel="icon" href="${ASSETS.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">
 <script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
