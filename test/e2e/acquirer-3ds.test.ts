@@ -129,6 +129,7 @@ t.test("Checkout.com: a failed challenge ends the sale declined", async (t) => {
   t.equal(w.finalLocation, RETURN_URL);
   const tx = await statusOf(w.traceId);
   t.equal(tx?.status, TransactionStatus.DECLINED);
+  t.equal(tx?.errorCode, 9004, "error_code 9004: the customer failed the 3-D Secure check, as at the simulators' page");
 });
 
 t.test("Adyen: the shopper who passes the challenge is sent back with a redirectResult, and the sale is approved", async (t) => {
@@ -147,6 +148,7 @@ t.test("Adyen: a failed challenge ends the sale declined", async (t) => {
   t.equal(w.finalLocation, RETURN_URL);
   const tx = await statusOf(w.traceId);
   t.equal(tx?.status, TransactionStatus.DECLINED);
+  t.equal(tx?.errorCode, 9004, "error_code 9004: the customer failed the 3-D Secure check, as at the simulators' page");
 });
 
 t.test("back from the acquirer a second time, the customer sees the finished page, not the acquirer again", async (t) => {
