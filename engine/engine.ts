@@ -40,7 +40,7 @@ import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
 import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 import { PgAuditStore } from "./console/store/audit-store.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
-import { openReplicaReads } from "./replica-wiring.ts";
+import { createSupervision, EMBEDDED_POSTGRES, OWN_ACQUIRER_SIM, type Supervision } from "./supervision.ts";
 
 export interface EngineHandle {
   port: number;
@@ -53,25 +53,38 @@ export interface EngineHandle {
   orm: MikroORM;
   deps: CashierDeps & EngineServiceDeps;
   databaseUrl: string;
-  /** The engine's own acquirer simulator (a child process), when ACQUIRER_SIM_URL was not set. */
+  /** The engine's own acquirer simulator (a child process, its pid the current child's), when ACQUIRER_SIM_URL was not set. */
   acquirerSim: { url: string; pid: number } | undefined;
   setPublicUrl(url: string): void;
   stop(): Promise<void>;
 }
 
-/** `now`: the clock the use cases read (app/clock.ts); the system's unless a test passes one it moves. */
-export async function startEngine(config: Config, log: Logger, opts: { host?: string; now?: Clock } = {}): Promise<EngineHandle> {
+/** What startEngine may be given besides its settings. */
+export interface EngineOptions {
+  host?: string;
+  /** The clock the use cases read (app/clock.ts); the system's unless a test passes one it moves. */
+  now?: Clock;
+  /**
+   * A supervised process (the embedded Postgres, the acquirer simulator's child) could not be restarted; the
+   * supervisor has logged `line`. The default exits the process with status 1; main.ts stops the rest first.
+   */
+  onGiveUp?: (line: string) => void;
+}
+
+export async function startEngine(config: Config, log: Logger, opts: EngineOptions = {}): Promise<EngineHandle> {
   // Read before anything starts: a wrong TLS file or merchants file stops the start at once.
   const tls = loadServerTls(config);
   const merchantsFile = config.merchantsFile ? await readMerchantsFile(config.merchantsFile) : undefined;
   let embedded: EmbeddedDb | undefined;
   let orm: MikroORM | undefined;
   let sim: SpawnedSim | undefined;
+  const supervision = createSupervision(log, opts.onGiveUp ?? (() => process.exit(1)));
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       embedded = await startEmbeddedPostgres(embeddedDbDir(config), (m) => log.warn(m));
       databaseUrl = embedded.url;
+      supervision.watch(EMBEDDED_POSTGRES, embedded);
       log.info({ dir: embeddedDbDir(config) }, "embedded postgres started");
     }
     const master = await loadMasterKey(config.masterKey, config.dataDir);
@@ -91,10 +104,12 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
         keys: config.acquirerSim.keys,
         onLine: (line) => simLog.info(lineMessage(line)),
       });
+      supervision.watch(OWN_ACQUIRER_SIM, sim);
       log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
     }
-    return await startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim });
+    return await startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim, supervision });
   } catch (err) {
+    await supervision.stop();
     await sim?.stop().catch(() => {});
     // A start that fails (a bad merchants file, a taken port) leaves no pool and no Postgres behind.
     await orm?.close().catch(() => {});
@@ -106,7 +121,7 @@ export async function startEngine(config: Config, log: Logger, opts: { host?: st
 interface StartContext {
   config: Config;
   log: Logger;
-  opts: { host?: string; now?: Clock };
+  opts: EngineOptions;
   tls: ReturnType<typeof loadServerTls>;
   keys: Keys;
   /** The database as configured (the schema's owner). */
@@ -116,6 +131,7 @@ interface StartContext {
   embedded: EmbeddedDb | undefined;
   orm: MikroORM;
   sim: SpawnedSim | undefined;
+  supervision: Supervision;
 }
 
 /** A line the simulator child logged (pino JSON), as a message for this engine's log. */
@@ -132,11 +148,13 @@ function lineMessage(line: string): string {
  * The registry: merchants' accounts opened through the connectors list, and the engine's own accounts (the default
  * cascade's) at the configured simulator or the engine's own child.
  */
-function processorRegistry(config: Config, sim: SpawnedSim | undefined, timeoutMs: number): ProcessorRegistry {
+function processorRegistry(config: Config, sim: SpawnedSim | undefined, timeoutMs: number, supervision: Supervision): ProcessorRegistry {
   const url = config.acquirerSim.url ?? sim?.url;
   const keys = config.acquirerSim.keys ?? sim?.keys;
   if (!url || !keys) throw new Error("no acquirer simulator: set ACQUIRER_SIM_URL and ACQUIRER_SIM_KEYS, or leave both unset");
-  return new ProcessorRegistry(ownAccounts(url, keys, timeoutMs), { timeoutMs });
+  // The engine's own child is known to be down while its supervisor restarts it; a simulator at ACQUIRER_SIM_URL is not watched.
+  const ownDown = sim ? () => supervision.isDown(OWN_ACQUIRER_SIM.name) : undefined;
+  return new ProcessorRegistry(ownAccounts(url, keys, timeoutMs), { timeoutMs, ownDown });
 }
 
 /**
@@ -180,7 +198,7 @@ async function prepareDatabase(
   }
 }
 
-async function startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim }: StartContext): Promise<EngineHandle> {
+async function startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim, supervision }: StartContext): Promise<EngineHandle> {
   const now = opts.now ?? systemClock;
   const merchants = new PgMerchantStore(orm, keys.encryption, undefined, now);
 
@@ -190,8 +208,6 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
   const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
   let workers: Workers | undefined;
-  // The Backoffice's searches, exports and dashboard: on DATABASE_READ_URL's replica when set.
-  const replica = await openReplicaReads(config, log, { databaseUrl, servingUrl, orm });
   const deps: EngineServicesDeps = {
     merchants,
     merchantStore: merchants,
@@ -199,7 +215,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     webhookInbox: new PgWebhookInbox(orm),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
-    processors: processorRegistry(config, sim, schedule.processor.timeoutMs),
+    processors: processorRegistry(config, sim, schedule.processor.timeoutMs, supervision),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
     schedule,
@@ -215,16 +231,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     operators: pgOperatorAccounts(orm),
     audit: new PgAuditStore(orm, keys.auditChain, now),
     backoffice: new PgBackofficeStore(orm, origin),
-    reads: replica.reads,
   };
-
-  // The audit chain's head, signed at each start apart from the chain and logged: a tail cut later is found.
-  try {
-    const head = await deps.audit.checkpointHead();
-    log.info({ auditRow: head.rowId, auditHash: head.rowHash, checkpoint: head.mac }, "audit chain head checkpointed");
-  } catch (err) {
-    log.warn({ err }, "could not checkpoint the audit chain's head at start; each new audit row still writes its own");
-  }
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
   const backofficeToken = config.backofficeToken ?? randomBytes(24).toString("base64url");
@@ -232,14 +239,14 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
   const probe = async () => {
     await orm.em.fork().execute("select 1");
   };
-  const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>, {
-    replicaLag: config.databaseReadUrl ? replica.reads.lag : undefined,
-  });
+  const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
   const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, {
     observe: metrics.interceptor,
     onAuthRefused: metrics.authRefused,
     reflection: config.grpcReflection ? config.serviceTokens : undefined,
+    notServing: supervision.notServing,
   });
+  supervision.onChange(() => health.recheck());
   const port = await listen(server, opts.host ?? config.engineHost, config.enginePort, tls);
   const metricsServer = await startMetricsServer(
     metrics.registry,
@@ -283,7 +290,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     orm,
     deps,
     databaseUrl,
-    acquirerSim: sim ? { url: sim.url, pid: sim.pid } : undefined,
+    acquirerSim: sim,
     setPublicUrl(url: string) {
       if (!config.publicUrl) publicUrl = url;
     },
@@ -294,6 +301,8 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
       // listener closes (no more wake-ups from other engines) and the workers
       // stop claiming and give their calls in flight a moment: what they
       // leave is safe, a claim that is never recorded falls due again.
+      // First: a process stopped below is not one that died.
+      await supervision.stop();
       health.stop();
       const rpc = new Promise<void>((resolve) => {
         const force = setTimeout(() => {
@@ -307,7 +316,6 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
       });
       await Promise.all([rpc, listener.stop(), stopWorkers(running)]);
       await metricsServer.close();
-      await replica.close();
       await orm.close();
       await sim?.stop();
       if (embedded) await embedded.stop();

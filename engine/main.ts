@@ -35,7 +35,18 @@ let started: { stop(): Promise<void> } | undefined;
 
 try {
   const config = loadConfig();
-  const engine = await startEngine(config, log.child({ process: "engine" }));
+  const engine = await startEngine(config, log.child({ process: "engine" }), {
+    // A supervised process (the embedded Postgres, the acquirer simulator) could not be restarted: its supervisor has
+    // logged why. The rest stops within the shutdown time (a started one, if any), and the process exits 1 so that
+    // its own supervisor restarts Cashier.
+    onGiveUp: () => {
+      const force = setTimeout(() => process.exit(1), config.shutdownTimeoutMs);
+      void (started?.stop() ?? Promise.resolve()).finally(() => {
+        clearTimeout(force);
+        process.exit(1);
+      });
+    },
+  });
   // Stopped once, whoever asks first: a signal during the edge's start and that start's own failure may both.
   let stopping: Promise<void> | undefined;
   const stopEngine = () => (stopping ??= engine.stop());

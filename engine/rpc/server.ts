@@ -38,6 +38,8 @@ export interface GrpcServerOptions {
   reflection?: readonly string[];
   /** Refused tokens per address before it is blocked (auth-throttle.ts's default). */
   authLimit?: AuthFailureLimit;
+  /** The health services a supervised process that is down takes out (health.ts). */
+  notServing?: () => ReadonlySet<string>;
 }
 
 /**
@@ -73,7 +75,7 @@ export function buildGrpcServer(
   const guard: AuthGuard = { throttle: authThrottle(opts.authLimit), onRefused: opts.onAuthRefused };
   for (const s of services) s.add(server, { interceptors: interceptorsFor(s.tokens, { observe: opts.observe, onInternal, guard }), malformed });
   if (opts.reflection) addReflection(server, reflected, tokenCheck(opts.reflection, guard));
-  const health = addHealth(server, probe);
+  const health = addHealth(server, probe, undefined, opts.notServing);
   return { server, health };
 }
 

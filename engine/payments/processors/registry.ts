@@ -44,12 +44,15 @@ export interface RegistryOptions {
   connectors?: readonly ConnectorModule<unknown>[];
   /** One processor call's limit, given to every account opened (the schedule's processor timeout). */
   timeoutMs?: number;
+  /** True while the engine's own accounts' simulator (its child) is down and being restarted (engine/supervision.ts). */
+  ownDown?: () => boolean;
 }
 
 export class ProcessorRegistry {
   readonly #byName = new Map<string, Processor>();
   readonly #connectors: ReadonlyMap<string, ConnectorModule<unknown>>;
   readonly #timeoutMs: number;
+  readonly #ownDown: () => boolean;
   /** Processors opened from merchants' accounts, by merchant and account, with the account they were opened from. */
   readonly #opened = new Map<string, { fingerprint: string; processor: Processor | { refused: string } }>();
 
@@ -58,6 +61,17 @@ export class ProcessorRegistry {
     for (const p of own) this.#byName.set(p.name, p);
     this.#connectors = new Map((opts.connectors ?? CONNECTORS).map((c) => [c.name, c]));
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#ownDown = opts.ownDown ?? (() => false);
+  }
+
+  /**
+   * Whether `name` (for `holder`) is known to be down: one of the engine's own accounts while their simulator is
+   * being restarted. A call to it would be refused before anything is sent; the use case refuses the operation
+   * as retryable instead of making an order that could only fail.
+   */
+  knownDown(name: string, holder?: AccountHolder): boolean {
+    if (!this.#ownDown()) return false;
+    return !holder?.processorAccounts.some((a) => a.name === name) && this.#byName.has(name);
   }
 
   /** The engine's own processor of `name` (the one merchants without an account of that name use). */
