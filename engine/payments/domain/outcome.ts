@@ -20,8 +20,11 @@ export type ProcessorOutcome =
    * the attempt, so a request still in flight may yet be taken: believed only
    * past the schedule's no-record horizon. A processor that fences (a lookup of
    * an unseen key refuses that key for good) answers without it: final at once.
+   * `notSent`: the request never left (no connection to the acquirer could be
+   * made), so a sale may go on to the cascade's next account; a processor's own
+   * "unavailable" answer (CONTRACT 4's card ...0119) ends it.
    */
-  | { kind: "unavailable"; message: string; mayArriveLate?: boolean }
+  | { kind: "unavailable"; message: string; mayArriveLate?: boolean; notSent?: boolean }
   | { kind: "pending"; transactionId: string }
   /**
    * The customer must pass 3-D Secure. `redirectUrl`: the acquirer's own page
@@ -95,6 +98,16 @@ export function decide(type: TransactionType, outcome: ProcessorOutcome, lastInC
       return { to: failed, depositState: n, ...decline };
     }
     case "unavailable":
+      // Nothing reached the acquirer: the cascade's next account may take the sale (the refusal kept as its details).
+      if (outcome.notSent && type === "sale" && !lastInCascade)
+        return {
+          to: { status: "declined_retry" },
+          depositState: null,
+          transactionId: null,
+          errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE,
+          errorDetails: outcome.message,
+          cause,
+        };
       return { to: failed, depositState: e, transactionId: null, errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE, errorDetails: outcome.message, cause };
     case "challenge":
       return type === "sale"

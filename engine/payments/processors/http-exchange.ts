@@ -5,6 +5,9 @@
  * It resolves with the status, the headers and the body's text, or rejects with
  * an error named "TimeoutError" (no complete answer in time) or "ResetError"
  * (the answer was cut off): a connector reads both as `unknown`, never declined.
+ * A connection that could not be made (refused, no such host) rejects with
+ * "NotSentError": not one byte of the request left, so the acquirer surely has
+ * no payment of it (a connector may read it as not taken).
  */
 import http from "node:http";
 import https from "node:https";
@@ -19,6 +22,9 @@ export interface Exchanged {
 export function agentFor(base: string): http.Agent {
   return new (base.startsWith("https:") ? https : http).Agent({ keepAlive: true, timeout: 30_000 });
 }
+
+/** The system calls of a connection being made: an error of one of them was raised before the request was written. */
+const BEFORE_SENDING = new Set(["connect", "getaddrinfo"]);
 
 function failure(name: string, message: string): Error {
   const err = new Error(message);
@@ -59,7 +65,8 @@ export function exchange(
     }, timeoutMs);
     req.on("error", (err) => {
       clearTimeout(timer);
-      reject(err);
+      const call = (err as NodeJS.ErrnoException).syscall;
+      reject(call && BEFORE_SENDING.has(call) ? failure("NotSentError", `no connection (${(err as NodeJS.ErrnoException).code})`) : err);
     });
     req.end(body);
   });

@@ -3,7 +3,11 @@
  * their time limit and the API key header. Every payment carries our trace_id
  * as its Idempotency-Key; lost answers are found again by that key. What a
  * call means is decided in transformers.ts; a call that fails on the network
- * (timeout, reset, refused) is `unknown`, never declined.
+ * (timeout, reset) is `unknown`, never declined. A payment whose connection
+ * could not be made (the simulator down: refused) was surely not sent: it is
+ * `unavailable` and `notSent`, so a sale goes on to the cascade's next account;
+ * a lookup or a challenge's completion that could not connect stays `unknown`
+ * and is asked again later.
  */
 import { agentFor, exchange, jsonOf } from "../http-exchange.ts";
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
@@ -26,7 +30,7 @@ export function simConnector(s: SimConnectorSettings): Processor {
   // so a request never goes out on a connection the other side is closing.
   const agent = agentFor(base);
 
-  async function call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProcessorOutcome> {
+  async function call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string, payment = false): Promise<ProcessorOutcome> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { authorization: `Bearer ${s.apiKey}`, accept: "application/json" };
     if (text !== undefined) {
@@ -38,6 +42,8 @@ export function simConnector(s: SimConnectorSettings): Processor {
       const res = await exchange(agent, new URL(`${base}${path}`), method, headers, text, s.timeoutMs);
       return toOutcome(res.status, jsonOf(res.text));
     } catch (err) {
+      if (payment && (err as Error).name === "NotSentError")
+        return { kind: "unavailable", message: `${s.name} could not be reached; nothing was sent`, notSent: true };
       // The error's name only: a network error's text is not ours to log.
       const why = (err as Error).name === "TimeoutError" ? `no answer within ${s.timeoutMs} ms` : `the call failed (${(err as Error).name})`;
       return { kind: "unknown", transactionId: "", message: why };
@@ -45,7 +51,7 @@ export function simConnector(s: SimConnectorSettings): Processor {
   }
 
   const pay = (operation: "sale" | "payout" | "refund", req: Parameters<typeof paymentBody>[1]) =>
-    call("POST", "/v1/payments", paymentBody(operation, req), String(req.traceId));
+    call("POST", "/v1/payments", paymentBody(operation, req), String(req.traceId), true);
 
   return {
     name: s.name,

@@ -11,11 +11,13 @@ import { canTransition, stateKey, type State } from "../../../../../engine/payme
 import type { TransactionType } from "../../../../../engine/shared/transaction.ts";
 
 const TX = "proc-tx-1";
-const OUTCOMES: Record<ProcessorOutcome["kind"], ProcessorOutcome> = {
+const OUTCOMES: Record<ProcessorOutcome["kind"] | "notSent", ProcessorOutcome> = {
   approved: { kind: "approved", transactionId: TX },
   declined: { kind: "declined", transactionId: TX, code: "05", message: "Do not honour" },
   retryable: { kind: "retryable", transactionId: TX, code: "91", message: "Issuer unavailable" },
   unavailable: { kind: "unavailable", message: "Processor unavailable" },
+  // A connection refused: nothing was sent (the same kind, keyed apart in the table below).
+  notSent: { kind: "unavailable", message: "no connection (ECONNREFUSED)", notSent: true },
   pending: { kind: "pending", transactionId: TX },
   challenge: { kind: "challenge", transactionId: TX },
   unknown: { kind: "unknown", transactionId: TX, message: "timeout" },
@@ -31,13 +33,20 @@ interface Expect {
 
 // [type, kind, lastInCascade, expected]
 const STAY = (txId: string | null = TX): Expect => ({ to: null, deposit: null, code: null, txId });
-const TABLE: [TransactionType, ProcessorOutcome["kind"], boolean, Expect][] = [];
+const TABLE: [TransactionType, keyof typeof OUTCOMES, boolean, Expect][] = [];
 for (const last of [false, true]) {
   TABLE.push(
     ["sale", "approved", last, { to: "approved", deposit: null, code: null, txId: TX }],
     ["sale", "declined", last, { to: "declined", deposit: "N", code: 5, txId: TX }],
     ["sale", "retryable", last, last ? { to: "declined", deposit: "N", code: 91, txId: TX } : { to: "declined_retry", deposit: null, code: 91, txId: TX }],
     ["sale", "unavailable", last, { to: "declined", deposit: "E", code: 9001, txId: null }],
+    // Surely not sent: the cascade goes on; the last account's ends the sale as the processor's own refusal does.
+    [
+      "sale",
+      "notSent",
+      last,
+      last ? { to: "declined", deposit: "E", code: 9001, txId: null } : { to: "declined_retry", deposit: null, code: 9001, txId: null },
+    ],
     ["sale", "challenge", last, { to: "pending_async", deposit: null, code: null, txId: TX }],
     ["sale", "pending", last, STAY()],
     ["sale", "unknown", last, STAY()],
@@ -72,7 +81,7 @@ t.test("the decision table", async (t) => {
     if (want.code === null) t.equal(d.errorDetails, null, `${name}: no error_details`);
     else t.ok(d.errorDetails, `${name}: error_details set`);
     if (d.to) t.ok(canTransition(type, ANSWERED_FROM[type], d.to), `${name}: ${stateKey(ANSWERED_FROM[type])} -> ${stateKey(d.to)} is allowed`);
-    t.match(d.cause, kind, `${name}: cause names the outcome`);
+    t.match(d.cause, OUTCOMES[kind].kind, `${name}: cause names the outcome`);
   }
 });
 
@@ -80,7 +89,7 @@ t.test("payout and refund failures are declined, with no cascade", async (t) => 
   for (const type of ["payout", "refund"] as const) {
     const failed = type === "payout" ? "declined:J" : "declined";
     for (const last of [false, true]) {
-      for (const kind of ["declined", "retryable", "unavailable"] as const) {
+      for (const kind of ["declined", "retryable", "unavailable", "notSent"] as const) {
         const d = decide(type, OUTCOMES[kind], last);
         const name = `${type} ${kind}${last ? " (last)" : ""}`;
         t.equal(d.to && stateKey(d.to), failed, `${name}: ${failed}`);
