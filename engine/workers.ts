@@ -47,6 +47,7 @@ export function startWorkers(deps: ProcessDeps, retention: RetentionStore, log: 
     retention: startRetentionWorker(retention, deps.schedule.retention, {
       onError: onError("retention"),
       onPurged: (table, rows) => log.info({ table, rows }, "retention: purged"),
+      onMonths: (run) => log.info({ made: run.made, dropped: run.dropped }, "retention: months made and dropped"),
       now: deps.now,
     }),
   };

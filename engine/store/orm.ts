@@ -24,8 +24,10 @@ import { Migration016OrderIdClaim } from "./migrations/016-order-id-claim.ts";
 import { Migration017ConnectorAccounts } from "./migrations/017-connector-accounts.ts";
 import { Migration018AcquirerWebhooks } from "./migrations/018-acquirer-webhooks.ts";
 import { Migration019Routing } from "./migrations/019-routing.ts";
-import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
 import { Migration020WebhookRetention } from "./migrations/020-webhook-retention.ts";
+import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
+import { Migration022MonthlyPartitions } from "./migrations/022-monthly-partitions.ts";
+import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-control.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -46,8 +48,10 @@ const MIGRATIONS = [
   { name: "017-connector-accounts", class: Migration017ConnectorAccounts },
   { name: "018-acquirer-webhooks", class: Migration018AcquirerWebhooks },
   { name: "019-routing", class: Migration019Routing },
-  { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
   { name: "020-webhook-retention", class: Migration020WebhookRetention },
+  { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
+  { name: "022-monthly-partitions", class: Migration022MonthlyPartitions },
+  { name: "023-operator-dual-control", class: Migration023OperatorDualControl },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

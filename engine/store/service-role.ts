@@ -65,7 +65,13 @@ const READ_ONLY = ["allowed_transition", "mikro_orm_migrations"];
 /** Append-only: the service role adds rows and reads them. */
 const APPEND_ONLY = ["audit_log"];
 /** History: added and read, never rewritten; the retention purge deletes old rows. The acquirers' webhook inbox too: an event is kept as it came. */
-const HISTORY = ["transaction_event", "callback_attempt", "acquirer_webhook_event"];
+const HISTORY = ["transaction_event", "callback_attempt", "acquirer_webhook_event", "acquirer_webhook_event_key"];
+/** The monthly tables' upkeep (migration 022): run as the schema's owner, called by the retention worker. */
+const UPKEEP = [
+  "cashier_partitions_create(text, timestamptz, timestamptz)",
+  "cashier_partitions_detach(text, timestamptz)",
+  "cashier_partitions_drop_retired(text, timestamptz)",
+];
 
 /** The service role's password: derived from the owner's, never stored. */
 export function servicePassword(ownerPassword: string, role: string): string {
@@ -194,6 +200,14 @@ export async function prepareServiceRole(startup: MikroORM, url: string): Promis
         `revoke insert, update, delete on ${READ_ONLY.join(", ")} from ${r}`,
         `revoke update, delete on ${APPEND_ONLY.join(", ")} from ${r}`,
         `revoke update on ${HISTORY.join(", ")} from ${r}`,
+        // A month of a partitioned table is reached through its table, whose rights apply: none on the month itself,
+        // or the history could be rewritten by naming its month.
+        `do $$ declare m regclass; begin
+           for m in select c.oid::regclass from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and c.relispartition loop
+             execute format('revoke all on %s from %I', m, '${role}');
+           end loop;
+         end $$`,
+        `grant execute on function ${UPKEEP.join(", ")} to ${r}`,
         // The server's own bound on the role's statements (orm.ts), kept with the role rather than sent at each
         // connection's start, which a pooler such as PgBouncer would refuse.
         `alter role ${r} in database ${quoteIdent(me.db)} set statement_timeout = ${STATEMENT_TIMEOUT_MS}`,

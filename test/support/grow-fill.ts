@@ -9,7 +9,9 @@
  * attempt, a callback per final attempt (a few failed, refused or still
  * being retried, with their attempts, next due in 30 days so that no
  * worker sends them). Orders are two seconds apart, the
- * newest an hour old. The rows are written as they are after the fact, so
+ * newest an hour old; the monthly tables get the months that history spans
+ * first (migration 022), as a database that grew so would have them, so
+ * that old rows do not all fall to the default partition. The rows are written as they are after the fact, so
  * the transition triggers, which check each change as it happens, are off
  * for this session (session_replication_role = replica, also skipping the
  * foreign-key checks the written rows satisfy). Ends with VACUUM ANALYZE.
@@ -50,6 +52,11 @@ export async function growFill(url: string, n: number, log: (line: string) => vo
        on conflict (id) do nothing`,
       [GROW_MERCHANTS, TINY_MERCHANT],
     );
+    for (const table of ["transaction_event", "callback_attempt", "acquirer_webhook_event"])
+      await client.query(`select cashier_partitions_create($1, now() - interval '1 hour' - $2::int * interval '2 seconds' - interval '31 days', now())`, [
+        table,
+        n,
+      ]);
     const first = Number((await client.query("select coalesce(max(id), 0) + 1 as id from payment_order")).rows[0].id);
     const orders = await step(
       "orders",

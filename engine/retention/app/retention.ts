@@ -1,27 +1,29 @@
 /**
- * The retention worker (docs/operations.md, Retention): settled callbacks with
- * their attempts, the status history of final transactions, and the acquirers'
- * webhook events (their raw bodies), are deleted
- * once older than their retention period, at most `batch` rows of each table
- * per step and one step every `everyMs`, so a purge never competes with
- * payments for the database: that is its delete rate's bound, whatever the
- * backlog. A period of 0 keeps that table's rows for good. Ended sessions
- * (console, sign-ins, enrolment tokens, hosted Cashier) go the same way, by
- * their end on the service's clock.
+ * The retention worker (docs/operations.md, Retention): settled callbacks and
+ * the keys of old acquirer webhook events are deleted once older than their
+ * retention period, at most `batch` rows of each table per step and one step
+ * every `everyMs`, so a purge never competes with payments for the database:
+ * that is its delete rate's bound, whatever the backlog. The monthly tables
+ * (the status history, the callbacks' attempts, the webhook events with their
+ * raw bodies) lose whole months instead, in the partition upkeep its first
+ * step after a start and one step a day run (partition-maintenance.ts). A
+ * period of 0 keeps that table's rows for good. Ended sessions (console,
+ * sign-ins, enrolment tokens, hosted Cashier) go row by row, by their end on
+ * the service's clock.
  */
 import { startPollLoop, type PollLoop } from "../../shared/runtime/poll-loop.ts";
 import type { Clock } from "../../shared/runtime/clock.ts";
 import type { RetentionStore, RetentionTable, SessionRetention } from "../ports/ports.ts";
 import type { Schedule } from "../../payments/index.ts";
+import { type MaintenanceRun, partitionMaintenance } from "./partition-maintenance.ts";
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-/** The tables with a retention period, and that period in seconds. */
+/** The tables purged row by row that have a retention period, and that period in seconds (the webhook keys: the events'). */
 export function retentionPeriods(r: Schedule["retention"]): [RetentionTable, number][] {
   const periods: [RetentionTable, number][] = [
     ["callback", r.callbackDays * DAY_SECONDS],
-    ["transaction_event", r.eventDays * DAY_SECONDS],
-    ["acquirer_webhook_event", r.webhookDays * DAY_SECONDS],
+    ["acquirer_webhook_event_key", r.webhookDays * DAY_SECONDS],
   ];
   return periods.filter(([, seconds]) => seconds > 0);
 }
@@ -49,6 +51,8 @@ export function startRetentionWorker(
   opts: {
     onError: (err: unknown) => void;
     onPurged?: (table: RetentionTable | SessionRetention, rows: number) => void;
+    /** A partition upkeep that made or dropped a month. */
+    onMonths?: (run: MaintenanceRun) => void;
     /** The clock the sessions' times were written with (app/clock.ts). */
     now?: Clock;
   },
@@ -56,8 +60,15 @@ export function startRetentionWorker(
   const periods = retentionPeriods(r);
   const sessions = sessionPeriods(r);
   const now = opts.now ?? (() => new Date());
+  const months = partitionMaintenance(store, r);
   return startPollLoop(
     async () => {
+      // Its failure is told and the purges still run; it is tried again an hour later.
+      const run = await months.step(Date.now()).catch((err: unknown) => {
+        opts.onError(err);
+        return undefined;
+      });
+      if (run && (run.made > 0 || run.dropped.length > 0)) opts.onMonths?.(run);
       for (const [table, seconds] of periods) {
         const rows = await store.purge(table, seconds, r.batch);
         if (rows > 0) opts.onPurged?.(table, rows);

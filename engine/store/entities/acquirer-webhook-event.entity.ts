@@ -2,7 +2,11 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { MerchantEntity } from "./merchant.entity.ts";
 
-/** Table acquirer_webhook_event (018): one row per (merchant, account, the acquirer's event id). */
+/**
+ * Table acquirer_webhook_event (018; by month of received_at since 022, primary key (id, received_at)): one row
+ * per (merchant, account, the acquirer's event id), which acquirer_webhook_event_key's primary key ensures across
+ * months.
+ */
 export const AcquirerWebhookEventEntity = defineEntity({
   name: "AcquirerWebhookEvent",
   tableName: "acquirer_webhook_event",

@@ -4,6 +4,7 @@
  * they cover the migrated schema column for column.
  */
 import { AcquirerWebhookEventEntity } from "./acquirer-webhook-event.entity.ts";
+import { AcquirerWebhookEventKeyEntity } from "./acquirer-webhook-event-key.entity.ts";
 import { AllowedTransitionEntity } from "./allowed-transition.entity.ts";
 import { CallbackAttemptEntity } from "./callback-attempt.entity.ts";
 import { CallbackEntity } from "./callback.entity.ts";
@@ -52,4 +53,6 @@ export const ENTITIES = [
   AuditCheckpointEntity,
   // Acquirers' webhooks (018).
   AcquirerWebhookEventEntity,
+  // Their keys, apart since the inbox is partitioned by month (022).
+  AcquirerWebhookEventKeyEntity,
 ] as const;

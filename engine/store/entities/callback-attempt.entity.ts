@@ -3,13 +3,16 @@ import { defineEntity, p } from "@mikro-orm/core";
 import { CallbackEntity } from "./callback.entity.ts";
 import { ATTEMPT_OUTCOMES } from "./column-values.ts";
 
-/** Table callback_attempt (002). */
+/**
+ * Table callback_attempt (002; by month since 022, primary key (id, at)). The callback is a relation without a
+ * foreign key: a callback's attempts go with their month, after the callback itself.
+ */
 export const CallbackAttemptEntity = defineEntity({
   name: "CallbackAttempt",
   tableName: "callback_attempt",
   properties: {
     id: p.bigint("number").primary().autoincrement(),
-    callback: () => p.manyToOne(CallbackEntity).fieldName("callback_id"),
+    callback: () => p.manyToOne(CallbackEntity).fieldName("callback_id").createForeignKeyConstraint(false),
     at: p.datetime(),
     durationMs: p.integer(),
     httpStatus: p.integer().default(0),

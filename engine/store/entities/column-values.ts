@@ -39,5 +39,5 @@ export const CALLBACK_STATES = exactly<CallbackState>()(["pending", "delivered",
 export const ATTEMPT_OUTCOMES = exactly<AttemptOutcome>()(["delivered", "refused", "retry", "failed", "refused-address"]);
 /** merchant.payout_approval */
 export const PAYOUT_APPROVALS = ["auto", "manual"] as const;
-/** retention_watermark.name: the tables the retention purge reads. */
-export const RETENTION_TABLES = ["callback", "transaction_event", "hosted_session", "acquirer_webhook_event"] as const;
+/** retention_watermark.name: the tables the retention purge reads by id (the monthly ones go by month, 022). */
+export const RETENTION_TABLES = ["callback", "hosted_session"] as const;

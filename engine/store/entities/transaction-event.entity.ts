@@ -3,7 +3,10 @@ import { defineEntity, p } from "@mikro-orm/core";
 import { PAYOUT_LETTERS, TRANSACTION_STATUSES } from "./column-values.ts";
 import { TransactionEntity } from "./transaction.entity.ts";
 
-/** Table transaction_event (001): a transaction's history, in id order. */
+/**
+ * Table transaction_event (001; by month since 022): a transaction's history, in id order. Its primary key is
+ * (id, at), as a partitioned table's must include the month; ids still come from one sequence.
+ */
 export const TransactionEventEntity = defineEntity({
   name: "TransactionEvent",
   tableName: "transaction_event",

@@ -53,12 +53,13 @@ t.test("every table has its access decided: a table a later migration adds fails
        has_table_privilege('${role}', c.oid, 'SELECT') as s, has_table_privilege('${role}', c.oid, 'INSERT') as i,
        has_table_privilege('${role}', c.oid, 'UPDATE') as u, has_table_privilege('${role}', c.oid, 'DELETE') as d
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
   )) as { name: string; s: boolean; i: boolean; u: boolean; d: boolean }[];
   const access = Object.fromEntries(rows.map((r) => [r.name, `${r.s ? "r" : "-"}${r.i ? "a" : "-"}${r.u ? "w" : "-"}${r.d ? "d" : "-"}`]));
   const ROWS = "rawd";
   t.same(access, {
     acquirer_webhook_event: "ra-d",
+    acquirer_webhook_event_key: "ra-d",
     allowed_transition: "r---",
     audit_log: "ra--",
     callback: ROWS,
@@ -81,6 +82,40 @@ t.test("every table has its access decided: a table a later migration adds fails
     transaction: ROWS,
     transaction_event: "ra-d",
   });
+});
+
+t.test("the months of the partitioned tables are reached through their tables only; their upkeep is the role's to call", async (t) => {
+  const made = await prepareServiceRole(owner, db.url);
+  const role = serviceRoleName(db.name);
+  const months = (await owner.em.fork().execute(
+    `select c.relname as name,
+       has_table_privilege('${role}', c.oid, 'SELECT') or has_table_privilege('${role}', c.oid, 'INSERT')
+         or has_table_privilege('${role}', c.oid, 'UPDATE') or has_table_privilege('${role}', c.oid, 'DELETE') as any
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and c.relispartition`,
+  )) as { name: string; any: boolean }[];
+  t.ok(months.length >= 15, `the three tables' months and default partitions are there (${months.length})`);
+  t.strictSame(
+    months.filter((m) => m.any).map((m) => m.name),
+    [],
+    "no right on any month itself: a month named directly cannot be rewritten",
+  );
+  const [month] = months.filter((m) => m.name.startsWith("transaction_event_2"));
+  t.equal(await sqlOutcome(made.url!, `update ${month.name} set cause = 'rewritten'`), "42501", `update ${month.name}: refused`);
+  t.equal(await sqlOutcome(made.url!, "update transaction_event set cause = 'rewritten'"), "42501", "update through the table: refused, as before");
+  t.equal(
+    await sqlOutcome(made.url!, "select cashier_partitions_create('callback_attempt', now(), now() + interval '3 months')"),
+    "done",
+    "the upkeep runs as the role",
+  );
+  t.equal(await sqlOutcome(made.url!, "select cashier_partitions_create('audit_log', now(), now())"), "22023", "on the three monthly tables only");
+  const other = `cashier_t_other_${process.pid}`;
+  await owner.em.fork().execute(`drop role if exists ${other}`);
+  await owner.em.fork().execute(`create role ${other}`);
+  t.teardown(() => owner.em.fork().execute(`drop role if exists ${other}`));
+  const [{ may }] = (await owner.em
+    .fork()
+    .execute(`select has_function_privilege('${other}', 'cashier_partitions_detach(text, timestamptz)', 'EXECUTE') as may`)) as [{ may: boolean }];
+  t.equal(may, false, "another role of the cluster may not call it");
 });
 
 t.test("a SCRAM verifier that Postgres takes: the password signs in", async (t) => {

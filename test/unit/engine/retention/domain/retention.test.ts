@@ -6,6 +6,7 @@
 import t from "tap";
 import { planPurge, type RetentionRow } from "../../../../../engine/retention/domain/retention.ts";
 import { retentionPeriods, sessionPeriods } from "../../../../../engine/retention/app/retention.ts";
+import { monthlyPeriods, nextRunAt } from "../../../../../engine/retention/app/partition-maintenance.ts";
 
 const row = (id: number, old: boolean, settled: boolean): RetentionRow => ({ id, old, settled });
 
@@ -29,11 +30,26 @@ t.test("a retention of 0 days leaves that table alone", async (t) => {
   const base = { batch: 10, everyMs: 1000, sessionDays: 0, signInHours: 0, webhookDays: 0 };
   t.strictSame(retentionPeriods({ ...base, callbackDays: 90, eventDays: 0 }), [["callback", 90 * 86400]]);
   t.strictSame(retentionPeriods({ ...base, callbackDays: 0, eventDays: 0 }), []);
-  t.strictSame(retentionPeriods({ ...base, callbackDays: 1, eventDays: 2555 }), [
-    ["callback", 86400],
-    ["transaction_event", 2555 * 86400],
+  t.strictSame(retentionPeriods({ ...base, callbackDays: 1, eventDays: 2555 }), [["callback", 86400]], "the history goes by month, not row by row");
+  t.strictSame(
+    retentionPeriods({ ...base, callbackDays: 0, eventDays: 0, webhookDays: 90 }),
+    [["acquirer_webhook_event_key", 90 * 86400]],
+    "the webhook inbox's keys (its events go by month)",
+  );
+});
+
+t.test("the monthly tables: every one has its months made; each goes after its own period, 0 for good", async (t) => {
+  const base = { batch: 10, everyMs: 1000, sessionDays: 0, signInHours: 0 };
+  t.strictSame(monthlyPeriods({ ...base, callbackDays: 90, eventDays: 0, webhookDays: 30 }), [
+    ["transaction_event", 0],
+    ["callback_attempt", 90 * 86400],
+    ["acquirer_webhook_event", 30 * 86400],
   ]);
-  t.strictSame(retentionPeriods({ ...base, callbackDays: 0, eventDays: 0, webhookDays: 90 }), [["acquirer_webhook_event", 90 * 86400]], "the webhook inbox");
+});
+
+t.test("the partition upkeep runs daily, and an hour after a failed run", async (t) => {
+  t.equal(nextRunAt(1_000, false), 1_000 + 86_400_000);
+  t.equal(nextRunAt(1_000, true), 1_000 + 3_600_000);
 });
 
 t.test("sessions are kept their period after their end; 0 keeps them for good", async (t) => {
