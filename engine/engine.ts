@@ -56,6 +56,8 @@ export interface EngineHandle {
   /** The engine's own acquirer simulator (a child process, its pid the current child's), when ACQUIRER_SIM_URL was not set. */
   acquirerSim: { url: string; pid: number } | undefined;
   setPublicUrl(url: string): void;
+  /** Stops restarting the processes it supervises: the first step of a shutdown (Ctrl-C also stops the embedded Postgres). */
+  stopSupervising(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -291,6 +293,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     deps,
     databaseUrl,
     acquirerSim: sim,
+    stopSupervising: () => supervision.stop(),
     setPublicUrl(url: string) {
       if (!config.publicUrl) publicUrl = url;
     },

@@ -59,6 +59,8 @@ try {
     log,
     timeoutMs: config.shutdownTimeoutMs,
     stop: async () => {
+      // First: a process that ends with us (Ctrl-C reaches the embedded Postgres too) is not one to restart.
+      await engine.stopSupervising();
       await closeEdge();
       await stopEngine();
     },
