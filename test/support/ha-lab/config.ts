@@ -53,7 +53,21 @@ export function etcdArgs(dir: string, p: LabPorts): string[] {
     "--initial-cluster-state=new",
     // A lab's etcd holds a few keys: no need for the default 2 GB quota's preallocation.
     "--quota-backend-bytes=104857600",
+    // Patroni talks etcd's v2 API (patroniConfig says why), which etcd 3.4 serves when asked.
+    "--enable-v2=true",
   ];
+}
+
+/**
+ * Where Patroni (and patronictl) find etcd: its v2 API, not v3. Debian 12's Patroni 3.0.2 renews the leader key on
+ * the v3 API with an unconditional write once its lease has run out: a primary frozen longer than the key's ttl
+ * (a pause, a cut healed) takes the key back from the standby promoted meanwhile, which then demotes itself and
+ * rewinds away the commits it had acknowledged (this lab's cut test saw it; Patroni 3.0.3 fixed it, patroni/patroni
+ * pull request 2689). On v2, the renewal is a compare-and-swap on the key's value, which fails once another node
+ * holds it.
+ */
+export function dcsOf(p: LabPorts): { etcd: { host: string; protocol: string } } {
+  return { etcd: { host: `127.0.0.1:${p.etcdClient}`, protocol: "http" } };
 }
 
 /**
@@ -70,7 +84,7 @@ export function patroniConfig(dir: string, p: LabPorts, node: NodePorts, pw: Lab
     name: node.name,
     log: { level: "INFO" },
     restapi: { listen: `127.0.0.1:${node.rest}`, connect_address: `127.0.0.1:${node.rest}` },
-    etcd3: { hosts: [`127.0.0.1:${p.etcdClient}`] },
+    ...dcsOf(p),
     bootstrap: {
       dcs: {
         ttl: TIMING.ttl,

@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { etcdArgs, haproxyConfig, type LabPasswords, type LabPorts, type NodePorts, patroniConfig, SCOPE } from "./config.ts";
+import { dcsOf, etcdArgs, haproxyConfig, type LabPasswords, type LabPorts, type NodePorts, patroniConfig, SCOPE } from "./config.ts";
 import { type ClusterMember, clusterOf, leaderOf, patroniRequest } from "./patroni-api.ts";
 import { pidsOfNode, signalPids } from "./node-pids.ts";
 
@@ -138,8 +138,15 @@ export async function startHaLab(opts: LabOptions = {}): Promise<HaLab> {
     });
     child.on("error", (err) => say(`${name}: ${err.message}`));
     children.set(name, child);
+    writeFileSync(join(dir, "pids.json"), JSON.stringify([...children.values()].map((c) => c.pid).filter(Boolean)));
     return child;
   };
+  // Should this process die without stopping the lab (a runner's timeout), the reaper kills what it started.
+  const reaper = spawn(process.execPath, [new URL("./reaper.ts", import.meta.url).pathname, String(process.pid), dir, opts.keep ? "0" : "1"], {
+    stdio: "ignore",
+    detached: true,
+  });
+  reaper.unref();
   const nodeConfig = (n: NodePorts) => join(dir, `${n.name}.yml`);
 
   // Whatever ends this process (a test that failed, Ctrl-C twice), no process of the lab outlives it.
@@ -159,7 +166,7 @@ export async function startHaLab(opts: LabOptions = {}): Promise<HaLab> {
     }
     // patronictl's own view: the same etcd and scope, no node of its own.
     const ctl = join(dir, "patronictl.yml");
-    writeFileSync(ctl, JSON.stringify({ scope: SCOPE, namespace: "/cashier/", etcd3: { hosts: [`127.0.0.1:${ports.etcdClient}`] } }, null, 2));
+    writeFileSync(ctl, JSON.stringify({ scope: SCOPE, namespace: "/cashier/", ...dcsOf(ports) }, null, 2));
     await waitFor(async () => (await fetch(`http://127.0.0.1:${ports.etcdClient}/health`).catch(() => undefined))?.ok === true, 30_000, "etcd");
     // The first node bootstraps the cluster alone; the others then clone it (pg_basebackup) instead of racing it.
     const [first, ...others] = ports.nodes;
@@ -213,7 +220,7 @@ export async function startHaLab(opts: LabOptions = {}): Promise<HaLab> {
       const to = seen.find((m) => m.role === "sync_standby")?.name;
       if (!from || !to) throw new Error(`no switchover possible: ${JSON.stringify(seen)}`);
       const rest = ports.nodes.find((n) => n.name === from)!.rest;
-      const status = await patroniRequest(rest, "POST", "/switchover", { leader: from, candidate: to });
+      const status = await patroniRequest(rest, "POST", "/switchover", { leader: from, candidate: to }, 60_000);
       if (status !== 200) throw new Error(`Patroni refused the switchover from ${from} to ${to}: HTTP ${status}`);
       say(`switched over from ${from} to ${to}`);
       return { from, to };
@@ -245,6 +252,7 @@ export async function startHaLab(opts: LabOptions = {}): Promise<HaLab> {
       for (const n of ports.nodes) signalPids(pidsOfNode(dir, n.name, undefined), "SIGKILL");
       await stopChild(children.get("haproxy"), 10_000);
       await stopChild(children.get("etcd"), 10_000);
+      if (reaper.pid) signalPids([reaper.pid], "SIGTERM");
       if (!opts.keep) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -14,9 +14,12 @@ export interface ClusterMember {
   lag?: number | string;
 }
 
-/** The HTTP status of a call to a node's REST API (0: no answer within 2 s), its body read and dropped. */
-export function patroniRequest(port: number, method: string, path: string, body?: unknown): Promise<number> {
-  return patroniCall(port, method, path, body).then((r) => r.status);
+/**
+ * The HTTP status of a call to a node's REST API (0: no answer within the time, 2 s unless said), its body read and
+ * dropped. A switchover answers once it is over.
+ */
+export function patroniRequest(port: number, method: string, path: string, body?: unknown, timeoutMs = 2000): Promise<number> {
+  return patroniCall(port, method, path, body, timeoutMs).then((r) => r.status);
 }
 
 function patroniCall(port: number, method: string, path: string, body?: unknown, timeoutMs = 2000): Promise<{ status: number; text: string }> {
