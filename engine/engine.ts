@@ -40,6 +40,7 @@ import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
 import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 import { PgAuditStore } from "./console/store/audit-store.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
+import { openReplicaReads } from "./replica-wiring.ts";
 import { createSupervision, EMBEDDED_POSTGRES, OWN_ACQUIRER_SIM, type Supervision } from "./supervision.ts";
 
 export interface EngineHandle {
@@ -210,6 +211,8 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
   const origin = newOrigin();
   // Workers are started below; until then a wake-up has no one to wake.
   let workers: Workers | undefined;
+  // The Backoffice's searches, exports and dashboard: on DATABASE_READ_URL's replica when set.
+  const replica = await openReplicaReads(config, log, { databaseUrl, servingUrl, orm });
   const deps: EngineServicesDeps = {
     merchants,
     merchantStore: merchants,
@@ -233,6 +236,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     operators: pgOperatorAccounts(orm),
     audit: new PgAuditStore(orm, keys.auditChain, now),
     backoffice: new PgBackofficeStore(orm, origin),
+    reads: replica.reads,
   };
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
@@ -241,7 +245,9 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
   const probe = async () => {
     await orm.em.fork().execute("select 1");
   };
-  const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>);
+  const metrics = createEngineMetrics(() => orm.em.getConnection().getNativeClient() as Promise<PoolLike>, {
+    replicaLag: config.databaseReadUrl ? replica.reads.lag : undefined,
+  });
   const { server, health } = buildGrpcServer(engineServices(deps, tokens), REFLECTED_FILES, log, probe, {
     observe: metrics.interceptor,
     onAuthRefused: metrics.authRefused,
@@ -319,6 +325,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
       });
       await Promise.all([rpc, listener.stop(), stopWorkers(running)]);
       await metricsServer.close();
+      await replica.close();
       await orm.close();
       await sim?.stop();
       if (embedded) await embedded.stop();
