@@ -20,6 +20,7 @@ export { step } from "./domain/outcome.ts";
 export { TRANSITIONS, canTransition, stateOf } from "./domain/transitions.ts";
 export { validateProcess } from "./domain/validate-process.ts";
 export type { CallbackView } from "./ports/callbacks.ts";
+export { type CallbackUrlCheck, addressRefusedReason } from "./callbacks/address-guard.ts";
 export type {
   FrontendWithSettings,
   Merchant,

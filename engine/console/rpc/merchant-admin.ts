@@ -21,13 +21,15 @@ import { MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "..
 import { FRONTEND_FIELDS, type FrontendField, frontendEntryOf, frontendToProto, mergeFrontend, setInFrontend } from "./frontend-mappers.ts";
 import { MerchantsFileError, MIN_SECRET_LENGTH, parseFrontend, parseMerchantEntry } from "../../payments/index.ts";
 import { domainError } from "../../shared/errors.ts";
-import type { MerchantAdminStore, MerchantSettings, MerchantView } from "../../payments/index.ts";
+import type { CallbackUrlCheck, MerchantAdminStore, MerchantSettings, MerchantView } from "../../payments/index.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import { pageOf, readPage } from "../../payments/rpc/index.ts";
 
 export interface MerchantAdminDeps {
   merchantStore: MerchantAdminStore;
+  /** The SSRF guard's check of a callback address at save: an address every call would refuse is refused now. */
+  checkCallbackUrl: CallbackUrlCheck;
 }
 
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
@@ -128,6 +130,31 @@ function checkApproval(v: PayoutApproval, required: boolean): void {
     throw invalidArgument("merchant.payout_approval", "must be PAYOUT_APPROVAL_AUTO or PAYOUT_APPROVAL_MANUAL");
 }
 
+/** The callback addresses a save sets, by their mask path, with the value each takes. */
+const CALLBACK_URLS = [
+  ["platform_url", "platformUrl"],
+  ["validation_url", "validationUrl"],
+  ["update_payout_url", "updatePayoutUrl"],
+] as const;
+
+/**
+ * Refuses a callback address the SSRF guard would refuse to call, naming its field with the guard's own words. Only
+ * the addresses `chosen` are checked: an address stored before (or while private addresses were allowed) does not
+ * block a change to another setting; it is refused at each call, as before.
+ */
+async function checkCallbackUrls(
+  check: CallbackUrlCheck,
+  spec: { platformUrl?: string | null; validationUrl?: string | null; updatePayoutUrl?: string | null },
+  chosen: (field: string) => boolean,
+): Promise<void> {
+  for (const [field, key] of CALLBACK_URLS) {
+    const url = spec[key];
+    if (!url || !chosen(field)) continue;
+    const problem = await check(url);
+    if (problem) throw invalidArgument(`merchant.${field}`, problem);
+  }
+}
+
 const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
 
 type MerchantCalls = Pick<
@@ -149,6 +176,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       checkApproval(req.merchant.payoutApproval, false);
       checkSecret(req.secret, "secret");
       const spec = parsed(() => parseMerchantEntry(entryOf(req.merchant!, req.secret, req.merchant!.frontends), "merchant"));
+      await checkCallbackUrls(deps.checkCallbackUrl, spec, () => true);
       if (!(await store.create(spec))) throw toRpcError(domainError("ALREADY_EXISTS", `merchant ${spec.merchantId} already exists`));
       return create(CreateMerchantResponseSchema, { merchant: await current(spec.merchantId) });
     },
@@ -187,6 +215,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       const accounts = ((await store.processorAccounts(existing.merchantId)) ?? []).map((a) => a.name);
       const spec = parsed(() => parseMerchantEntry(entryOf(merged, "unchanged-secret", existing.frontends), "merchant", { accounts }));
       const { merchantId: _id, secret: _s, frontends: _f, ...settings } = spec;
+      await checkCallbackUrls(deps.checkCallbackUrl, settings, (f) => chosen.has(f));
       const only = new Set([...chosen].map((f) => FIELD_OF[f as (typeof SETTINGS)[number]]));
       if (!(await store.update(existing.merchantId, settings, only))) throw notFound(existing.merchantId);
       return create(UpdateMerchantResponseSchema, { merchant: await current(existing.merchantId) });

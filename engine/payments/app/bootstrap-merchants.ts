@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StartError } from "../../shared/runtime/start-error.ts";
-import { namesPrivateHost } from "../callbacks/private-address.ts";
+import type { CallbackUrlCheck } from "../callbacks/address-guard.ts";
 import { MIN_SECRET_LENGTH, parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "../ports/merchants.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings } from "../domain/frontend-settings.ts";
@@ -38,11 +38,24 @@ export function demoFrontendSettings(edgePort: number, publicUrl: string | undef
   };
 }
 
+/** The callback addresses of a merchant the engine calls, by the field that holds each. */
+export const CALLBACK_URL_FIELDS = ["platform_url", "validation_url", "update_payout_url"] as const;
+
+function callbackUrls(spec: MerchantSpec): [(typeof CALLBACK_URL_FIELDS)[number], string | null | undefined][] {
+  return [
+    ["platform_url", spec.platformUrl],
+    ["validation_url", spec.validationUrl],
+    ["update_payout_url", spec.updatePayoutUrl],
+  ];
+}
+
 /**
  * The merchants file, read and checked before anything starts: a file that is missing, unreadable, not JSON or
- * with a bad entry stops the start with one line naming the setting, the file and the entry.
+ * with a bad entry stops the start with one line naming the setting, the file and the entry. A callback address
+ * the SSRF guard would refuse to call (`checkUrl`: loopback or private while CASHIER_CALLBACK_ALLOW_PRIVATE is off)
+ * is such an entry: started with it, every Validation would be declined and every notification lost.
  */
-export async function readMerchantsFile(path: string): Promise<MerchantSpec[]> {
+export async function readMerchantsFile(path: string, checkUrl: CallbackUrlCheck): Promise<MerchantSpec[]> {
   const fix = "correct the file (docs/operations.md, Merchants file), or unset CASHIER_MERCHANTS_FILE, and start again";
   let text: string;
   try {
@@ -53,36 +66,31 @@ export async function readMerchantsFile(path: string): Promise<MerchantSpec[]> {
       code === "ENOENT" ? "does not exist" : code === "EACCES" ? "cannot be read (permission denied)" : code === "EISDIR" ? "is a directory" : "cannot be read";
     throw new StartError(`CASHIER_MERCHANTS_FILE ${path} ${why}`, fix);
   }
+  let specs: MerchantSpec[];
   try {
-    return parseMerchantsFile(text);
+    specs = parseMerchantsFile(text);
   } catch (err) {
     throw new StartError(`CASHIER_MERCHANTS_FILE ${path}: ${(err as Error).message}`, fix);
   }
+  for (const [i, spec] of specs.entries())
+    for (const [field, url] of callbackUrls(spec)) {
+      const problem = url ? await checkUrl(url) : undefined;
+      if (problem) throw new StartError(`CASHIER_MERCHANTS_FILE ${path}: merchants[${i}].${field} ${problem}`, fix);
+    }
+  return specs;
 }
 
 /**
- * What a start warns of in a merchants-file entry it takes: a secret shorter than AdminService allows, and, while
- * CASHIER_CALLBACK_ALLOW_PRIVATE is off, each address that names a host every callback to it would be refused.
+ * What a start warns of in a merchants-file entry it takes: a secret shorter than AdminService allows. (An address
+ * the callbacks would refuse is no warning: readMerchantsFile refuses the file.)
  */
-export function merchantWarnings(spec: MerchantSpec, allowPrivate: boolean): { message: string; fields?: Record<string, string> }[] {
+export function merchantWarnings(spec: MerchantSpec): { message: string; fields?: Record<string, string> }[] {
   const id = spec.merchantId;
   const warnings: { message: string; fields?: Record<string, string> }[] = [];
   if ([...spec.secret].length < MIN_SECRET_LENGTH)
     warnings.push({
       message: `merchant ${id}: its secret is shorter than ${MIN_SECRET_LENGTH} characters, which AdminService would refuse; it keys every signature: rotate it to a long random one`,
     });
-  if (allowPrivate) return warnings;
-  for (const [field, url] of [
-    ["platform_url", spec.platformUrl],
-    ["validation_url", spec.validationUrl],
-    ["update_payout_url", spec.updatePayoutUrl],
-  ] as const) {
-    if (url && namesPrivateHost(url))
-      warnings.push({
-        message: `merchant ${id}: ${field} names a loopback, private or metadata address; every call to it will be refused while CASHIER_CALLBACK_ALLOW_PRIVATE is off`,
-        fields: { field, url },
-      });
-  }
   return warnings;
 }
 

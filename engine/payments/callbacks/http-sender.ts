@@ -2,16 +2,17 @@
  * One HTTP POST to a merchant's platform, as every callback makes it: a
  * timeout on the whole call, redirects never followed, the reply read up to
  * 64 KiB and no further (reply-bound.ts: past it the connection is closed and
- * what was read is judged as it is), and the SSRF guard (request-filtering-agent: loopback, private,
- * link-local and metadata addresses refused at connect time, after DNS, so a
+ * what was read is judged as it is), and the SSRF guard (address-guard.ts: loopback, private,
+ * link-local and metadata addresses refused before anything is sent, an address
+ * written in the URL at once and a name in the connection's own lookup, so a
  * rebinding name cannot slip through) unless CASHIER_CALLBACK_ALLOW_PRIVATE=1.
  * It never throws: every failure is a SendResult with its reason.
  */
 import http from "node:http";
 import https from "node:https";
-import { useAgent } from "request-filtering-agent";
 import { ownEntry } from "../../shared/own-entry.ts";
 import type { Send, SendResult } from "../ports/callbacks.ts";
+import { ADDRESS_REFUSED, addressRefusedReason, guardedLookup, refusedAddress } from "./address-guard.ts";
 import { BoundedBody } from "./reply-bound.ts";
 
 /**
@@ -40,9 +41,8 @@ export function networkCause(err: NodeJS.ErrnoException, url: URL): string {
   return code ? `network error with ${url.host} (${code})` : `network error with ${url.host}`;
 }
 
-function addressRefused(url: URL): string {
-  return `address refused: ${url.hostname} is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)`;
-}
+/** The guard's connections: each name resolved by its lookup, no connection kept for another call. */
+const GUARDED = { "http:": new http.Agent({ lookup: guardedLookup }), "https:": new https.Agent({ lookup: guardedLookup }) } as const;
 
 export function createSender(opts: { allowPrivate: boolean }): Send {
   return (req) =>
@@ -62,8 +62,12 @@ export function createSender(opts: { allowPrivate: boolean }): Send {
         done({ httpStatus: 0, body: "", error: "the callback URL is not an http(s) URL", refusedAddress: false });
         return;
       }
+      if (!opts.allowPrivate && refusedAddress(url.hostname)) {
+        done({ httpStatus: 0, body: "", error: addressRefusedReason(url.hostname), refusedAddress: true });
+        return;
+      }
       const lib = url.protocol === "https:" ? https : http;
-      const agent = opts.allowPrivate ? undefined : useAgent(req.url);
+      const agent = opts.allowPrivate ? undefined : GUARDED[url.protocol as "http:" | "https:"];
       const r = lib.request(url, {
         method: "POST",
         agent,
@@ -80,8 +84,8 @@ export function createSender(opts: { allowPrivate: boolean }): Send {
       }, req.timeoutMs);
       r.on("error", (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        const refused = /is not allowed/.test(err.message);
-        done({ httpStatus: 0, body: "", error: refused ? addressRefused(url) : `no reply: ${networkCause(err, url)}`, refusedAddress: refused });
+        const refused = err.code === ADDRESS_REFUSED;
+        done({ httpStatus: 0, body: "", error: refused ? addressRefusedReason(url.hostname) : `no reply: ${networkCause(err, url)}`, refusedAddress: refused });
       });
       r.on("response", (res) => {
         const body = new BoundedBody();

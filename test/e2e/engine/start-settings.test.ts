@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import t from "tap";
 import { readMerchantsFile } from "../../../engine/payments/app/bootstrap-merchants.ts";
+import { callbackUrlCheck } from "../../../engine/payments/callbacks/address-guard.ts";
 import { loadConfig } from "../../../engine/shared/config/config.ts";
 import { loadBackofficeConfig } from "../../../engine/shared/config/backoffice-config.ts";
 import type { Logger } from "../../../engine/shared/runtime/log.ts";
@@ -127,12 +128,15 @@ t.test("a missing merchants file stops the start naming the setting and the file
 t.test("a merchants file that is not JSON, or has a bad entry, names the file and the entry", async (t) => {
   const notJson = join(dir, "broken.json");
   writeFileSync(notJson, "{ merchants: [ }");
-  await t.rejects(readMerchantsFile(notJson), StartError);
-  await t.rejects(readMerchantsFile(notJson), /^CASHIER_MERCHANTS_FILE .*broken\.json: not JSON: /);
+  await t.rejects(readMerchantsFile(notJson, callbackUrlCheck({ allowPrivate: false })), StartError);
+  await t.rejects(readMerchantsFile(notJson, callbackUrlCheck({ allowPrivate: false })), /^CASHIER_MERCHANTS_FILE .*broken\.json: not JSON: /);
   const bad = join(dir, "bad.json");
   writeFileSync(bad, JSON.stringify({ merchants: [{ merchant_id: "m-1", secret: "secret-0123456789", frontends: [{ name: "f", base_currency: "XXY" }] }] }));
-  await t.rejects(readMerchantsFile(bad), /^CASHIER_MERCHANTS_FILE .*bad\.json: merchants\[0\]\.frontends\[0\]\.base_currency must be an ISO 4217 code$/);
-  await t.rejects(readMerchantsFile(dir), /is a directory$/);
+  await t.rejects(
+    readMerchantsFile(bad, callbackUrlCheck({ allowPrivate: false })),
+    /^CASHIER_MERCHANTS_FILE .*bad\.json: merchants\[0\]\.frontends\[0\]\.base_currency must be an ISO 4217 code$/,
+  );
+  await t.rejects(readMerchantsFile(dir, callbackUrlCheck({ allowPrivate: false })), /is a directory$/);
 });
 
 t.test("CASHIER_PUBLIC_URL is an http(s) URL, named when it is not", async (t) => {

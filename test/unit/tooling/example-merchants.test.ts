@@ -7,13 +7,14 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { readMerchantsFile } from "../../../engine/payments/app/bootstrap-merchants.ts";
+import { callbackUrlCheck } from "../../../engine/payments/callbacks/address-guard.ts";
 import { parseAccounts } from "../../../engine/payments/processors/acquirer-sim/accounts.ts";
 
 const root = new URL("../../..", import.meta.url).pathname;
 const EXAMPLE = `${root}docs/examples/merchants.json`;
 
 t.test("the engine's merchants-file reader takes the example: one merchant, a checkout and an adyen account", async (t) => {
-  const specs = await readMerchantsFile(EXAMPLE);
+  const specs = await readMerchantsFile(EXAMPLE, callbackUrlCheck({ allowPrivate: false }));
   t.equal(specs.length, 1);
   const [shop] = specs;
   t.same(shop.processors, ["cko-main", "adyen-eu"], "the cascade: Checkout.com, then Adyen");
@@ -34,7 +35,7 @@ t.test("docs/processors.md's ACQUIRER_SIM_ACCOUNTS holds the example accounts' k
   const m = /ACQUIRER_SIM_ACCOUNTS='([^']+)'/.exec(section);
   if (!m) throw new Error("docs/processors.md's 'Trying the connectors locally' gives no ACQUIRER_SIM_ACCOUNTS='...'");
   const sim = parseAccounts("ACQUIRER_SIM_ACCOUNTS", m[1]);
-  const [shop] = await readMerchantsFile(EXAMPLE);
+  const [shop] = await readMerchantsFile(EXAMPLE, callbackUrlCheck({ allowPrivate: false }));
   const byConnector = (c: string) => (shop.processorAccounts ?? []).filter((a) => a.connector === c);
   const [cko] = byConnector("checkout");
   const [adyen] = byConnector("adyen");

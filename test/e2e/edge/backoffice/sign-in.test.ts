@@ -315,7 +315,7 @@ t.test("a merchant settings post changes only the fields it sends", async (t) =>
   const approval = async () =>
     (await service().sql<{ payout_approval: string }>("select payout_approval from merchant where id = 'm-manual'"))[0].payout_approval;
   t.equal(await approval(), "manual");
-  const saved = await lou.client.post("/merchants/m-manual/settings", { platform_url: "http://127.0.0.1:9" }, "/merchants/m-manual");
+  const saved = await lou.client.post("/merchants/m-manual/settings", { platform_url: "https://platform.example" }, "/merchants/m-manual");
   t.equal(saved.status, 303, "saved");
   t.equal(await approval(), "manual", "a post without payout_approval leaves manual review on");
   const odd = await lou.client.post("/merchants/m-manual/settings", { payout_approval: "sometimes" }, "/merchants/m-manual");

@@ -72,6 +72,22 @@ t.test("a loopback address with private callbacks off: refused by the guard, not
   t.equal(reached, false);
 });
 
+t.test("a name that resolves to loopback: refused in the connection's lookup, nothing sent", async (t) => {
+  let reached = false;
+  const server = http.createServer((_req, res) => {
+    reached = true;
+    res.end("{}");
+  });
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const r = await createSender({ allowPrivate: false })(call(`http://localhost:${port}/x`));
+  t.equal(r.refusedAddress, true);
+  t.equal(r.error, "address refused: localhost is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)");
+  t.equal(reached, false);
+  const allowed = await send(call(`http://localhost:${port}/x`));
+  t.equal(allowed.httpStatus, 200, "with private callbacks on, the same name is called");
+});
+
 t.test("a reply is read as it came", async (t) => {
   const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":0}'));
   const port = await listen(server);
