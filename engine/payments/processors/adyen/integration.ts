@@ -3,7 +3,10 @@
  * (https://checkout-test.adyen.com/v71, a live prefix URL, or a local
  * stand-in), `X-API-Key`, an `Idempotency-Key` on every write, and one call's
  * time limit. What an answer means is decided in transformers.ts; a call that
- * fails on the network (timeout, reset, refused) is `unknown`, never declined.
+ * fails on the network once it may have reached Adyen (timeout, reset) is
+ * `unknown`, never declined; a payment or refund whose connection could not be
+ * made (refused, no such host) is `unavailable` and `notSent`, so that a sale
+ * goes on to the cascade's next account.
  * Adyen has no lookup by reference, so such an attempt is settled by its
  * notification, or by sending the same request again with the same key.
  */
@@ -39,6 +42,10 @@ export function adyenProcessor(account: ConnectorAccount<AdyenSettings>): Proces
       const transient = String(res.headers["transient-error"] ?? "").toLowerCase() === "true";
       return read({ http: res.status, body: jsonOf(res.text), transient });
     } catch (err) {
+      // A payment or refund whose connection was never made surely does not exist at Adyen: the cascade may go on.
+      // The details call is not such a write: the payment exists, and its notification decides.
+      if ((err as Error).name === "NotSentError" && knownId === "")
+        return { kind: "unavailable", message: `${account.name} could not be reached; nothing was sent`, notSent: true };
       // The error's name only: a network error's text is not ours to log.
       const why = (err as Error).name === "TimeoutError" ? `no answer within ${account.timeoutMs} ms` : `the call failed (${(err as Error).name})`;
       return { kind: "unknown", transactionId: knownId, message: why };

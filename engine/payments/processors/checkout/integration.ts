@@ -4,8 +4,11 @@
  * is decided in transformers.ts). Every write carries `Cko-Idempotency-Key`,
  * derived from our trace_id and the operation, so that the same attempt sent
  * twice (a crash between the send and its record) is the same payment at
- * Checkout.com. A call that fails on the network (timeout, reset, refused) is
- * `unknown`, never declined: the follow-up worker asks again by lookup.
+ * Checkout.com. A call that fails on the network once it may have reached
+ * Checkout.com (timeout, reset) is `unknown`, never declined: the follow-up
+ * worker asks again by lookup. A write whose connection could not be made
+ * (refused, no such host) is `unavailable` and `notSent`, so that a sale goes
+ * on to the cascade's next account.
  */
 import type { ProcessorOutcome } from "../../domain/outcome.ts";
 import type { ConnectorAccount } from "../connector.ts";
@@ -48,6 +51,9 @@ export function checkoutProcessor(account: ConnectorAccount<CheckoutSettings>): 
     } catch (err) {
       // The error's name only: a network error's text is not ours to log.
       const name = (err as Error).name;
+      // A write whose connection was never made surely does not exist at Checkout.com: the cascade may go on.
+      if (name === "NotSentError" && method === "POST")
+        return { kind: "unavailable", message: `${account.name} could not be reached; nothing was sent`, notSent: true };
       return unknown("", name === "TimeoutError" ? `no answer within ${account.timeoutMs} ms` : `the call failed (${name})`);
     }
   }
