@@ -11,6 +11,7 @@ import type { FieldViolation } from "../../shared/errors.ts";
 import type { FrontendSettings } from "../../payments/index.ts";
 import type { CustomerInput, FrontendView, ProcessInput } from "../../shared/transaction.ts";
 import { validateProcess } from "../../payments/index.ts";
+import { CARD_NUMBER_IN_IDENTIFIER, cardNumberIn } from "../../shared/card-number-in-text.ts";
 
 export type SessionIntent = "deposit" | "withdrawal";
 
@@ -209,7 +210,16 @@ export function validateSessionStart(i: SessionStartInput, ctx: { frontend: Cash
     );
   }
   if (i.intent === "withdrawal")
-    add("orderId", i.orderId.trim() === "" ? "is required for a withdrawal" : chars(i.orderId) > 50 ? "must be at most 50 characters" : undefined);
+    add(
+      "orderId",
+      i.orderId.trim() === ""
+        ? "is required for a withdrawal"
+        : chars(i.orderId) > 50
+          ? "must be at most 50 characters"
+          : cardNumberIn(i.orderId)
+            ? CARD_NUMBER_IN_IDENTIFIER
+            : undefined,
+    );
   if (i.intent === "deposit" && i.orderId !== "") add("orderId", "is for withdrawals only: deposits made in the Cashier get order ids the service makes");
   add("locale", localeProblem(i.locale));
   for (const [field, v] of [
@@ -217,7 +227,8 @@ export function validateSessionStart(i: SessionStartInput, ctx: { frontend: Cash
     ["udef1", i.udef1],
     ["udef2", i.udef2],
   ] as const) {
-    add(field, chars(v) > 50 ? "must be at most 50 characters" : undefined);
+    // Echoed in RecordFailedDeposit as SCOrderID, Udef1, Udef2: refused, never masked, when holding a card number.
+    add(field, chars(v) > 50 ? "must be at most 50 characters" : cardNumberIn(v) ? CARD_NUMBER_IN_IDENTIFIER : undefined);
   }
   return out;
 }

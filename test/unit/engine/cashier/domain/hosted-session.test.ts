@@ -86,3 +86,11 @@ t.test("the table, by field", async (t) => {
   t.same(fields(input({ scOrderId: "s".repeat(51), udef1: "u".repeat(51), udef2: "v".repeat(51) })), ["scOrderId", "udef1", "udef2"]);
   t.same(fields(input({ customer: { ...input().customer, country: "US" } })), ["state", "zip"], "Process's customer rules");
 });
+
+t.test("members kept with the session or echoed in callbacks hold no card number", async (t) => {
+  t.same(fields(input({ scOrderId: "sc-4111111111111111", udef1: "4111 1111 1111 1111", udef2: "5555-5555-5555-4444" })), ["scOrderId", "udef1", "udef2"]);
+  t.same(fields(input({ intent: "withdrawal", orderId: "wd-378282246310005" })), ["orderId"]);
+  t.same(fields(input({ customer: { ...input().customer, pin: "4111111111111111", email: "4111.1111.1111.1111@example.com" } })), ["pin", "email"]);
+  t.same(fields(input({ returnUrl: "https://m.example/back?c=4111111111111111" })), ["returnUrl"]);
+  t.same(fields(input({ scOrderId: "sc-1541815603606036480", udef1: "2030-12-31" })), [], "ids that are no card's pass");
+});

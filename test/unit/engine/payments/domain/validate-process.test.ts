@@ -429,6 +429,29 @@ t.test("URLs: return_url required, both http(s) and at most 256", async (t) => {
   ]);
 });
 
+t.test("identifiers echoed back as sent hold no card number: refused naming the member", async (t) => {
+  const says = /must not hold a card number/;
+  runTable(t, [
+    { name: "order_id a card", mut: (i) => void (i.orderId = "4111111111111111"), field: "order_id", says },
+    { name: "order_id a card in groups", mut: (i) => void (i.orderId = "ord 4111 1111 1111 1111"), field: "order_id", says },
+    { name: "pin with a card", mut: (i) => void (i.customer.pin = "cust-5555-5555-5555-4444"), field: "pin", says },
+    { name: "email with a card", mut: (i) => void (i.customer.email = "4111111111111111@example.com"), field: "email", says },
+    { name: "return_url with a card", mut: (i) => void (i.returnUrl = "https://m.example/r?c=4111%201111%201111%201111"), field: "return_url", says },
+    { name: "notification_url with a card", mut: (i) => void (i.notificationUrl = "https://m.example/n/378282246310005"), field: "notification_url", says },
+    {
+      name: "reference_id a card",
+      mut: (i) => {
+        i.type = "refund";
+        i.referenceId = "4111111111111111";
+      },
+      field: "reference_id",
+      says,
+    },
+    { name: "pin a 19-digit id", mut: (i) => void (i.customer.pin = "1541815603606036480"), field: null },
+    { name: "order_id with a date", mut: (i) => void (i.orderId = "ord-2030-12-31-0042"), field: null },
+  ]);
+});
+
 t.test("lengths of seed 2.1 varchar fields", async (t) => {
   const limits: [field: string, max: number, set: (i: ProcessInput, v: string) => void, required: boolean][] = [
     ["merchant_id", 50, (i, v) => void (i.merchantId = v), true],
