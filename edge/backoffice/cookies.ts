@@ -6,7 +6,11 @@
  * - the pending sign-in: the engine's 5-minute token between the password and
  *   the second factor, and the login it belongs to (to greet the operator);
  * - the visitor: a random value that binds the CSRF tokens of the forms shown
- *   before sign-in (sign-in, second step, enrolment).
+ *   before sign-in (sign-in, second step, enrolment);
+ * - the enrolment key: a random value set at an enrolment link's first use in
+ *   this browser; the engine binds the enrolment to the browser whose key set
+ *   the password, so the link alone, opened elsewhere, no longer shows the
+ *   authenticator's secret nor signs anyone in.
  */
 import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
@@ -16,6 +20,7 @@ const base = (ctx: Context) => (viaHttps(ctx) ? "__Host-" : "");
 const SESSION = "cashier-console";
 const PENDING = "cashier-console-pending";
 const VISITOR = "cashier-console-visitor";
+const ENROL = "cashier-console-enrol";
 
 function set(ctx: Context, name: string, value: string, maxAgeMs?: number): void {
   ctx.cookies.set(`${base(ctx)}${name}`, value, {
@@ -77,5 +82,14 @@ export function visitor(ctx: Context): string {
   if (existing) return existing;
   const made = randomBytes(24).toString("base64url");
   set(ctx, VISITOR, made);
+  return made;
+}
+
+/** This browser's enrolment key, made and set on first use (a session cookie: a new browser is a new key). */
+export function enrolmentKey(ctx: Context): string {
+  const existing = get(ctx, ENROL);
+  if (existing) return existing;
+  const made = randomBytes(32).toString("base64url");
+  set(ctx, ENROL, made);
   return made;
 }

@@ -27,6 +27,7 @@ import { Migration019Routing } from "./migrations/019-routing.ts";
 import { Migration020WebhookRetention } from "./migrations/020-webhook-retention.ts";
 import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
 import { Migration022MonthlyPartitions } from "./migrations/022-monthly-partitions.ts";
+import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-control.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -50,6 +51,7 @@ const MIGRATIONS = [
   { name: "020-webhook-retention", class: Migration020WebhookRetention },
   { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
   { name: "022-monthly-partitions", class: Migration022MonthlyPartitions },
+  { name: "023-operator-dual-control", class: Migration023OperatorDualControl },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

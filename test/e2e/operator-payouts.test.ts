@@ -172,11 +172,13 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   const approve = (op: EnrolledOperator, traceId: number) =>
     bo().decidePayout({ context: ctx(op.sessionToken), traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED });
   const status = async (traceId: number) => (await svc().sql<{ status: string }>("select status from transaction where trace_id = $1", [traceId]))[0].status;
-  // The admin creates a payouts operator: the enrolment link comes back to the admin, who can follow it.
-  const made = await bo().createOperator({
-    context: ctx(admin.sessionToken),
-    create: { login: "sock", role: OperatorRole.PAYOUTS, merchantIds: ["m-plat-manual"] },
-  });
+  // Payout rights are under dual control: a second admin, whose access neither set up, confirms each change by making it again.
+  const vera = await enrolOperator(svc(), bo(), clock, "vera", "admin");
+  const create = (who: EnrolledOperator, login: string, role: OperatorRole, merchantIds: string[]) =>
+    bo().createOperator({ context: ctx(who.sessionToken), create: { login, role, merchantIds } });
+  // The admin creates a payouts operator: the enrolment link comes back to the admin, who can follow it once confirmed.
+  const made = await create(admin, "sock", OperatorRole.PAYOUTS, ["m-plat-manual"]);
+  await create(vera, "sock", OperatorRole.PAYOUTS, ["m-plat-manual"]);
   const sock = await enrolWithLink(bo(), clock, "sock", made.enrolment?.token ?? "");
 
   const a = await payout(10_000);
@@ -200,18 +202,18 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   const pat = await enrolOperator(svc(), bo(), clock, "pat", "payouts");
   t.equal(await contextFor(pat), false, "an operator the admin did not set up is not told so");
   const reset = await bo().resetOperator({ context: ctx(admin.sessionToken), login: "pat" });
+  await bo().resetOperator({ context: ctx(vera.sessionToken), login: "pat" });
   const patAgain = await enrolWithLink(bo(), clock, "pat", reset.enrolment?.token ?? "");
   t.equal(await contextFor(patAgain), true, "after the admin's reset, pat is told");
   t.equal((await refusal(approve(patAgain, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
   t.equal((await approve(pat, a.traceId).catch((e) => ConnectError.from(e).code)) as Code, Code.Unauthenticated, "pat's old session ended with the reset");
 
   // Through an admin the first approver made: who holds that admin's account holds what it set up.
-  const viaMid = await bo().createOperator({ context: ctx(admin.sessionToken), create: { login: "mid", role: OperatorRole.ADMIN, merchantIds: [] } });
+  const viaMid = await create(admin, "mid", OperatorRole.ADMIN, []);
+  await create(vera, "mid", OperatorRole.ADMIN, []);
   const mid = await enrolWithLink(bo(), clock, "mid", viaMid.enrolment?.token ?? "");
-  const viaLeaf = await bo().createOperator({
-    context: ctx(mid.sessionToken),
-    create: { login: "leaf", role: OperatorRole.PAYOUTS, merchantIds: ["m-plat-manual"] },
-  });
+  const viaLeaf = await create(mid, "leaf", OperatorRole.PAYOUTS, ["m-plat-manual"]);
+  await create(vera, "leaf", OperatorRole.PAYOUTS, ["m-plat-manual"]);
   const leaf = await enrolWithLink(bo(), clock, "leaf", viaLeaf.enrolment?.token ?? "");
   t.equal((await refusal(approve(leaf, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "two steps down the chain");
 

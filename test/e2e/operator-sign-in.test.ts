@@ -16,7 +16,7 @@ import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
-import { backofficeClient, ctx, enrolOperator, PASSWORD, runOperatorCommand, signInTotp } from "../support/operators.ts";
+import { BROWSER_KEY, backofficeClient, ctx, enrolOperator, PASSWORD, runOperatorCommand, signInTotp } from "../support/operators.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
@@ -44,7 +44,7 @@ t.test("the operator command creates an operator and prints a one-time enrolment
   const link = /https:\/\/backoffice\.example\/enrol\/([A-Za-z0-9_-]{43})/.exec(out.stdout);
   t.ok(link, "the link is printed under BACKOFFICE_PUBLIC_URL");
   const token = link?.[1] ?? "";
-  const view = await bo().getEnrolment({ context: ctx(), token });
+  const view = await bo().getEnrolment({ context: ctx(), token, browserKey: BROWSER_KEY });
   t.equal(view.login, "cli.jane");
   t.equal(view.role, OperatorRole.PAYOUTS);
   t.same(view.merchantIds, ["m-test"]);
@@ -56,7 +56,7 @@ t.test("the operator command creates an operator and prints a one-time enrolment
     ["passwordpassword", "password.breached"],
     ["cli.jane-is-my-password", "password.has_login"],
   ]) {
-    const r = await refusal(bo().setEnrolmentPassword({ context: ctx(), token, password: bad }));
+    const r = await refusal(bo().setEnrolmentPassword({ context: ctx(), token, browserKey: BROWSER_KEY, password: bad }));
     t.equal(r.code, Code.InvalidArgument, bad);
     t.same(r.fields, ["password"], bad);
     t.same(r.rules, [rule], `${bad}: the rule named, for a client to word`);
@@ -69,22 +69,27 @@ t.test("the operator command creates an operator and prints a one-time enrolment
     refusedSteps.some((r) => /passwordpassword|short-pass/.test(r.detail)),
     "by its reason, never the password",
   );
-  const set = await bo().setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
+  const set = await bo().setEnrolmentPassword({ context: ctx(), token, browserKey: BROWSER_KEY, password: PASSWORD });
   t.match(set.totp?.otpauthUri, /^otpauth:\/\/totp\/Cashier%20Backoffice:cli\.jane\?/);
-  const again = await bo().getEnrolment({ context: ctx(), token });
+  const again = await bo().getEnrolment({ context: ctx(), token, browserKey: BROWSER_KEY });
   t.equal(again.step, EnrolmentStep.TOTP, "a reload shows the TOTP step with the same secret");
   t.equal(again.totp?.secretBase32, set.totp?.secretBase32);
 
-  const wrong = await refusal(bo().confirmEnrolmentTotp({ context: ctx(), token, code: "000000" }));
+  const wrong = await refusal(bo().confirmEnrolmentTotp({ context: ctx(), token, browserKey: BROWSER_KEY, code: "000000" }));
   t.equal(wrong.code, Code.InvalidArgument);
   t.same(wrong.fields, ["code"]);
-  const done = await bo().confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(set.totp?.secretBase32 ?? "", "cli.jane", clock.now()) });
+  const done = await bo().confirmEnrolmentTotp({
+    context: ctx(),
+    token,
+    browserKey: BROWSER_KEY,
+    code: totpCode(set.totp?.secretBase32 ?? "", "cli.jane", clock.now()),
+  });
   t.equal(done.recoveryCodes.length, 10);
   t.equal(done.session?.operator?.state, OperatorState.ACTIVE);
   t.ok(done.session?.allowedActions.includes("payout.decide"));
   t.notOk(done.session?.allowedActions.includes("merchant.update"));
 
-  const used = await refusal(bo().getEnrolment({ context: ctx(), token }));
+  const used = await refusal(bo().getEnrolment({ context: ctx(), token, browserKey: BROWSER_KEY }));
   t.equal(used.code, Code.NotFound, "the link works once");
   t.equal(used.reason, ConsoleErrorReason.ENROLMENT_INVALID);
 
@@ -171,7 +176,7 @@ t.test("an enrolment link is used once, also by requests sent together", async (
   const sets = await Promise.all(
     [PASSWORD, `${PASSWORD} and more`].map((password) =>
       bo()
-        .setEnrolmentPassword({ context: ctx(), token, password })
+        .setEnrolmentPassword({ context: ctx(), token, browserKey: BROWSER_KEY, password })
         .then((r) => r.totp?.secretBase32 ?? "")
         .catch((err: unknown) => ConnectError.from(err).code),
     ),
@@ -183,13 +188,17 @@ t.test("an enrolment link is used once, also by requests sent together", async (
     [Code.FailedPrecondition],
     "the other is refused: the password is set",
   );
-  t.equal((await bo().getEnrolment({ context: ctx(), token })).totp?.secretBase32, secrets[0], "the link shows the secret of the form taken");
+  t.equal(
+    (await bo().getEnrolment({ context: ctx(), token, browserKey: BROWSER_KEY })).totp?.secretBase32,
+    secrets[0],
+    "the link shows the secret of the form taken",
+  );
   // One code, four requests at once: one session, one set of recovery codes.
   const code = totpCode(secrets[0], "kai", clock.now());
   const done = await Promise.all(
     Array.from({ length: 4 }, () =>
       bo()
-        .confirmEnrolmentTotp({ context: ctx(), token, code })
+        .confirmEnrolmentTotp({ context: ctx(), token, browserKey: BROWSER_KEY, code })
         .then(() => "enrolled")
         .catch((err: unknown) => ConsoleErrorReason[ConnectError.from(err).findDetails(ConsoleErrorSchema)[0]?.reason ?? 0]),
     ),

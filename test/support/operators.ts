@@ -21,6 +21,8 @@ import { SERVICE_TOKEN } from "./service.ts";
 
 export const CONSOLE_ORIGIN = "http://127.0.0.1:8081";
 export const PASSWORD = "correct horse battery staple 42";
+/** The enrolment key of the browser the tests enrol from (the console keeps one in a cookie): the enrolment is bound to it. */
+export const BROWSER_KEY = "test-browser-enrolment-key-0123456789";
 
 /**
  * The console's three services (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService) as one client, so
@@ -93,9 +95,9 @@ export async function enrolOperator(
 
 /** Follows an enrolment link (its token), as the person holding it does: password, TOTP; it ends signed in. */
 export async function enrolWithLink(bo: BackofficeClient, clock: MovableClock, login: string, token: string): Promise<EnrolledOperator> {
-  const set = await bo.setEnrolmentPassword({ context: ctx(), token, password: PASSWORD });
+  const set = await bo.setEnrolmentPassword({ context: ctx(), token, password: PASSWORD, browserKey: BROWSER_KEY });
   const secret = set.totp?.secretBase32 ?? "";
-  const done = await bo.confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(secret, login, clock.now()) });
+  const done = await bo.confirmEnrolmentTotp({ context: ctx(), token, code: totpCode(secret, login, clock.now()), browserKey: BROWSER_KEY });
   return { login, password: PASSWORD, totpSecret: secret, recoveryCodes: done.recoveryCodes, sessionToken: done.session?.sessionToken ?? "" };
 }
 

@@ -8,7 +8,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { AuditEntry } from "../../../gen/cashier/admin/v1/audit_pb.js";
 import { AuditOutcome } from "../../../gen/cashier/admin/v1/audit_pb.js";
-import type { OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
+import type { Operator, OperatorRole } from "../../../gen/cashier/admin/v1/operator_pb.js";
 import type { VerifyAuditChainResponse } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { consoleRefusal, formRefusal } from "../refusal.ts";
 import { originOf, seeOther, sendPage } from "../request.ts";
@@ -65,12 +65,9 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
     const res = await deps.client.settings.listOperators({ context: s.context });
     const t = s.kit.tr.t;
     const login = String(ctx.query.login ?? "");
-    const notice =
-      LOGIN.test(login) && ctx.query.notice === "saved"
-        ? ({ kind: "success", text: t("bo.op.saved", { login }) } as const)
-        : LOGIN.test(login) && ctx.query.notice === "disabled"
-          ? ({ kind: "success", text: t("bo.op.disabledNotice", { login }) } as const)
-          : undefined;
+    const notices = { saved: "bo.op.saved", disabled: "bo.op.disabledNotice", proposed: "bo.op.proposedNotice", confirmed: "bo.op.confirmedNotice" } as const;
+    const key = notices[String(ctx.query.notice ?? "") as keyof typeof notices];
+    const notice = LOGIN.test(login) && key ? ({ kind: "success", text: t(key, { login }) } as const) : undefined;
     return s.render(
       "operators",
       t("bo.nav.operators"),
@@ -79,9 +76,14 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   });
 
   /** The operators page with a new enrolment link (shown once), or with why a form was refused. */
-  const operatorsAgain = async (ctx: Context, s: SignedIn, status: number, shown: { link?: { login: string; token: string }; notice?: Notice }) => {
+  const operatorsAgain = async (
+    ctx: Context,
+    s: SignedIn,
+    status: number,
+    shown: { link?: { login: string; token: string; proposed?: boolean }; notice?: Notice },
+  ) => {
     const res = await deps.client.settings.listOperators({ context: s.context });
-    const link = shown.link && { login: shown.link.login, url: `${originOf(ctx, deps)}/enrol/${shown.link.token}` };
+    const link = shown.link && { login: shown.link.login, url: `${originOf(ctx, deps)}/enrol/${shown.link.token}`, proposed: shown.link.proposed };
     sendPage(
       ctx,
       s.kit,
@@ -93,7 +95,15 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
       ),
     );
   };
-  const withLink = (ctx: Context, s: SignedIn, login: string, token: string) => operatorsAgain(ctx, s, 200, { link: { login, token } });
+  /**
+   * After a create or reset: the new link (shown once; a proposal's works once confirmed), or, when this call
+   * confirmed another admin's proposal (no link: the proposer holds it), the page saying so.
+   */
+  const withLink = (ctx: Context, s: SignedIn, res: { operator?: Operator; enrolment?: { token: string } }, login: string) => {
+    const who = res.operator?.login ?? login;
+    if (!res.enrolment?.token) return seeOther(ctx, `/operators?notice=confirmed&login=${encodeURIComponent(who)}`);
+    return operatorsAgain(ctx, s, 200, { link: { login: who, token: res.enrolment.token, proposed: res.operator?.pendingChange !== undefined } });
+  };
 
   /**
    * An operator form's change; refused for its fields, or its state (a login taken, one's own role), the
@@ -116,15 +126,20 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
         context: s.context,
         create: { login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) },
       });
-      await withLink(ctx, s, res.operator?.login ?? login, res.enrolment?.token ?? "");
+      await withLink(ctx, s, res, login);
     });
   });
 
   consolePost(router, "/operators/:login/role", deps, async (ctx, s, form) => {
     const login = ctx.params.login ?? "";
     await operatorChange(ctx, s, async () => {
-      await deps.client.settings.updateOperator({ context: s.context, login, role: roleOf(form.get("role")), merchantIds: merchantsOf(form.get("merchants")) });
-      seeOther(ctx, `/operators?notice=saved&login=${encodeURIComponent(login)}`);
+      const res = await deps.client.settings.updateOperator({
+        context: s.context,
+        login,
+        role: roleOf(form.get("role")),
+        merchantIds: merchantsOf(form.get("merchants")),
+      });
+      seeOther(ctx, `/operators?notice=${res.operator?.pendingChange ? "proposed" : "saved"}&login=${encodeURIComponent(login)}`);
     });
   });
 
@@ -137,8 +152,11 @@ export function adminRoutes(router: Router, deps: PageDeps): void {
   });
 
   consolePost(router, "/operators/:login/reset", deps, async (ctx, s) => {
-    const res = await deps.client.settings.resetOperator({ context: s.context, login: ctx.params.login ?? "" });
-    await withLink(ctx, s, res.operator?.login ?? "", res.enrolment?.token ?? "");
+    const login = ctx.params.login ?? "";
+    await operatorChange(ctx, s, async () => {
+      const res = await deps.client.settings.resetOperator({ context: s.context, login });
+      await withLink(ctx, s, res, login);
+    });
   });
 
   consoleGet(router, "/audit", deps, async (ctx, s) => {

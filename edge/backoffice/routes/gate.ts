@@ -8,10 +8,12 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import QRCode from "qrcode";
+import { ConnectError } from "@connectrpc/connect";
+import { ConsoleErrorReason, ConsoleErrorSchema } from "../../../gen/cashier/admin/v1/console_pb.js";
 import { EnrolmentStep, type ConsoleSession } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { clientAddress } from "../../middleware/client.ts";
 import type { FieldError } from "../../pages/kit/components.ts";
-import { clearPendingSignIn, clearSession, pendingSignIn, sessionToken, setPendingSignIn, setSession } from "../cookies.ts";
+import { clearPendingSignIn, clearSession, enrolmentKey, pendingSignIn, sessionToken, setPendingSignIn, setSession } from "../cookies.ts";
 import type { ConsoleKey } from "../i18n.ts";
 import { consoleRefusal } from "../refusal.ts";
 import { consoleContext, csrfToken, formIsOurs, namedIn, pageKit, seeOther, sendPage, type ConsoleDeps, type PageKit } from "../request.ts";
@@ -222,8 +224,22 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
       }),
     );
 
+  /** The enrolment goes on in the browser that set its password: another holding the link is told so, and shown nothing of it. */
+  const elsewhere = (ctx: Context, kit: PageKit) =>
+    sendPage(
+      ctx,
+      kit,
+      409,
+      messagePage(kit, {
+        title: kit.tr.t("bo.enrol.elsewhere.title"),
+        body: kit.tr.t("bo.enrol.elsewhere.body"),
+        link: { href: "/signin", label: kit.tr.t("bo.signin.title") },
+      }),
+    );
+
   const showEnrolment = async (ctx: Context, kit: PageKit, token: string, errors: FieldError[] = [], status = 200) => {
-    const enrolment = await client.auth.getEnrolment({ context: consoleContext(ctx, deps, ""), token });
+    const enrolment = await client.auth.getEnrolment({ context: consoleContext(ctx, deps, ""), token, browserKey: enrolmentKey(ctx) });
+    if (enrolment.otherBrowser) return elsewhere(ctx, kit);
     const gate = { ...kit, csrf: csrfToken(ctx, deps) };
     if (enrolment.step === EnrolmentStep.TOTP && enrolment.totp) {
       const qrSvg = await QRCode.toString(enrolment.totp.otpauthUri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
@@ -240,6 +256,12 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
   const enrolFailed = (ctx: Context, kit: PageKit, err: unknown) => {
     const refusal = consoleRefusal(err);
     if (refusal.kind === "enrolment-invalid" || refusal.kind === "not-found") return linkGone(ctx, kit);
+    if (
+      refusal.kind === "refused" &&
+      err instanceof ConnectError &&
+      err.findDetails(ConsoleErrorSchema)[0]?.reason === ConsoleErrorReason.ENROLMENT_OTHER_BROWSER
+    )
+      return elsewhere(ctx, kit);
     refusalPage(ctx, kit, refusal, deps.log, err);
   };
 
@@ -274,7 +296,7 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
         return await showEnrolment(ctx, kit, token, [{ field: !password ? "password" : "password_again", message: t("bo.enrol.missing") }], 400);
       if (password !== again) return await showEnrolment(ctx, kit, token, [{ field: "password_again", message: t("bo.enrol.mismatch") }], 400);
       try {
-        await client.auth.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password });
+        await client.auth.setEnrolmentPassword({ context: consoleContext(ctx, deps, ""), token, password, browserKey: enrolmentKey(ctx) });
       } catch (err) {
         const refusal = consoleRefusal(err);
         // Set already (a second form, or another tab): the link's page now asks for the code.
@@ -301,10 +323,10 @@ export function gateRoutes(router: Router, deps: GateDeps): void {
       if (!code) return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.codeMissing") }], 400);
       let done: Awaited<ReturnType<BackofficeClient["auth"]["confirmEnrolmentTotp"]>>;
       try {
-        done = await client.auth.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code });
+        done = await client.auth.confirmEnrolmentTotp({ context: consoleContext(ctx, deps, ""), token, code, browserKey: enrolmentKey(ctx) });
       } catch (err) {
         const refusal = consoleRefusal(err);
-        if (refusal.kind !== "invalid") throw err;
+        if (refusal.kind !== "invalid") return enrolFailed(ctx, kit, err);
         failed();
         return await showEnrolment(ctx, kit, token, [{ field: "code", message: t("bo.enrol.wrongCode") }], 400);
       }

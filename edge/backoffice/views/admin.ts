@@ -17,6 +17,7 @@ import { dataTable, inputField, selectField } from "./controls.ts";
 import { text, when } from "./format.ts";
 import { noticeBox, passkeyRegistration } from "./gate.ts";
 import type { Notice } from "./model.ts";
+import { pendingChange } from "./pending-change.ts";
 
 export const ROLE_NAMES: Readonly<Record<number, string>> = {
   [OperatorRole.VIEWER]: "viewer",
@@ -26,6 +27,7 @@ export const ROLE_NAMES: Readonly<Record<number, string>> = {
 };
 
 const STATE_KEYS: Readonly<Record<number, ConsoleKey>> = {
+  [OperatorState.PROPOSED]: "bo.op.proposed",
   [OperatorState.ENROLLING]: "bo.op.enrolling",
   [OperatorState.ACTIVE]: "bo.op.active",
   [OperatorState.DISABLED]: "bo.op.disabled",
@@ -40,8 +42,8 @@ export interface OperatorsView {
   self: string;
   csrf: string;
   notice?: Notice;
-  /** A new enrolment link, shown once after create or reset. */
-  link?: { login: string; url: string };
+  /** A new enrolment link, shown once after create or reset; `proposed`: it works once a second admin confirms. */
+  link?: { login: string; url: string; proposed?: boolean };
 }
 
 export function operatorsPage(tr: ConsoleTranslator, v: OperatorsView): Html {
@@ -51,7 +53,7 @@ export function operatorsPage(tr: ConsoleTranslator, v: OperatorsView): Html {
 ${noticeBox(v.notice)}
 ${
   v.link
-    ? html`<div class="notice success" role="status" id="enrolment-link"><p>${t("bo.op.linkIntro", { login: v.link.login })}</p><p><code dir="ltr">${v.link.url}</code></p></div>`
+    ? html`<div class="notice success" role="status" id="enrolment-link"><p>${t(v.link.proposed ? "bo.op.linkProposed" : "bo.op.linkIntro", { login: v.link.login })}</p><p><code dir="ltr">${v.link.url}</code></p></div>`
     : ""
 }
 ${dataTable({
@@ -70,7 +72,7 @@ ${dataTable({
   ],
   rows: v.operators.map(
     (o) =>
-      html`<tr><td>${o.login}</td><td>${roleLabel(tr, o.role)}</td><td>${o.merchantIds.length ? o.merchantIds.join(", ") : t("bo.op.allMerchants")}</td><td>${t(STATE_KEYS[o.state] ?? "bo.op.active")}</td>
+      html`<tr><td>${o.login}</td><td>${roleLabel(tr, o.role)}</td><td>${o.merchantIds.length ? o.merchantIds.join(", ") : t("bo.op.allMerchants")}</td><td>${t(STATE_KEYS[o.state] ?? "bo.op.active")}${pendingChange(tr, o, { self: v.self, csrf: v.csrf, canManage: v.canManage, roleNames: ROLE_NAMES })}</td>
 <td>${when(tr, o.lastSignInTime)}</td><td>${o.lockedUntilTime ? when(tr, o.lockedUntilTime) : text("")}</td><td class="num">${o.passkeyCount}</td><td class="num">${o.recoveryCodesLeft}</td>${
         v.canManage
           ? html`<td>${

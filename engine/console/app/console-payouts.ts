@@ -61,7 +61,7 @@ const ISSUER_HOPS = 16;
  * who did so for that one, and on. It stops at an issuer that is not a console login (`cli:<user>`,
  * `operator:<name>`: the command line and AdminService, trusted as a database superuser is).
  */
-async function issuersOf(deps: Deps, login: string, tx?: Tx): Promise<string[]> {
+export async function issuersOf(deps: Pick<Deps, "operators">, login: string, tx?: Tx): Promise<string[]> {
   const chain: string[] = [];
   for (let at = login; chain.length < ISSUER_HOPS; ) {
     const by = (await deps.operators.get(at, tx))?.accessIssuedBy ?? "";

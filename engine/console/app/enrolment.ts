@@ -3,8 +3,15 @@
  * breached, Argon2id), then a TOTP secret (sealed under the master key like
  * merchant secrets) confirmed by a code, then ten recovery codes shown once
  * and stored as keyed hashes. Confirming ends the link and signs the operator in.
+ *
+ * The link is bound to the browser that sets the password: the console sends
+ * a random key it keeps in that browser's cookie, the engine keeps its keyed
+ * hash, and the TOTP secret and the session go only to a request with the
+ * same key. Another browser holding the link sees that the enrolment goes on
+ * elsewhere, and gets neither.
  */
 import { ConsoleRefusal } from "../domain/console-rules.ts";
+import { timingSafeEqual } from "node:crypto";
 import { describeViolations, domainError, type DomainError } from "../../shared/errors.ts";
 import {
   hashPassword,
@@ -32,6 +39,21 @@ export interface EnrolmentView {
   operator: OperatorRecord;
   step: "password" | "totp";
   totp?: TotpSetup;
+  /** At the TOTP step, asked from another browser than the one that set the password: no secret is shown. */
+  otherBrowser?: boolean;
+}
+
+/** A browser's enrolment key as the console sends it: a random URL-safe value of its cookie. */
+const BROWSER_KEY = /^[A-Za-z0-9_-]{16,256}$/;
+
+const browserHash = (deps: BackofficeDeps, key: string) => tokenHash(deps.keys.tokenHash, `enrol-browser:${key}`);
+
+/** Whether `key` is the one that set the operator's enrolment password (an enrolment from before the binding has none: no browser is). */
+function sameBrowser(deps: BackofficeDeps, op: OperatorRecord, key: string): boolean {
+  if (!op.enrolBrowserHash || !BROWSER_KEY.test(key)) return false;
+  const a = Buffer.from(browserHash(deps, key));
+  const b = Buffer.from(op.enrolBrowserHash);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 async function enrolling(deps: BackofficeDeps, token: string): Promise<OperatorRecord> {
@@ -51,10 +73,11 @@ function setupOf(deps: BackofficeDeps, op: OperatorRecord): TotpSetup | undefine
   return { uri: totpUri(secret, op.login), secret };
 }
 
-export async function getEnrolment(deps: BackofficeDeps, token: string): Promise<EnrolmentView> {
+export async function getEnrolment(deps: BackofficeDeps, token: string, browserKey: string): Promise<EnrolmentView> {
   const op = await enrolling(deps, token);
-  const totp = setupOf(deps, op);
-  return { operator: op, step: totp ? "totp" : "password", totp };
+  if (!op.totpSealed) return { operator: op, step: "password" };
+  if (!sameBrowser(deps, op, browserKey)) return { operator: op, step: "totp", otherBrowser: true };
+  return { operator: op, step: "totp", totp: setupOf(deps, op) };
 }
 
 export async function setEnrolmentPassword(
@@ -62,7 +85,12 @@ export async function setEnrolmentPassword(
   caller: ConsoleCaller,
   token: string,
   password: string,
+  browserKey: string,
 ): Promise<{ ok: true; totp: TotpSetup } | { ok: false; error: DomainError }> {
+  if (!BROWSER_KEY.test(browserKey)) {
+    const violations = [{ field: "browser_key", description: "must be 16 to 256 URL-safe characters: the browser's enrolment key" }];
+    return { ok: false, error: domainError("INVALID_FIELDS", describeViolations(violations), violations) };
+  }
   const op = await enrolling(deps, token);
   const fault = passwordFault(password, op.login);
   if (fault) {
@@ -77,7 +105,8 @@ export async function setEnrolmentPassword(
   // Once per enrolment, also when two forms arrive together: the second would replace the first's password and secret.
   const set = await deps.operators.transaction(async (tx) => {
     const link = tokenHash(deps.keys.tokenHash, token);
-    if (!(await deps.operators.setEnrolmentSecrets(op.login, link, hash, seal(deps.keys.encryption, secret, totpAad(op.login)), deps.now(), tx))) return false;
+    const sealed = seal(deps.keys.encryption, secret, totpAad(op.login));
+    if (!(await deps.operators.setEnrolmentSecrets(op.login, link, hash, sealed, browserHash(deps, browserKey), deps.now(), tx))) return false;
     await deps.audit.append(
       { actor: op.login, action: "enrolment.password", outcome: "success", target: `operator:${op.login}`, clientAddress: caller.clientAddress },
       tx,
@@ -93,10 +122,16 @@ export async function confirmEnrolmentTotp(
   caller: ConsoleCaller,
   token: string,
   code: string,
+  browserKey: string,
 ): Promise<{ ok: true; recoveryCodes: string[]; session: StartedSession } | { ok: false; error: DomainError }> {
   const op = await enrolling(deps, token);
   const setup = setupOf(deps, op);
   if (!setup) return { ok: false, error: domainError("INVALID_STATE", "set the password first") };
+  if (!sameBrowser(deps, op, browserKey)) {
+    // The code is not judged: whoever holds the link elsewhere learns nothing, and the attempt is on record.
+    await refusedStep(deps, caller, op.login, "enrolment.totp", "from another browser than the one that set the password");
+    throw new ConsoleRefusal("ENROLMENT_OTHER_BROWSER");
+  }
   const now = deps.now();
   const step = totpStep(setup.secret, op.login, code.trim(), now);
   if (step === undefined) {

@@ -25,7 +25,9 @@ export type ConsoleReason =
   | "ACTION_DENIED"
   | "ENROLMENT_INVALID"
   | "FOUR_EYES_SAME_OPERATOR"
-  | "FOUR_EYES_ISSUED_ACCESS";
+  | "FOUR_EYES_ISSUED_ACCESS"
+  | "ENROLMENT_OTHER_BROWSER"
+  | "DUAL_CONTROL_SAME_ADMIN";
 
 /** One sentence per refusal: none of them says whether a login exists. */
 export const CONSOLE_MESSAGES: Record<ConsoleReason, string> = {
@@ -39,6 +41,9 @@ export const CONSOLE_MESSAGES: Record<ConsoleReason, string> = {
   FOUR_EYES_SAME_OPERATOR: "this payout needs a second approval by another operator",
   FOUR_EYES_ISSUED_ACCESS:
     "the second approval must come from an operator whose access the first approver did not set up, and who did not set up the first approver's",
+  ENROLMENT_OTHER_BROWSER: "this enrolment's password was set in another browser: finish it there, or ask an admin for a new link if that was not you",
+  DUAL_CONTROL_SAME_ADMIN:
+    "a change giving payout rights is confirmed by a second admin: not the one who proposed it, not the operator it concerns, and not one whose access either of them set up",
 };
 
 /** A refusal of the console's own kinds, thrown by the use cases and mapped once by the service. */

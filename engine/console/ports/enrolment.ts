@@ -11,10 +11,19 @@ export interface EnrolmentStore {
   /** The enrolling operator whose link's token hashes to `hash`, if still valid at `now` (its row locked when in `tx`). */
   byEnrolment(hash: string, now: Date, tx?: Tx): Promise<OperatorRecord | undefined>;
   /**
-   * The enrolment's password step, once, by the link it came through: false when the enrolment is past it (its
-   * TOTP secret is set), over, or now another link's (reset while the password was being hashed).
+   * The enrolment's password step, once, by the link it came through, bound to the browser it came from (the keyed
+   * hash of its key): false when the enrolment is past it (its TOTP secret is set), over, or now another link's
+   * (reset while the password was being hashed).
    */
-  setEnrolmentSecrets(login: string, enrolTokenHash: string, passwordHash: string, totpSealed: string, now: Date, tx: Tx): Promise<boolean>;
+  setEnrolmentSecrets(
+    login: string,
+    enrolTokenHash: string,
+    passwordHash: string,
+    totpSealed: string,
+    browserHash: string,
+    now: Date,
+    tx: Tx,
+  ): Promise<boolean>;
   /**
    * Ends the enrolment, once: false when it is no longer the one whose TOTP
    * secret the code was checked against (another request ended it first, or

@@ -41,7 +41,7 @@ export function consoleAuthService(deps: BackofficeDeps): ServiceImpl<typeof Con
   return {
     getEnrolment: (req) =>
       consoleCall(async () => {
-        const v = await getEnrolment(deps, req.token);
+        const v = await getEnrolment(deps, req.token, req.browserKey);
         return create(GetEnrolmentResponseSchema, {
           login: v.operator.login,
           role: roleToProto(v.operator.role),
@@ -49,19 +49,20 @@ export function consoleAuthService(deps: BackofficeDeps): ServiceImpl<typeof Con
           step: v.step === "totp" ? EnrolmentStep.TOTP : EnrolmentStep.PASSWORD,
           expireTime: v.operator.enrolExpiresAt ? timestampFromDate(v.operator.enrolExpiresAt) : undefined,
           totp: totpToProto(v.totp),
+          otherBrowser: v.otherBrowser ?? false,
         });
       }),
 
     setEnrolmentPassword: (req) =>
       consoleCall(async () => {
-        const r = await setEnrolmentPassword(deps, callerOf(req.context), req.token, req.password);
+        const r = await setEnrolmentPassword(deps, callerOf(req.context), req.token, req.password, req.browserKey);
         if (!r.ok) throw toRpcError(r.error);
         return create(SetEnrolmentPasswordResponseSchema, { totp: totpToProto(r.totp) });
       }),
 
     confirmEnrolmentTotp: (req) =>
       consoleCall(async () => {
-        const r = await confirmEnrolmentTotp(deps, callerOf(req.context), req.token, req.code);
+        const r = await confirmEnrolmentTotp(deps, callerOf(req.context), req.token, req.code, req.browserKey);
         if (!r.ok) throw toRpcError(r.error);
         return create(ConfirmEnrolmentTotpResponseSchema, { recoveryCodes: r.recoveryCodes, session: sessionToProto(r.session, deps.now()) });
       }),

@@ -6,7 +6,14 @@ import { AuditEntrySchema, AuditOutcome } from "../../../gen/cashier/admin/v1/au
 import { ConsoleSessionSchema, PasskeySchema } from "../../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ReadSourceSchema } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { type ConsoleContext, ConsoleErrorReason, ConsoleErrorSchema } from "../../../gen/cashier/admin/v1/console_pb.js";
-import { EnrolmentSchema, OperatorRole, OperatorSchema, OperatorState } from "../../../gen/cashier/admin/v1/operator_pb.js";
+import {
+  EnrolmentSchema,
+  OperatorRole,
+  OperatorSchema,
+  OperatorState,
+  PendingChangeKind,
+  PendingChangeSchema,
+} from "../../../gen/cashier/admin/v1/operator_pb.js";
 import { ErrorDetailSchema, ErrorReason } from "../../../gen/cashier/engine/v1/errors_pb.js";
 import type { ConsoleCaller } from "../ports/ports.ts";
 import type { StartedSession } from "../app/console-session.ts";
@@ -30,7 +37,13 @@ export const roleToProto = (r: Role) => ROLE_TO[r];
 /** The role's name, or undefined for UNSPECIFIED or an unknown number. */
 export const roleFromProto = (r: OperatorRole): Role | undefined => (Object.entries(ROLE_TO) as [Role, OperatorRole][]).find(([, v]) => v === r)?.[0];
 
-const STATE_TO: Record<State, OperatorState> = { enrolling: OperatorState.ENROLLING, active: OperatorState.ACTIVE, disabled: OperatorState.DISABLED };
+const STATE_TO: Record<State, OperatorState> = {
+  proposed: OperatorState.PROPOSED,
+  enrolling: OperatorState.ENROLLING,
+  active: OperatorState.ACTIVE,
+  disabled: OperatorState.DISABLED,
+};
+const PENDING_TO = { create: PendingChangeKind.CREATE, update: PendingChangeKind.UPDATE, reset: PendingChangeKind.RESET } as const;
 export const stateFromProto = (s: OperatorState): State | undefined | null =>
   s === OperatorState.UNSPECIFIED ? undefined : ((Object.entries(STATE_TO) as [State, OperatorState][]).find(([, v]) => v === s)?.[0] ?? null);
 
@@ -49,6 +62,15 @@ export function operatorToProto(o: OperatorRecord, now: Date) {
     passkeyCount: o.passkeyCount,
     recoveryCodesLeft: o.recoveryHashes.length,
     createdBy: o.createdBy,
+    pendingChange: o.pending
+      ? create(PendingChangeSchema, {
+          kind: PENDING_TO[o.pending.kind],
+          role: roleToProto(o.pending.role),
+          merchantIds: o.pending.merchantIds,
+          proposedBy: o.pending.proposedBy,
+          proposeTime: ts(o.pending.proposedAt),
+        })
+      : undefined,
   });
 }
 
@@ -106,6 +128,8 @@ const CODES: Record<ConsoleReason, { grpc: GrpcStatus; reason: ErrorReason; cons
   ENROLMENT_INVALID: { grpc: GrpcStatus.NOT_FOUND, reason: ErrorReason.NOT_FOUND, console: ConsoleErrorReason.ENROLMENT_INVALID },
   FOUR_EYES_SAME_OPERATOR: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR },
   FOUR_EYES_ISSUED_ACCESS: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS },
+  ENROLMENT_OTHER_BROWSER: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.ENROLMENT_OTHER_BROWSER },
+  DUAL_CONTROL_SAME_ADMIN: { grpc: GrpcStatus.FAILED_PRECONDITION, reason: ErrorReason.INVALID_STATE, console: ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN },
 };
 
 export function refusalToRpc(r: ConsoleRefusal): RpcError {

@@ -3,7 +3,9 @@
  * of, disable and reset them (app/operator-admin.ts), each refusal audited.
  * A scoped admin sees and manages only operators inside its own scope; one
  * outside it does not exist for it. No operator changes its own role or
- * scope, or disables itself.
+ * scope, or disables itself. Changes giving payout rights are under dual
+ * control (app/dual-control.ts): proposed by one admin, applied when another
+ * makes the same change.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -26,6 +28,9 @@ type OperatorCalls = Pick<
   ServiceImpl<typeof ConsoleSettingsService>,
   "listOperators" | "createOperator" | "updateOperator" | "disableOperator" | "resetOperator"
 >;
+
+/** Every admin of the console works under dual control. */
+const DUAL_CONTROL = { dualControl: true } as const;
 
 export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
   /** Operators a scoped admin may touch: those whose scope lies inside its own. */
@@ -81,6 +86,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
               req.create.login,
               roleFromProto(req.create.role) ?? "",
               req.create.merchantIds,
+              DUAL_CONTROL,
             ),
           );
           return create(ConsoleSettingsServiceCreateOperatorResponseSchema, {
@@ -106,6 +112,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
               req.login,
               roleFromProto(req.role) ?? "",
               req.merchantIds,
+              DUAL_CONTROL,
             ),
           );
           return create(UpdateOperatorResponseSchema, { operator: operatorToProto(r.operator, deps.now()) });
@@ -132,7 +139,7 @@ export function operatorSettings(deps: BackofficeDeps): OperatorCalls {
         const who = await authorize(deps, caller, "operator.manage", target);
         return auditingRefusals(deps, who, caller, { action: "operator.reset", target }, async () => {
           await managed(who, req.login);
-          const r = operatorResult(await resetOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login));
+          const r = operatorResult(await resetOperator(deps, { name: who.scope.login, clientAddress: caller.clientAddress }, req.login, DUAL_CONTROL));
           return create(ConsoleSettingsServiceResetOperatorResponseSchema, {
             operator: operatorToProto(r.operator, deps.now()),
             enrolment: enrolmentToProto(r.enrolment),

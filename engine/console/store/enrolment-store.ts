@@ -35,10 +35,18 @@ export class PgEnrolmentStore implements EnrolmentStore {
    * The enrolment's password step, once, by the link it came through: false when the enrolment is past it (its
    * TOTP secret is set), over, or now another link's (reset while the password was being hashed).
    */
-  async setEnrolmentSecrets(login: string, enrolTokenHash: string, passwordHash: string, totpSealed: string, now: Date, tx: Tx): Promise<boolean> {
+  async setEnrolmentSecrets(
+    login: string,
+    enrolTokenHash: string,
+    passwordHash: string,
+    totpSealed: string,
+    browserHash: string,
+    now: Date,
+    tx: Tx,
+  ): Promise<boolean> {
     const rows = await consoleDb(this.#orm, tx)
       .updateTable("operator")
-      .set({ password_hash: passwordHash, totp_sealed: totpSealed, updated_at: now })
+      .set({ password_hash: passwordHash, totp_sealed: totpSealed, enrol_browser_hash: browserHash, updated_at: now })
       .where("login", "=", login)
       .where("state", "=", "enrolling")
       .where("enrol_token_hash", "=", enrolTokenHash)

@@ -28,6 +28,8 @@ export function pgOperatorAccounts(orm: MikroORM): OperatorAccounts {
     setRole: (...a) => operators.setRole(...a),
     disable: (...a) => operators.disable(...a),
     reset: (...a) => operators.reset(...a),
+    setPending: (...a) => operators.setPending(...a),
+    confirmCreate: (...a) => operators.confirmCreate(...a),
     reserveAttempt: (...a) => signIns.reserveAttempt(...a),
     releaseAttempt: (...a) => signIns.releaseAttempt(...a),
     lockWhenSpent: (...a) => signIns.lockWhenSpent(...a),

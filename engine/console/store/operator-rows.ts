@@ -4,7 +4,7 @@
  * sign-in, enrolment and console-session stores.
  */
 import type { Role } from "../domain/operator-roles.ts";
-import type { OperatorRecord, OperatorState } from "../ports/operators.ts";
+import type { OperatorRecord, OperatorState, PendingChange } from "../ports/operators.ts";
 import type { Db } from "./console-db.ts";
 
 /** One operator with its passkey count; `lock` takes its row's lock (in a transaction). */
@@ -41,6 +41,13 @@ type OperatorRow = {
   last_sign_in_at?: Date | null;
   created_by: string;
   access_issued_by: string;
+  pending_kind?: string | null;
+  pending_role?: string | null;
+  pending_merchant_ids?: string[] | null;
+  pending_enrol_hash?: string | null;
+  pending_by?: string | null;
+  pending_at?: Date | null;
+  enrol_browser_hash?: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -62,6 +69,18 @@ export function toOperator(r: OperatorRow, passkeyCount: number): OperatorRecord
     lastSignInAt: r.last_sign_in_at ?? null,
     createdBy: r.created_by,
     accessIssuedBy: r.access_issued_by,
+    pending:
+      r.pending_kind && r.pending_role && r.pending_by && r.pending_at
+        ? {
+            kind: r.pending_kind as PendingChange["kind"],
+            role: r.pending_role as Role,
+            merchantIds: r.pending_merchant_ids ?? [],
+            enrolHash: r.pending_enrol_hash ?? null,
+            proposedBy: r.pending_by,
+            proposedAt: r.pending_at,
+          }
+        : null,
+    enrolBrowserHash: r.enrol_browser_hash ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     passkeyCount,

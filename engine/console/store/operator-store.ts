@@ -6,10 +6,20 @@
  */
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Role } from "../domain/operator-roles.ts";
-import type { NewOperator, OperatorRecord, OperatorState, OperatorStore } from "../ports/operators.ts";
+import type { NewOperator, OperatorRecord, OperatorState, OperatorStore, PendingChange } from "../ports/operators.ts";
 import type { Tx } from "../../store/tx.ts";
 import { consoleDb } from "./console-db.ts";
 import { endSessionsOf, readOperator, toOperator } from "./operator-rows.ts";
+
+/** The columns of a change waiting for confirmation, cleared: any change that is made, or a disable, ends it. */
+const NO_PENDING = {
+  pending_kind: null,
+  pending_role: null,
+  pending_merchant_ids: null,
+  pending_enrol_hash: null,
+  pending_by: null,
+  pending_at: null,
+} as const;
 
 export class PgOperatorStore implements OperatorStore {
   readonly #orm: MikroORM;
@@ -44,7 +54,10 @@ export class PgOperatorStore implements OperatorStore {
         login: op.login,
         role: op.role,
         merchant_ids: op.merchantIds,
-        state: "enrolling",
+        state: op.proposed ? "proposed" : "enrolling",
+        ...(op.proposed
+          ? { pending_kind: "create", pending_role: op.role, pending_merchant_ids: op.merchantIds, pending_by: op.createdBy, pending_at: op.now }
+          : {}),
         created_by: op.createdBy,
         access_issued_by: op.createdBy,
         enrol_token_hash: op.enrolHash,
@@ -59,7 +72,11 @@ export class PgOperatorStore implements OperatorStore {
   }
 
   async setRole(login: string, role: Role, merchantIds: string[], now: Date, tx: Tx): Promise<void> {
-    await consoleDb(this.#orm, tx).updateTable("operator").set({ role, merchant_ids: merchantIds, updated_at: now }).where("login", "=", login).execute();
+    await consoleDb(this.#orm, tx)
+      .updateTable("operator")
+      .set({ role, merchant_ids: merchantIds, ...NO_PENDING, updated_at: now })
+      .where("login", "=", login)
+      .execute();
     await this.#voidFirstApprovals(login, tx);
   }
 
@@ -71,12 +88,12 @@ export class PgOperatorStore implements OperatorStore {
     await consoleDb(this.#orm, tx).deleteFrom("payout_first_approval").where("login", "=", login).execute();
   }
 
-  /** Disabled: no sign-in, no enrolment link, every session ended. */
+  /** Disabled: no sign-in, no enrolment link, no change pending, every session ended. */
   async disable(login: string, now: Date, tx: Tx): Promise<void> {
     const db = consoleDb(this.#orm, tx);
     await db
       .updateTable("operator")
-      .set({ state: "disabled", enrol_token_hash: null, enrol_expires_at: null, updated_at: now })
+      .set({ state: "disabled", enrol_token_hash: null, enrol_expires_at: null, ...NO_PENDING, updated_at: now })
       .where("login", "=", login)
       .execute();
     await endSessionsOf(db, login, now);
@@ -98,7 +115,9 @@ export class PgOperatorStore implements OperatorStore {
         locked_until: null,
         enrol_token_hash: enrolHash,
         enrol_expires_at: enrolExpiresAt,
+        enrol_browser_hash: null,
         access_issued_by: issuedBy,
+        ...NO_PENDING,
         updated_at: now,
       })
       .where("login", "=", login)
@@ -106,5 +125,34 @@ export class PgOperatorStore implements OperatorStore {
     await db.deleteFrom("operator_passkey").where("login", "=", login).execute();
     await endSessionsOf(db, login, now);
     await this.#voidFirstApprovals(login, tx);
+  }
+
+  async setPending(login: string, p: PendingChange | null, now: Date, tx: Tx): Promise<void> {
+    await consoleDb(this.#orm, tx)
+      .updateTable("operator")
+      .set(
+        p
+          ? {
+              pending_kind: p.kind,
+              pending_role: p.role,
+              pending_merchant_ids: p.merchantIds,
+              pending_enrol_hash: p.enrolHash,
+              pending_by: p.proposedBy,
+              pending_at: p.proposedAt,
+              updated_at: now,
+            }
+          : { ...NO_PENDING, updated_at: now },
+      )
+      .where("login", "=", login)
+      .execute();
+  }
+
+  async confirmCreate(login: string, issuedBy: string, enrolExpiresAt: Date, now: Date, tx: Tx): Promise<void> {
+    await consoleDb(this.#orm, tx)
+      .updateTable("operator")
+      .set({ state: "enrolling", enrol_expires_at: enrolExpiresAt, access_issued_by: issuedBy, ...NO_PENDING, updated_at: now })
+      .where("login", "=", login)
+      .where("state", "=", "proposed")
+      .execute();
   }
 }

@@ -27,6 +27,16 @@ export const OperatorEntity = defineEntity({
     createdBy: p.text(),
     /** Who created the operator or last reset it (and so saw its enrolment link), 015: four eyes counts them as one. */
     accessIssuedBy: p.text().default(""),
+    /** A change waiting for a second admin's confirmation (023): create, update or reset, with its role and scope. */
+    pendingKind: p.text().nullable(),
+    pendingRole: p.text().nullable(),
+    pendingMerchantIds: p.json<string[]>().nullable(),
+    /** A pending reset's new enrolment link, as a keyed hash: it works once the reset is confirmed. */
+    pendingEnrolHash: p.text().nullable().unique(),
+    pendingBy: p.text().nullable(),
+    pendingAt: p.datetime().nullable(),
+    /** The keyed hash of the browser key that set the enrolment's password (023): the TOTP step is that browser's. */
+    enrolBrowserHash: p.text().nullable(),
     createdAt: p.datetime().defaultRaw("now()"),
     updatedAt: p.datetime().defaultRaw("now()"),
   },

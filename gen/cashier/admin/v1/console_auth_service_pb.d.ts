@@ -100,6 +100,15 @@ export declare type GetEnrolmentRequest = Message<"cashier.admin.v1.GetEnrolment
    * @generated from field: string token = 2;
    */
   token: string;
+
+  /**
+   * The browser's enrolment key (a random value the console keeps in a
+   * cookie): at step TOTP the secret is shown only to the browser whose key
+   * set the password.
+   *
+   * @generated from field: string browser_key = 3;
+   */
+  browserKey: string;
 };
 
 /**
@@ -150,11 +159,19 @@ export declare type GetEnrolmentResponse = Message<"cashier.admin.v1.GetEnrolmen
   expireTime?: Timestamp | undefined;
 
   /**
-   * At step TOTP: the secret to confirm.
+   * At step TOTP: the secret to confirm, for the browser that set the password only.
    *
    * @generated from field: cashier.admin.v1.TotpSetup totp = 6;
    */
   totp?: TotpSetup | undefined;
+
+  /**
+   * At step TOTP, asked with another browser's key: the password was set
+   * elsewhere, and neither the secret nor a session is given here.
+   *
+   * @generated from field: bool other_browser = 7;
+   */
+  otherBrowser: boolean;
 };
 
 /**
@@ -190,6 +207,15 @@ export declare type SetEnrolmentPasswordRequest = Message<"cashier.admin.v1.SetE
    * @generated from field: string password = 3;
    */
   password: string;
+
+  /**
+   * The browser's enrolment key (16 to 256 URL-safe characters): the rest of
+   * the enrolment is bound to it. Missing or malformed: INVALID_ARGUMENT
+   * naming `browser_key`.
+   *
+   * @generated from field: string browser_key = 4;
+   */
+  browserKey: string;
 };
 
 /**
@@ -244,6 +270,14 @@ export declare type ConfirmEnrolmentTotpRequest = Message<"cashier.admin.v1.Conf
    * @generated from field: string code = 3;
    */
   code: string;
+
+  /**
+   * The key of the browser that set the password; another is FAILED_PRECONDITION
+   * with ConsoleError ENROLMENT_OTHER_BROWSER.
+   *
+   * @generated from field: string browser_key = 4;
+   */
+  browserKey: string;
 };
 
 /**

@@ -166,6 +166,23 @@ export enum ConsoleErrorReason {
    * @generated from enum value: CONSOLE_ERROR_REASON_FOUR_EYES_ISSUED_ACCESS = 10;
    */
   FOUR_EYES_ISSUED_ACCESS = 10,
+
+  /**
+   * FAILED_PRECONDITION: the enrolment's password was set in another browser;
+   * its authenticator step is that browser's alone (ask for a new link).
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_ENROLMENT_OTHER_BROWSER = 11;
+   */
+  ENROLMENT_OTHER_BROWSER = 11,
+
+  /**
+   * FAILED_PRECONDITION: a change giving payout rights was proposed by this
+   * admin, or concerns an account it set up or that set up its own: another
+   * admin confirms it (dual control).
+   *
+   * @generated from enum value: CONSOLE_ERROR_REASON_DUAL_CONTROL_SAME_ADMIN = 12;
+   */
+  DUAL_CONTROL_SAME_ADMIN = 12,
 }
 
 /**

@@ -12,6 +12,57 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 export declare const file_cashier_admin_v1_operator: GenFile;
 
 /**
+ * PendingChange is a change of an operator that gives payout rights (the
+ * payouts or admin role, or more merchants with it), proposed by one admin
+ * and waiting for a second, different admin to confirm it by making the
+ * same change (dual control). Until then nothing of it applies.
+ *
+ * @generated from message cashier.admin.v1.PendingChange
+ */
+export declare type PendingChange = Message<"cashier.admin.v1.PendingChange"> & {
+  /**
+   * What it does.
+   *
+   * @generated from field: cashier.admin.v1.PendingChangeKind kind = 1;
+   */
+  kind: PendingChangeKind;
+
+  /**
+   * The role it gives.
+   *
+   * @generated from field: cashier.admin.v1.OperatorRole role = 2;
+   */
+  role: OperatorRole;
+
+  /**
+   * The merchants it gives; empty: every merchant.
+   *
+   * @generated from field: repeated string merchant_ids = 3;
+   */
+  merchantIds: string[];
+
+  /**
+   * Who proposed it (a console login, or cli:<user>).
+   *
+   * @generated from field: string proposed_by = 4;
+   */
+  proposedBy: string;
+
+  /**
+   * When; a proposal lapses 72 hours after it.
+   *
+   * @generated from field: google.protobuf.Timestamp propose_time = 5;
+   */
+  proposeTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.PendingChange.
+ * Use `create(PendingChangeSchema)` to create a new message.
+ */
+export declare const PendingChangeSchema: GenMessage<PendingChange>;
+
+/**
  * Operator is a person who signs in to the Backoffice. Its password, TOTP
  * secret, recovery codes and passkeys are never returned.
  *
@@ -94,6 +145,13 @@ export declare type Operator = Message<"cashier.admin.v1.Operator"> & {
    * @generated from field: string created_by = 11;
    */
   createdBy: string;
+
+  /**
+   * A change waiting for a second admin's confirmation; unset when none.
+   *
+   * @generated from field: cashier.admin.v1.PendingChange pending_change = 12;
+   */
+  pendingChange?: PendingChange | undefined;
 };
 
 /**
@@ -210,10 +268,58 @@ export enum OperatorState {
    * @generated from enum value: OPERATOR_STATE_DISABLED = 3;
    */
   DISABLED = 3,
+
+  /**
+   * Created with the payouts or admin role by one admin: its link works only
+   * once a second admin confirms the creation (dual control); no sign-in.
+   *
+   * @generated from enum value: OPERATOR_STATE_PROPOSED = 4;
+   */
+  PROPOSED = 4,
 }
 
 /**
  * Describes the enum cashier.admin.v1.OperatorState.
  */
 export declare const OperatorStateSchema: GenEnum<OperatorState>;
+
+/**
+ * PendingChangeKind is what a change waiting for a second admin does.
+ *
+ * @generated from enum cashier.admin.v1.PendingChangeKind
+ */
+export enum PendingChangeKind {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: PENDING_CHANGE_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Creates the operator (it is OPERATOR_STATE_PROPOSED until confirmed).
+   *
+   * @generated from enum value: PENDING_CHANGE_KIND_CREATE = 1;
+   */
+  CREATE = 1,
+
+  /**
+   * Gives the role and merchant scope below (payout rights it did not hold).
+   *
+   * @generated from enum value: PENDING_CHANGE_KIND_UPDATE = 2;
+   */
+  UPDATE = 2,
+
+  /**
+   * Resets the operator to a new enrolment link (held by the proposer).
+   *
+   * @generated from enum value: PENDING_CHANGE_KIND_RESET = 3;
+   */
+  RESET = 3,
+}
+
+/**
+ * Describes the enum cashier.admin.v1.PendingChangeKind.
+ */
+export declare const PendingChangeKindSchema: GenEnum<PendingChangeKind>;
 

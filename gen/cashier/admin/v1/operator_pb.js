@@ -9,21 +9,28 @@ import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
  * Describes the file cashier/admin/v1/operator.proto.
  */
 export const file_cashier_admin_v1_operator = /*@__PURE__*/
-  fileDesc("Ch9jYXNoaWVyL2FkbWluL3YxL29wZXJhdG9yLnByb3RvEhBjYXNoaWVyLmFkbWluLnYxIqUDCghPcGVyYXRvchINCgVsb2dpbhgBIAEoCRIsCgRyb2xlGAIgASgOMh4uY2FzaGllci5hZG1pbi52MS5PcGVyYXRvclJvbGUSFAoMbWVyY2hhbnRfaWRzGAMgAygJEi4KBXN0YXRlGAQgASgOMh8uY2FzaGllci5hZG1pbi52MS5PcGVyYXRvclN0YXRlEi8KC2NyZWF0ZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNQoRbGFzdF9zaWduX2luX3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjUKEWxvY2tlZF91bnRpbF90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1wYXNza2V5X2NvdW50GAkgASgFEhsKE3JlY292ZXJ5X2NvZGVzX2xlZnQYCiABKAUSEgoKY3JlYXRlZF9ieRgLIAEoCSJLCglFbnJvbG1lbnQSDQoFdG9rZW4YASABKAkSLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wKpYBCgxPcGVyYXRvclJvbGUSHQoZT1BFUkFUT1JfUk9MRV9VTlNQRUNJRklFRBAAEhgKFE9QRVJBVE9SX1JPTEVfVklFV0VSEAESGQoVT1BFUkFUT1JfUk9MRV9TVVBQT1JUEAISGQoVT1BFUkFUT1JfUk9MRV9QQVlPVVRTEAMSFwoTT1BFUkFUT1JfUk9MRV9BRE1JThAEKoUBCg1PcGVyYXRvclN0YXRlEh4KGk9QRVJBVE9SX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYT1BFUkFUT1JfU1RBVEVfRU5ST0xMSU5HEAESGQoVT1BFUkFUT1JfU1RBVEVfQUNUSVZFEAISGwoXT1BFUkFUT1JfU1RBVEVfRElTQUJMRUQQA2IGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9jYXNoaWVyL2FkbWluL3YxL29wZXJhdG9yLnByb3RvEhBjYXNoaWVyLmFkbWluLnYxIs0BCg1QZW5kaW5nQ2hhbmdlEjEKBGtpbmQYASABKA4yIy5jYXNoaWVyLmFkbWluLnYxLlBlbmRpbmdDaGFuZ2VLaW5kEiwKBHJvbGUYAiABKA4yHi5jYXNoaWVyLmFkbWluLnYxLk9wZXJhdG9yUm9sZRIUCgxtZXJjaGFudF9pZHMYAyADKAkSEwoLcHJvcG9zZWRfYnkYBCABKAkSMAoMcHJvcG9zZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLeAwoIT3BlcmF0b3ISDQoFbG9naW4YASABKAkSLAoEcm9sZRgCIAEoDjIeLmNhc2hpZXIuYWRtaW4udjEuT3BlcmF0b3JSb2xlEhQKDG1lcmNoYW50X2lkcxgDIAMoCRIuCgVzdGF0ZRgEIAEoDjIfLmNhc2hpZXIuYWRtaW4udjEuT3BlcmF0b3JTdGF0ZRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjUKEWxhc3Rfc2lnbl9pbl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsb2NrZWRfdW50aWxfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcGFzc2tleV9jb3VudBgJIAEoBRIbChNyZWNvdmVyeV9jb2Rlc19sZWZ0GAogASgFEhIKCmNyZWF0ZWRfYnkYCyABKAkSNwoOcGVuZGluZ19jaGFuZ2UYDCABKAsyHy5jYXNoaWVyLmFkbWluLnYxLlBlbmRpbmdDaGFuZ2UiSwoJRW5yb2xtZW50Eg0KBXRva2VuGAEgASgJEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCqWAQoMT3BlcmF0b3JSb2xlEh0KGU9QRVJBVE9SX1JPTEVfVU5TUEVDSUZJRUQQABIYChRPUEVSQVRPUl9ST0xFX1ZJRVdFUhABEhkKFU9QRVJBVE9SX1JPTEVfU1VQUE9SVBACEhkKFU9QRVJBVE9SX1JPTEVfUEFZT1VUUxADEhcKE09QRVJBVE9SX1JPTEVfQURNSU4QBCqiAQoNT3BlcmF0b3JTdGF0ZRIeChpPUEVSQVRPUl9TVEFURV9VTlNQRUNJRklFRBAAEhwKGE9QRVJBVE9SX1NUQVRFX0VOUk9MTElORxABEhkKFU9QRVJBVE9SX1NUQVRFX0FDVElWRRACEhsKF09QRVJBVE9SX1NUQVRFX0RJU0FCTEVEEAMSGwoXT1BFUkFUT1JfU1RBVEVfUFJPUE9TRUQQBCqXAQoRUGVuZGluZ0NoYW5nZUtpbmQSIwofUEVORElOR19DSEFOR0VfS0lORF9VTlNQRUNJRklFRBAAEh4KGlBFTkRJTkdfQ0hBTkdFX0tJTkRfQ1JFQVRFEAESHgoaUEVORElOR19DSEFOR0VfS0lORF9VUERBVEUQAhIdChlQRU5ESU5HX0NIQU5HRV9LSU5EX1JFU0VUEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * Describes the message cashier.admin.v1.PendingChange.
+ * Use `create(PendingChangeSchema)` to create a new message.
+ */
+export const PendingChangeSchema = /*@__PURE__*/
+  messageDesc(file_cashier_admin_v1_operator, 0);
 
 /**
  * Describes the message cashier.admin.v1.Operator.
  * Use `create(OperatorSchema)` to create a new message.
  */
 export const OperatorSchema = /*@__PURE__*/
-  messageDesc(file_cashier_admin_v1_operator, 0);
+  messageDesc(file_cashier_admin_v1_operator, 1);
 
 /**
  * Describes the message cashier.admin.v1.Enrolment.
  * Use `create(EnrolmentSchema)` to create a new message.
  */
 export const EnrolmentSchema = /*@__PURE__*/
-  messageDesc(file_cashier_admin_v1_operator, 1);
+  messageDesc(file_cashier_admin_v1_operator, 2);
 
 /**
  * Describes the enum cashier.admin.v1.OperatorRole.
@@ -53,4 +60,18 @@ export const OperatorStateSchema = /*@__PURE__*/
  */
 export const OperatorState = /*@__PURE__*/
   tsEnum(OperatorStateSchema);
+
+/**
+ * Describes the enum cashier.admin.v1.PendingChangeKind.
+ */
+export const PendingChangeKindSchema = /*@__PURE__*/
+  enumDesc(file_cashier_admin_v1_operator, 2);
+
+/**
+ * PendingChangeKind is what a change waiting for a second admin does.
+ *
+ * @generated from enum cashier.admin.v1.PendingChangeKind
+ */
+export const PendingChangeKind = /*@__PURE__*/
+  tsEnum(PendingChangeKindSchema);
 

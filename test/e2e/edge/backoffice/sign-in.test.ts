@@ -64,6 +64,44 @@ t.test("enrolment: the password twice, then a TOTP code; recovery codes once; a 
   t.match(again.body, /already used or has expired/);
 });
 
+t.test("an enrolment link is the browser's that set its password: another holding it gets no secret and no session", async (t) => {
+  const token = await createOperator(service(), "bound.ben", "viewer");
+  const mine = new ConsoleClient(bo.url);
+  const password = "staple river lantern battery";
+  t.equal((await mine.post(`/enrol/${token}`, { password, password_again: password })).status, 303, "the password is set in this browser");
+  const page = await mine.get(`/enrol/${token}`);
+  const secret = /id="secret"[^>]*>([^<]+)</.exec(page.body)?.[1]?.replace(/\s+/g, "") ?? "";
+  t.match(secret, /^[A-Z2-7]{32}$/, "this browser sees the authenticator's key");
+
+  // A second browser with the same link (forwarded mail, a shoulder, a proxy's log).
+  const other = new ConsoleClient(bo.url);
+  const seen = await other.get(`/enrol/${token}`);
+  t.equal(seen.status, 409);
+  t.match(seen.body, /This enrolment continues in another browser/);
+  t.notMatch(seen.body, new RegExp(secret), "no key shown");
+  t.notMatch(seen.body, /<svg/, "no QR code");
+  const taken = await other.post(`/enrol/${token}/totp`, { code: totpCode(secret, clock.now()) }, `/signin`);
+  t.equal(taken.status, 409, "even the right code is refused there");
+  t.match(taken.body, /continues in another browser/);
+  t.equal(other.session(), undefined, "and signs no one in");
+  const posted = await other.post(`/enrol/${token}`, { password: "another long password 9", password_again: "another long password 9" }, "/signin");
+  t.equal(posted.location, `/enrol/${token}`, "a password sent from there is not taken: the link's page again");
+  t.equal((await other.get(`/enrol/${token}`)).status, 409, "which still says the enrolment is elsewhere");
+  const rows = await service().sql<{ detail: string }>(
+    "select detail from audit_log where target = 'operator:bound.ben' and action = 'enrolment.totp' and outcome = 'failure'",
+  );
+  t.same(
+    rows.map((r) => r.detail),
+    ["from another browser than the one that set the password"],
+    "the attempt is audited",
+  );
+
+  // The browser that set the password finishes, as before.
+  const done = await mine.post(`/enrol/${token}/totp`, { code: totpCode(secret, clock.now()) }, `/enrol/${token}`);
+  t.equal(done.status, 200);
+  t.ok(mine.session(), "signed in by the enrolment");
+});
+
 t.test("sign-in: password then TOTP; a recovery code works once; sign-out ends the session", async (t) => {
   const token = await createOperator(service(), "ben", "support");
   const ben = await enrolOverHttp(bo.url, token, "ben", undefined, clock.now);

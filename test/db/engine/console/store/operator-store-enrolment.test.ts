@@ -21,14 +21,24 @@ t.test("a reset link's holder cannot set the new enrolment's password; the curre
   );
   // An admin resets the enrolment while a request on link A is still hashing its password.
   await ops.transaction((tx) => ops.reset("nia", "admin", "link-b", later, now, tx));
-  t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-a", "hash-a", "sealed-a", now, tx)), false, "the old link writes nothing");
-  t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-b", "sealed-b", now, tx)), true, "the current link sets it");
-  t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-c", "sealed-c", now, tx)), false, "once");
+  t.equal(
+    await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-a", "hash-a", "sealed-a", "browser-a", now, tx)),
+    false,
+    "the old link writes nothing",
+  );
+  t.equal(
+    await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-b", "sealed-b", "browser-b", now, tx)),
+    true,
+    "the current link sets it",
+  );
+  t.equal(await ops.transaction((tx) => ops.setEnrolmentSecrets("nia", "link-b", "hash-c", "sealed-c", "browser-c", now, tx)), false, "once");
   t.equal(await ops.transaction((tx) => ops.activate("nia", "sealed-a", [], 1, now, tx)), false, "activation with another secret than the one set");
   t.equal(await ops.transaction((tx) => ops.activate("nia", "sealed-b", [], 1, now, tx)), true, "activation with the secret the code was checked against");
   t.equal(await ops.transaction((tx) => ops.activate("nia", "sealed-b", [], 2, now, tx)), false, "once");
-  const [row] = await engine().sql<{ password_hash: string; state: string }>("select password_hash, state from operator where login = 'nia'");
-  t.same(row, { password_hash: "hash-b", state: "active" });
+  const [row] = await engine().sql<{ password_hash: string; state: string; enrol_browser_hash: string }>(
+    "select password_hash, state, enrol_browser_hash from operator where login = 'nia'",
+  );
+  t.same(row, { password_hash: "hash-b", state: "active", enrol_browser_hash: "browser-b" }, "bound to the browser that set the password");
 });
 
 t.test("a password attempt is reserved only while some are left, for an active account that is not locked", async (t) => {
