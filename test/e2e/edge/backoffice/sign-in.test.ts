@@ -102,6 +102,33 @@ t.test("an enrolment link is the browser's that set its password: another holdin
   t.ok(mine.session(), "signed in by the enrolment");
 });
 
+t.test("the Operators page: a change giving payout rights waits, shown with who proposed it, until another admin confirms it", async (t) => {
+  const una = await enrolOverHttp(bo.url, await createOperator(service(), "una", "admin"), "una", undefined, clock.now);
+  const ivo = await enrolOverHttp(bo.url, await createOperator(service(), "ivo", "admin"), "ivo", undefined, clock.now);
+  const made = await una.client.post("/operators", { login: "pia", role: "payouts", merchants: "m-test" }, "/operators");
+  t.equal(made.status, 200);
+  t.match(made.body, /This gives payout rights, so a second admin confirms it before anything applies/);
+  const link = /\/enrol\/([A-Za-z0-9_-]{43})/.exec(made.body)?.[1] ?? "";
+  t.match(made.body, /id="pending-pia"/, "the waiting change is shown");
+  t.notMatch(made.body, /id="confirm-pia"/, "not offered to its proposer");
+  t.equal((await new ConsoleClient(bo.url).get(`/enrol/${link}`)).status, 404, "the link does not work yet");
+
+  const page = await ivo.client.get("/operators");
+  t.match(page.body, /Waiting for a second admin: create as payouts for m-test, proposed by una\./);
+  t.match(page.body, /id="confirm-pia"/, "offered to another admin");
+  const confirmed = await ivo.client.post("/operators", { login: "pia", role: "payouts", merchants: "m-test" }, "/operators");
+  t.equal(confirmed.status, 303);
+  t.match(confirmed.location, /notice=confirmed&login=pia/);
+  t.match((await ivo.client.get(confirmed.location ?? "/operators")).body, /The change of pia proposed by another admin is confirmed and applied/);
+  t.equal((await new ConsoleClient(bo.url).get(`/enrol/${link}`)).status, 200, "the proposer's link works now");
+
+  const own = await una.client.post("/operators/pia/reset", {}, "/operators");
+  t.equal(own.status, 200, "una proposes pia's reset");
+  const selfConfirm = await una.client.post("/operators/pia/reset", {}, "/operators");
+  t.equal(selfConfirm.status, 409, "and cannot confirm it herself: the page says why");
+  t.match(selfConfirm.body, /una (proposed this change|set up the access) of pia/);
+});
+
 t.test("sign-in: password then TOTP; a recovery code works once; sign-out ends the session", async (t) => {
   const token = await createOperator(service(), "ben", "support");
   const ben = await enrolOverHttp(bo.url, token, "ben", undefined, clock.now);
