@@ -6,32 +6,47 @@
  * identifier the platform expects back unchanged: the request is refused
  * instead, naming the member (validate-process.ts, cashier's session start).
  *
- * A card number here is what data-loss scanners look for: 13 to 19 digits,
- * written together or in groups split by single spaces, dashes or dots
- * ("4111 1111 1111 1111", or "4111.1111.1111.1111" in an e-mail's local part;
- * in a URL also percent-encoded), that pass the Luhn check and begin as a card brand
- * does (cardBrand). Luhn alone passes one digit string in ten, so a platform's
- * numeric ids (a 19-digit snowflake id begins with 1, which no brand does) are
- * rarely taken for one. A run of digits glued to more digits (a 24-digit
- * reference) is no card number; groups split off a longer run
- * ("2030-12-4111111111111111") are looked at one by one and in neighbouring
- * sequences.
+ * A card number here is what data-loss scanners look for: 13 to 19 digits
+ * that pass the Luhn check and begin as a card brand does (cardBrand), written
+ * together or grouped as cards print them, split by single spaces, dashes or
+ * dots: 4-4-4-4 with up to 3 more ("4111 1111 1111 1111", or
+ * "4111.1111.1111.1111" in an e-mail's local part), 4-6-5 and 4-6-4 (American
+ * Express, Diners); in a URL also percent-encoded. Luhn alone passes one digit
+ * string in ten, so a platform's numeric ids (a 19-digit snowflake id begins
+ * with 1, which no brand does) are rarely taken for one. A run of digits
+ * glued to more digits (a 24-digit reference) is no card number; nor are
+ * groups of other lengths joined: "ord-45123-1764403200000" (a process id and
+ * a time in milliseconds) is an order id, which reading its groups as one
+ * number would refuse once in ten. Groups split off a longer run
+ * ("2030-12-4111111111111111") are looked at one by one.
  */
 import { cardBrand, luhnValid } from "./card.ts";
 
 /** Digit groups joined by at most one space, dash or dot between each two. */
 const GROUPED_RUN = /\d+(?:[ .-]\d+)*/g;
 
+/** How cards print their digits in groups: the lengths, in order (the last 4-4-4-4 group may run to 7 digits). */
+const PRINTED_LAYOUTS: readonly (readonly number[])[] = [
+  [4, 4, 4, 4],
+  [4, 4, 4, 4, 1],
+  [4, 4, 4, 4, 2],
+  [4, 4, 4, 4, 3],
+  [4, 6, 5],
+  [4, 6, 4],
+];
+
+const isCard = (digits: string) => digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && cardBrand(digits) !== "CARD";
+
 /** The first card number found in `text` (to be named, never echoed), or undefined. */
 export function cardNumberIn(text: string): string | undefined {
   for (const [run] of text.matchAll(GROUPED_RUN)) {
     const groups = run.split(/[ .-]/);
     for (let from = 0; from < groups.length; from++) {
-      let digits = "";
-      for (let to = from; to < groups.length; to++) {
-        digits += groups[to];
-        if (digits.length > 19) break;
-        if (digits.length >= 13 && luhnValid(digits) && cardBrand(digits) !== "CARD") return digits;
+      if (isCard(groups[from])) return groups[from];
+      for (const layout of PRINTED_LAYOUTS) {
+        if (from + layout.length > groups.length) continue;
+        const parts = groups.slice(from, from + layout.length);
+        if (parts.every((g, i) => g.length === layout[i]) && isCard(parts.join(""))) return parts.join("");
       }
     }
   }

@@ -1,7 +1,8 @@
 /**
  * What counts as a card number inside an identifier: 13 to 19 digits of a
  * card brand passing Luhn, together or in groups split by single spaces,
- * dashes or dots (and percent-encoded in a URL), alone or among other text;
+ * dashes or dots as cards print them (4-4-4-4, 4-6-5, 4-6-4; and
+ * percent-encoded in a URL), alone or among other text;
  * not a platform's numeric id that no brand begins like, not a Luhn failure,
  * not a longer run of digits.
  */
@@ -18,6 +19,9 @@ t.test("found, however it is written", async (t) => {
     ["order 3782 822463 10005 for Jane", "378282246310005"],
     ["2030-12-4111111111111111", "4111111111111111"],
     ["4000000000000002x", "4000000000000002"],
+    ["6011 0009 9013 9424", "6011000990139424"],
+    ["3056 930902 5904", "30569309025904"],
+    ["4111-1111-1111-1111-003", "4111111111111111"],
   ]) {
     t.equal(cardNumberIn(text), card, text);
   }
@@ -35,6 +39,9 @@ t.test("not found: ids, dates and numbers that are no card's", async (t) => {
     "2030-12-31",
     "1795000000",
     "4111 1111 1111", // 12 digits
+    // A process id and a time in milliseconds: joined they would be an 18-digit Visa passing Luhn.
+    "ord-44911-1764403200005-1",
+    "4111-11111111-1111", // no card prints its digits 4-8-4
   ]) {
     t.equal(cardNumberIn(text), undefined, text);
   }
