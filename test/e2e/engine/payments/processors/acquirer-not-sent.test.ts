@@ -56,13 +56,23 @@ t.test("Checkout.com unreachable: a sale, a payout and a refund were not sent; a
   const last = decide("sale", sale, true);
   t.same([stateKey(last.to!), last.depositState, last.errorCode], ["declined", "E", 9001], "the last: declined E, PROCESSOR_UNAVAILABLE");
   t.match(await cko.capabilities.payout!.payout(charge()), { kind: "unavailable", notSent: true }, "a payout");
-  t.match(await cko.capabilities.refund!.refund({ ...charge(), saleTransactionId: "pay_aaaaaaaaaaaaaaaaaaaaaaaaaa" }), { kind: "unavailable", notSent: true }, "a refund");
+  t.match(
+    await cko.capabilities.refund!.refund({ ...charge(), saleTransactionId: "pay_aaaaaaaaaaaaaaaaaaaaaaaaaa" }),
+    { kind: "unavailable", notSent: true },
+    "a refund",
+  );
   const lookup = await cko.capabilities.statusLookup!.status("pay_aaaaaaaaaaaaaaaaaaaaaaaaaa");
   t.equal(lookup.kind, "unknown", "a lookup that cannot connect is asked again later");
 });
 
 t.test("Adyen unreachable: a sale and a refund were not sent; the details call after a return is asked again", async (t) => {
-  const ady = open(adyen, "adyen-eu", `http://127.0.0.1:${await closedPort()}/v71`, { merchant_account: "ShopEU" }, { api_key: "AQE-test-adyen-api-key-0123", hmac_key: "00" });
+  const ady = open(
+    adyen,
+    "adyen-eu",
+    `http://127.0.0.1:${await closedPort()}/v71`,
+    { merchant_account: "ShopEU" },
+    { api_key: "AQE-test-adyen-api-key-0123", hmac_key: "00" },
+  );
   const sale = await ady.capabilities.sale!.authorize(charge());
   t.same(sale, { kind: "unavailable", message: "adyen-eu could not be reached; nothing was sent", notSent: true }, "a sale");
   t.equal(stateKey(decide("sale", sale, false).to!), "declined_retry", "the cascade goes on");
