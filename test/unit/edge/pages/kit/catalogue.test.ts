@@ -19,6 +19,8 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
   const keys = Object.keys(en).sort();
   const values = {
     login: "ann",
+    by: "lead",
+    merchants: "m-test",
     role: "admin",
     seconds: 3,
     min: 12,
