@@ -8,6 +8,7 @@ import { homeRoutes } from "./home.ts";
 import { merchantRoutes } from "./merchants.ts";
 import { payoutRoutes } from "./payouts.ts";
 import { processorAccountRoutes } from "./processor-accounts.ts";
+import { frontendSettingsRoutes } from "./frontend-settings.ts";
 import { routingRoutes } from "./routing-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
@@ -20,6 +21,7 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   checkRoutes(router, deps);
   merchantRoutes(router, deps);
   processorAccountRoutes(router, deps);
+  frontendSettingsRoutes(router, deps);
   routingRoutes(router, deps);
   adminRoutes(router, deps);
   accountRoutes(router, deps);

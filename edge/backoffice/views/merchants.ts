@@ -91,6 +91,7 @@ function frontendSection(tr: ConsoleTranslator, m: Merchant, f: Frontend, v: Mer
 <dt>${t("bo.merchant.closedLoop")}</dt><dd>${yesNo(tr, f.closedLoopWithdrawals)}</dd>
 <dt>${t("bo.merchant.playerCancel")}</dt><dd>${yesNo(tr, f.playerCancelWithdrawal)}</dd>
 </dl>
+<p><a href="/merchants/${encodeURIComponent(m.merchantId)}/frontends/${encodeURIComponent(f.name)}" id="${id}-amounts">${t(v.canUpdate ? "bo.fe.link" : "bo.fe.linkRead", { name: f.name })}</a></p>
 ${
   v.canUpdate
     ? html`<details><summary>${t("bo.merchant.editFrontend", { name: f.name })}</summary>

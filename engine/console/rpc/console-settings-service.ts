@@ -3,7 +3,7 @@
  * inspects, each call authenticated by the console session in its context
  * and authorized by role and merchant scope (app/console-session.ts) before it
  * decodes into a use case. One file per subject: merchants, frontends and
- * secrets (settings-merchants.ts), processor accounts (settings-processor-accounts.ts),
+ * secrets (settings-merchants.ts), a frontend's amounts (settings-frontends.ts), processor accounts (settings-processor-accounts.ts),
  * routing rules and their preview (settings-routing.ts), four-eyes amounts (settings-four-eyes.ts),
  * operators (settings-operators.ts) and the audit log (settings-audit.ts).
  */
@@ -11,6 +11,7 @@ import type { ConsoleSettingsService } from "../../../gen/cashier/admin/v1/conso
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { auditSettings } from "./settings-audit.ts";
 import { fourEyesSettings } from "./settings-four-eyes.ts";
+import { frontendSettings } from "./settings-frontends.ts";
 import { merchantSettings, type MerchantSettingsDeps } from "./settings-merchants.ts";
 import { operatorSettings } from "./settings-operators.ts";
 import { processorAccountSettings } from "./settings-processor-accounts.ts";
@@ -22,6 +23,7 @@ export type ConsoleSettingsDeps = MerchantSettingsDeps;
 export function consoleSettingsService(deps: ConsoleSettingsDeps): ServiceImpl<typeof ConsoleSettingsService> {
   return {
     ...merchantSettings(deps),
+    ...frontendSettings(deps),
     ...processorAccountSettings(deps),
     ...routingSettings(deps),
     ...fourEyesSettings(deps),

@@ -681,6 +681,142 @@ export declare type ConsoleSettingsServiceUpdateFrontendResponse = Message<"cash
 export declare const ConsoleSettingsServiceUpdateFrontendResponseSchema: GenMessage<ConsoleSettingsServiceUpdateFrontendResponse>;
 
 /**
+ * SetFrontendAmountsRequest replaces a frontend's currencies, presets and limits.
+ *
+ * @generated from message cashier.admin.v1.SetFrontendAmountsRequest
+ */
+export declare type SetFrontendAmountsRequest = Message<"cashier.admin.v1.SetFrontendAmountsRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The frontend's name.
+   *
+   * @generated from field: string frontend = 3;
+   */
+  frontend: string;
+
+  /**
+   * ISO 4217 base currency; one of currencies.
+   *
+   * @generated from field: string base_currency = 4;
+   */
+  baseCurrency: string;
+
+  /**
+   * ISO 4217 currencies accepted; empty: [base_currency].
+   *
+   * @generated from field: repeated string currencies = 5;
+   */
+  currencies: string[];
+
+  /**
+   * The amounts offered as buttons on the deposit page (at most 8, each once),
+   * in the base currency's minor units (1000 is USD 10.00). A frontend keeps
+   * them in the wire unit (Frontend.deposit_presets), one list for every
+   * currency: each must be whole in the base currency's wire unit (BHD, carried
+   * in whole dinars, takes 5000 but not 5500).
+   *
+   * @generated from field: repeated int64 deposit_presets_minor = 6;
+   */
+  depositPresetsMinor: bigint[];
+
+  /**
+   * The limits, at most one entry per currency, each a currency of the
+   * frontend; a currency not listed has none. Replaces every stored limit.
+   *
+   * @generated from field: repeated cashier.admin.v1.FrontendLimitsMinor limits = 7;
+   */
+  limits: FrontendLimitsMinor[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetFrontendAmountsRequest.
+ * Use `create(SetFrontendAmountsRequestSchema)` to create a new message.
+ */
+export declare const SetFrontendAmountsRequestSchema: GenMessage<SetFrontendAmountsRequest>;
+
+/**
+ * FrontendLimitsMinor bounds one currency's amounts in its minor units; each
+ * bound must be whole in the currency's wire unit, and an unset one does not apply.
+ *
+ * @generated from message cashier.admin.v1.FrontendLimitsMinor
+ */
+export declare type FrontendLimitsMinor = Message<"cashier.admin.v1.FrontendLimitsMinor"> & {
+  /**
+   * ISO 4217 code.
+   *
+   * @generated from field: string currency = 1;
+   */
+  currency: string;
+
+  /**
+   * Smallest deposit.
+   *
+   * @generated from field: optional int64 deposit_min_minor = 2;
+   */
+  depositMinMinor?: bigint | undefined;
+
+  /**
+   * Largest deposit.
+   *
+   * @generated from field: optional int64 deposit_max_minor = 3;
+   */
+  depositMaxMinor?: bigint | undefined;
+
+  /**
+   * Smallest withdrawal.
+   *
+   * @generated from field: optional int64 withdrawal_min_minor = 4;
+   */
+  withdrawalMinMinor?: bigint | undefined;
+
+  /**
+   * Largest withdrawal.
+   *
+   * @generated from field: optional int64 withdrawal_max_minor = 5;
+   */
+  withdrawalMaxMinor?: bigint | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.FrontendLimitsMinor.
+ * Use `create(FrontendLimitsMinorSchema)` to create a new message.
+ */
+export declare const FrontendLimitsMinorSchema: GenMessage<FrontendLimitsMinor>;
+
+/**
+ * SetFrontendAmountsResponse is the merchant after the change.
+ *
+ * @generated from message cashier.admin.v1.SetFrontendAmountsResponse
+ */
+export declare type SetFrontendAmountsResponse = Message<"cashier.admin.v1.SetFrontendAmountsResponse"> & {
+  /**
+   * The merchant, with the frontend as stored (its amounts in the wire unit).
+   *
+   * @generated from field: cashier.admin.v1.Merchant merchant = 1;
+   */
+  merchant?: Merchant | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetFrontendAmountsResponse.
+ * Use `create(SetFrontendAmountsResponseSchema)` to create a new message.
+ */
+export declare const SetFrontendAmountsResponseSchema: GenMessage<SetFrontendAmountsResponse>;
+
+/**
  * ConsoleSettingsServiceRotateMerchantSecretRequest sets a new secret.
  *
  * @generated from message cashier.admin.v1.ConsoleSettingsServiceRotateMerchantSecretRequest
@@ -1280,6 +1416,21 @@ export declare const ConsoleSettingsService: GenService<{
     methodKind: "unary";
     input: typeof ConsoleSettingsServiceUpdateFrontendRequestSchema;
     output: typeof ConsoleSettingsServiceUpdateFrontendResponseSchema;
+  },
+  /**
+   * SetFrontendAmounts sets what a frontend takes and offers: its base
+   * currency, its currencies, its preset deposit amounts and its limits per
+   * currency, from amounts in minor units, each converted exactly to the wire
+   * unit the frontend keeps them in (action merchant.update; audited as
+   * frontend.update with the merchant before and after). A fault is named by
+   * this request's field (limits[1].deposit_max_minor).
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.SetFrontendAmounts
+   */
+  setFrontendAmounts: {
+    methodKind: "unary";
+    input: typeof SetFrontendAmountsRequestSchema;
+    output: typeof SetFrontendAmountsResponseSchema;
   },
   /**
    * RotateMerchantSecret sets a new secret; the old one stays valid for the
