@@ -38,7 +38,19 @@ const charge = (): ChargeRequest => ({
   amountMinor: 1050,
   currency: "EUR",
   card: { number: "4242424242424242", cvv: "100", expiry: "12/2030" },
-  customer: { firstName: "Jane", lastName: "Doe", email: "jane@example.com", phone: "", address: "", city: "", zip: "", country: "GB", state: "" },
+  customer: {
+    firstName: "Jane",
+    lastName: "Doe",
+    email: "jane@example.com",
+    phone: "",
+    address: "",
+    city: "",
+    zip: "",
+    country: "GB",
+    state: "",
+    dob: "",
+    ip: "",
+  },
   returnUrl: "https://pay.example/3ds/1/mac/return",
 });
 
