@@ -13,7 +13,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import t, { type Test } from "tap";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page, Response } from "playwright-core";
 import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
 import { cashierMerchants, SECRET, sessionBody, startSession } from "../support/cashier.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
@@ -40,11 +40,14 @@ const listen = async (server: Server): Promise<number> => {
   return (server.address() as AddressInfo).port;
 };
 
-/** A shop page framing the Cashier at ?src=..., recording every message it gets. */
-const shopPage = (src: string, link?: string | null) =>
-  link
-    ? `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1><a id="pay" href="${link.replace(/"/g, "&quot;")}" target="_blank">Pay</a></body></html>`
-    : `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
+/** A shop page framing the Cashier at ?src=..., recording every message it gets (or linking to it, or opening it by script). */
+const shopPage = (src: string, link?: string | null, open?: string | null) =>
+  open
+    ? `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1><button id="open" type="button">Pay</button>
+<script>document.getElementById("open").addEventListener("click", () => { window.w = window.open(${JSON.stringify(open).replace(/</g, "\\u003c")}); });</script></body></html>`
+    : link
+      ? `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1><a id="pay" href="${link.replace(/"/g, "&quot;")}" target="_blank">Pay</a></body></html>`
+      : `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
 <script>window.events = []; addEventListener("message", (e) => {
   events.push({ origin: e.origin, data: e.data });
   // As a shop does: the frame takes the height the Cashier reports.
@@ -58,7 +61,7 @@ t.before(async () => {
   const shop = createServer((req, res) => {
     res.setHeader("content-type", "text/html; charset=utf-8");
     const q = new URL(req.url ?? "/", "http://x").searchParams;
-    res.end(shopPage(q.get("src") ?? "", q.get("link")));
+    res.end(shopPage(q.get("src") ?? "", q.get("link"), q.get("open")));
   });
   parent = `http://localhost:${await listen(shop)}`;
   const other = createServer((req, res) => {
@@ -177,6 +180,32 @@ t.test("in a new tab opened from the shop: the Cashier needs nothing from the op
   await Promise.all([tab.waitForURL(/\/result\/\d+/), tab.click("#pay")]);
   t.equal(await tab.textContent("h1"), "Payment approved");
   t.same(await tab.context().cookies(), [], "no cookie was needed");
+});
+
+t.test("opened by the shop's script: the shop keeps no handle on the Cashier's window (Cross-Origin-Opener-Policy)", async (t) => {
+  const { reply } = await openSession(t);
+  const page = await freshPage(t);
+  await page.goto(`${parent}/shop?open=${encodeURIComponent(reply.redirect_url)}`);
+  const documents: Response[] = [];
+  page.context().on("response", (r) => {
+    // The pages themselves: the autologin link answers with a redirect to the session's page, which carries the policy.
+    if (r.url().startsWith(service().edgeUrl) && r.request().resourceType() === "document" && r.status() === 200) documents.push(r);
+  });
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), page.click("#open")]);
+  await tab.locator("h1", { hasText: "Deposit" }).waitFor();
+  t.ok(documents.length > 0, "the Cashier's pages were seen");
+  for (const d of documents)
+    t.equal(
+      (await d.allHeaders())["cross-origin-opener-policy"],
+      "same-origin",
+      `the page at ${new URL(d.url()).pathname.replace(/\/s\/[^/]+/, "/s/[session]")}`,
+    );
+  t.equal(await page.evaluate("window.w.closed"), true, "the opener's handle reads as closed: the window is no longer reachable from it");
+  await page.evaluate("try { window.w.location = 'https://example.invalid/look-alike'; } catch (e) {}");
+  // A navigation the handle could still start would begin at once; a moment later the Cashier is still there.
+  await tab.waitForTimeout(300);
+  t.equal(await tab.textContent("h1"), "Deposit", "and the shop cannot navigate it away");
+  t.match(tab.url(), /\/cashier\//);
 });
 
 t.test("approved by keyboard alone: presets, a new card, saved; receipt, Continue; Validation with the auth_token, a notification", async (t) => {
