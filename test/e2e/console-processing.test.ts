@@ -191,3 +191,26 @@ t.test("cascade, rules, removal and preview", async (t) => {
     ["merchant.routing_rules", "merchant.routing_rules", "processor_account.delete"],
   );
 });
+
+t.test("a webhook key rotation: the previous key is an optional credential, set beside the new one, then removed", async (t) => {
+  const admin = (await enrolOperator(svc(), bo(), clock, "proc-rotator", "admin")).sessionToken;
+  const set = (credentials: Record<string, string>, removeCredentials: string[] = []) =>
+    bo().setProcessorAccount({ context: ctx(admin), merchantId: "m-single", account: account({ processor: "cko-rotate" }), credentials, removeCredentials });
+  const seen = await bo().getMerchant({ context: ctx(admin), merchantId: "m-single" });
+  t.same(seen.connectors.find((c) => c.name === "checkout")?.optionalCredentials, ["webhook_secret_previous"], "the form offers the previous key");
+  t.same(seen.connectors.find((c) => c.name === "adyen")?.optionalCredentials, ["hmac_key_previous"]);
+
+  await set({ secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET });
+  const both = await set({ webhook_secret: `${WEBHOOK_SECRET}-new`, webhook_secret_previous: WEBHOOK_SECRET });
+  const names = (r: typeof both) => r.accounts.find((a) => a.processor === "cko-rotate")?.credentialsSet;
+  t.same(names(both), ["secret_key", "webhook_secret", "webhook_secret_previous"], "during the rotation both keys are held");
+
+  const required = await refusal(set({}, ["webhook_secret"]));
+  t.same([required.code, required.fields], [Code.InvalidArgument, ["remove_credentials"]], "a required credential cannot be removed");
+  const unknown = await refusal(set({}, ["api_key"]));
+  t.same(unknown.fields, ["remove_credentials"], "nor a name the connector does not take");
+  const over = await set({}, ["webhook_secret_previous"]);
+  t.same(names(over), ["secret_key", "webhook_secret"], "after the rotation the previous key comes off");
+  const log = JSON.stringify(await svc().sql("select * from audit_log"));
+  t.notOk(log.includes(`${WEBHOOK_SECRET}-new`), "no key's value in the audit log");
+});

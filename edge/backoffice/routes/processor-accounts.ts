@@ -93,6 +93,7 @@ export function processorAccountRoutes(router: Router, deps: PageDeps): void {
           settings: settingsObject(values.settings),
         },
         credentials: typedCredentials(form),
+        removeCredentials: form.getAll("remove_credential"),
         createOnly: name === undefined,
       });
     } catch (err) {

@@ -156,6 +156,23 @@ ${c.credentials.map((name) => {
     error: errorOf(credentialId(name)),
   });
 })}
+${c.optionalCredentials.map((name) => {
+  const set = v.account?.connector === c.name && v.account.credentialsSet.includes(name);
+  return html`${field({
+    name: `credential:${name}`,
+    id: credentialId(name),
+    label: name,
+    hint: set ? t("bo.pa.credentialSet") : t("bo.pa.credentialOptional"),
+    type: "password",
+    autocomplete: "new-password",
+    maxlength: 512,
+    error: errorOf(credentialId(name)),
+  })}${
+    set
+      ? html`<div class="field check"><input type="checkbox" id="${credentialId(name)}-remove" name="remove_credential" value="${name}"> <label for="${credentialId(name)}-remove">${t("bo.pa.credentialRemove", { name })}</label></div>`
+      : ""
+  }`;
+})}
 </fieldset>
 <div class="actions">${button({ label: v.account ? t("bo.pa.save") : t("bo.pa.add"), id: "save-account" })}</div>
 </form>

@@ -117,6 +117,7 @@ export function merchantSettings(deps: MerchantSettingsDeps): MerchantCalls {
               credentials: [...c.credentials],
               requiredSettings: c.requiredSettings,
               capabilities: [...c.capabilities],
+              optionalCredentials: [...c.optionalCredentials],
             }),
           ),
           cardBrands: [...ROUTING_CARD_BRANDS],

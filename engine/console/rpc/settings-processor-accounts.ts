@@ -2,7 +2,7 @@
  * ConsoleSettingsService, a merchant's processor accounts (CONTRACT 11): added or changed by an admin, checked by
  * the merchants file's parser and the connector's own schema, each fault named as a field of the request. The
  * credentials are write-only: a name the form left blank keeps the value the account holds (same connector), a name
- * typed is sealed in its place, and none is ever returned, logged or audited (the audit row keeps the accounts as
+ * typed is sealed in its place, an optional one (the previous webhook key) may be removed, and none is ever returned, logged or audited (the audit row keeps the accounts as
  * operators see them, with the names of the credentials set). An account still named by the merchant's `processors`
  * or a routing rule is not removed: the refusal names who uses it.
  */
@@ -13,7 +13,7 @@ import {
   DeleteProcessorAccountResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ProcessorAccountSchema } from "../../../gen/cashier/admin/v1/processor_account_pb.js";
-import { ruleLabel } from "../../payments/index.ts";
+import { connectorCatalogue, ruleLabel } from "../../payments/index.ts";
 import { domainError } from "../../shared/errors.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
 import { checkText, invalidArgument, toRpcError } from "../../rpc/errors.ts";
@@ -63,7 +63,16 @@ export function processorAccountSettings(deps: MerchantSettingsDeps): Calls {
             // Blank is "keep": only what was typed replaces a stored value, and only at the same connector.
             const typed = Object.fromEntries(Object.entries(req.credentials).filter(([, v]) => v !== ""));
             const kept = existing && existing.connector === req.account.connector ? existing.credentials : {};
-            const parsed = accountOfRequest(req.account, { ...kept, ...typed });
+            const credentials: Record<string, string> = { ...kept, ...typed };
+            // An optional credential (the previous webhook key) comes off once a rotation is over; a required one stays.
+            const connector = connectorCatalogue().find((c) => c.name === req.account?.connector);
+            for (const name of req.removeCredentials) {
+              if (!connector?.optionalCredentials.includes(name))
+                throw invalidArgument("remove_credentials", `${JSON.stringify(name)} is not an optional credential of ${req.account.connector}`);
+              if (name in typed) throw invalidArgument("remove_credentials", `${name} is both typed and removed`);
+              delete credentials[name];
+            }
+            const parsed = accountOfRequest(req.account, credentials);
             await store.setProcessorAccount(req.merchantId, parsed);
           },
         });

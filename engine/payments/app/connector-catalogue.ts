@@ -1,6 +1,6 @@
 /**
  * What an account of each registered connector takes, for a form that edits accounts (the Backoffice): its
- * credential names, the settings its schema requires and what it can do. Read from the connectors list and each
+ * credential names (required and optional), the settings its schema requires and what it can do. Read from the connectors list and each
  * connector's own schema (the settings an empty object is refused for are the required ones), so that a new
  * connector shows up in the form without a line here.
  */
@@ -10,6 +10,8 @@ import { CONNECTORS } from "../processors/connectors.ts";
 export interface ConnectorEntry {
   name: string;
   credentials: readonly string[];
+  /** Credentials it accepts besides: the previous webhook key during a rotation. */
+  optionalCredentials: readonly string[];
   /** Setting names (settings.<name> in a refusal) without which the schema refuses an account. */
   requiredSettings: string[];
   capabilities: readonly string[];
@@ -21,6 +23,6 @@ export function connectorCatalogue(): ConnectorEntry[] {
     const empty = c.parseSettings({});
     // An empty object holds no wrong value: every fault it draws is a setting that must be there.
     const requiredSettings = empty.ok ? [] : empty.faults.map((f) => f.field.replace(/^settings\./, "")).filter((f) => f !== "settings");
-    return { name: c.name, credentials: c.credentials, requiredSettings, capabilities: c.capabilities };
+    return { name: c.name, credentials: c.credentials, optionalCredentials: c.optionalCredentials ?? [], requiredSettings, capabilities: c.capabilities };
   });
 }

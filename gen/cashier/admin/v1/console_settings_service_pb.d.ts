@@ -204,6 +204,14 @@ export declare type Connector = Message<"cashier.admin.v1.Connector"> & {
    * @generated from field: repeated string capabilities = 4;
    */
   capabilities: string[];
+
+  /**
+   * The credentials an account may hold besides (write-only too): the previous
+   * webhook key during a key rotation.
+   *
+   * @generated from field: repeated string optional_credentials = 5;
+   */
+  optionalCredentials: string[];
 };
 
 /**
@@ -257,6 +265,14 @@ export declare type ConsoleSettingsServiceSetProcessorAccountRequest = Message<"
    * @generated from field: bool create_only = 5;
    */
   createOnly: boolean;
+
+  /**
+   * Optional credentials to take off the account (the previous webhook key,
+   * once a rotation is over); a required one cannot be removed.
+   *
+   * @generated from field: repeated string remove_credentials = 6;
+   */
+  removeCredentials: string[];
 };
 
 /**
