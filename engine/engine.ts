@@ -32,6 +32,7 @@ import { createEngineMetrics, recordProcessorOutcome, type PoolLike } from "./ru
 import { startMetricsServer } from "./shared/runtime/metrics-server.ts";
 import { loadServerTls } from "./runtime/tls.ts";
 import { createSender } from "./payments/callbacks/http-sender.ts";
+import { callbackUrlCheck } from "./payments/callbacks/address-guard.ts";
 import { PgCallbackStore } from "./payments/store/callback-store.ts";
 import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.ts";
 import { scheduleFromConfig } from "./payments/app/schedule.ts";
@@ -77,7 +78,8 @@ export interface EngineOptions {
 export async function startEngine(config: Config, log: Logger, opts: EngineOptions = {}): Promise<EngineHandle> {
   // Read before anything starts: a wrong TLS file or merchants file stops the start at once.
   const tls = loadServerTls(config);
-  const merchantsFile = config.merchantsFile ? await readMerchantsFile(config.merchantsFile) : undefined;
+  const checkCallbackUrl = callbackUrlCheck({ allowPrivate: config.callbackAllowPrivate });
+  const merchantsFile = config.merchantsFile ? await readMerchantsFile(config.merchantsFile, checkCallbackUrl) : undefined;
   let embedded: EmbeddedDb | undefined;
   let orm: MikroORM | undefined;
   let sim: SpawnedSim | undefined;
@@ -191,7 +193,7 @@ async function prepareDatabase(
         (msg, extra) => log.info(extra ?? {}, msg),
         demoFrontendSettings(config.edgePort, config.publicUrl),
         (spec) => {
-          for (const w of merchantWarnings(spec, config.callbackAllowPrivate)) log.warn({ merchant_id: spec.merchantId, ...w.fields }, w.message);
+          for (const w of merchantWarnings(spec)) log.warn({ merchant_id: spec.merchantId, ...w.fields }, w.message);
         },
       );
       return role.url ?? databaseUrl;
@@ -223,6 +225,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     processors: processorRegistry(config, sim, schedule.processor.timeoutMs, supervision),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),
+    checkCallbackUrl: callbackUrlCheck({ allowPrivate: config.callbackAllowPrivate }),
     schedule,
     now,
     publicUrl: () => publicUrl,
@@ -238,6 +241,14 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     backoffice: new PgBackofficeStore(orm, origin),
     reads: replica.reads,
   };
+
+  // The audit chain's head, signed at each start apart from the chain and logged: a tail cut later is found.
+  try {
+    const head = await deps.audit.checkpointHead();
+    log.info({ auditRow: head.rowId, auditHash: head.rowHash, checkpoint: head.mac }, "audit chain head checkpointed");
+  } catch (err) {
+    log.warn({ err }, "could not checkpoint the audit chain's head at start; each new audit row still writes its own");
+  }
 
   const edgeToken = config.edgeToken ?? randomBytes(24).toString("base64url");
   const backofficeToken = config.backofficeToken ?? randomBytes(24).toString("base64url");
