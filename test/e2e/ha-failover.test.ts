@@ -32,12 +32,16 @@ import {
 } from "../support/ha-lab/checks.ts";
 import { startWriteProbe } from "../support/ha-lab/write-probe.ts";
 import { launch, stopProcess } from "../support/processes.ts";
+import { createEngineClient, type EngineClient } from "../../edge/engine-client.ts";
 import { startPlatformStub } from "../support/platform-stub.ts";
 import { PLATFORM_SECRETS, platformMerchants } from "../support/platform-merchants.ts";
 import { until } from "../support/until.ts";
 
 const missing = missingPackages();
 const MERCHANT = { merchantId: "m-plat", frontend: "plat-usd" };
+/** Of the 64 clients, these send Process over gRPC to the engine (an internal service), the others the signed JSON. */
+const GRPC_CLIENTS = 8;
+const SERVICE_TOKEN = "ha-failover-service-token-0123456789abcdef";
 /** Load before the fault and after sales succeed again: enough to see the switch in the middle of traffic. */
 const STEADY_MS = 8000;
 /** Hang guards for the waits below, not speed limits: the figures are printed. */
@@ -52,6 +56,7 @@ if (missing.length > 0) {
 } else {
   let lab: HaLab;
   let edgeUrl = "";
+  let grpc: EngineClient;
   let engineOut: () => string = () => "";
   const stub = await startPlatformStub({ secrets: PLATFORM_SECRETS });
   t.teardown(() => stub.close());
@@ -73,6 +78,7 @@ if (missing.length > 0) {
         EDGE_PORT: "0",
         METRICS_PORT: "0",
         CASHIER_CALLBACK_ALLOW_PRIVATE: "1",
+        CASHIER_SERVICE_TOKENS: SERVICE_TOKEN,
         CASHIER_CALLBACK_RETRY_SECONDS: "1,2,4,8,16,30,30,30",
         CASHIER_WORKER_POLL_MS: "200",
         // The lookup horizon of an attempt whose engine lost its answer: Validation's + the processor's + 10 s.
@@ -84,6 +90,7 @@ if (missing.length > 0) {
     );
     t.teardown(() => stopProcess(engine.child));
     edgeUrl = `http://127.0.0.1:${engine.line.edgePort}`;
+    grpc = createEngineClient(`http://127.0.0.1:${engine.line.enginePort}`, SERVICE_TOKEN);
     engineOut = engine.out;
   });
 
@@ -91,7 +98,13 @@ if (missing.length > 0) {
     t.test(name, async (t) => {
       await lab.healthy();
       const probe = await startWriteProbe(lab.databaseUrl);
-      const load = startLoad({ edgeUrl, notifyUrl: `${stub.url}/notify`, clients: 64, ...MERCHANT });
+      const load = startLoad({
+        edgeUrl,
+        notifyUrl: `${stub.url}/notify`,
+        clients: 64,
+        grpc: { client: grpc, clients: GRPC_CLIENTS },
+        ...MERCHANT,
+      });
       await sleep(STEADY_MS);
       const faultAt = performance.now();
       const hit = await fault();
@@ -112,8 +125,16 @@ if (missing.length > 0) {
       const figures = switchFigures(report, faultAt);
 
       t.same(report.unanswered, [], "the edge answered every request (it never goes away here)");
-      const wrongRefusals = report.refusals.filter((r) => r.http !== 503 || r.status !== -2);
-      t.same(wrongRefusals.slice(0, 5), [], "every refusal is a retryable 503 with status -2 (never another 5xx, never a wrong status)");
+      const wrongRefusals = report.refusals.filter((r) => (r.via === "grpc" ? r.code !== "Unavailable/UNAVAILABLE" : r.http !== 503 || r.status !== -2));
+      t.same(
+        wrongRefusals.slice(0, 5),
+        [],
+        "every refusal is retryable: HTTP 503 with status -2, gRPC UNAVAILABLE with the engine's reason (never another 5xx or code, never a wrong status)",
+      );
+      t.ok(
+        report.answers.some((a) => a.via === "grpc") && report.answers.some((a) => a.via === "http"),
+        "orders were answered over both the merchant API and gRPC",
+      );
       t.ok(report.answers.length > 64, `${report.answers.length} orders answered`);
 
       // The answers against the database, once every pending order is final (the acquirer's later answer, a lookup).
@@ -129,7 +150,14 @@ if (missing.length > 0) {
       t.same(wrong.slice(0, 10), [], `no answer the database contradicts (${wrong.length} of ${report.answers.length})`);
       const approved = report.answers.filter((a) => a.transactionStatus === "approved");
       t.ok(approved.length > 0, `${approved.length} orders answered approved, each there once and approved`);
-      t.same(await doubleApprovals(lab.databaseUrl, MERCHANT.merchantId), [], "no order approved twice");
+      const doubled = await doubleApprovals(lab.databaseUrl, MERCHANT.merchantId);
+      t.same(doubled, [], "no order approved twice");
+      // Lost: answered approved or declined, and not so (or not there) in the database.
+      const lost = report.answers.filter(
+        (a) =>
+          (a.transactionStatus === "approved" || a.transactionStatus === "declined") &&
+          stored.get(a.orderId)?.traces.find((x) => x.traceId === a.traceId)?.status !== a.transactionStatus,
+      );
 
       // Every callback owed is delivered: none left pending, none given up, each delivered one received by the platform.
       let cb = await callbackStates(lab.databaseUrl);
@@ -153,8 +181,9 @@ if (missing.length > 0) {
       const line =
         `${name}: sales succeed again ${figures.secondsToSuccess.toFixed(1)} s after the fault (the database took writes again after ` +
         `${probe.secondsBack(faultAt).toFixed(1)} s); ${figures.refusals} refusals (503, -2) ` +
-        `during the switch, ${figures.retriedOrders} orders retried, longest wait ${figures.longestWaitSeconds.toFixed(1)} s; ` +
-        `${report.answers.length} orders answered (${approved.length} approved); lost ${wrong.length}, doubled ${(await doubleApprovals(lab.databaseUrl, MERCHANT.merchantId)).length}; ` +
+        `during the switch (${report.refusals.filter((r) => r.via === "grpc").length} of them gRPC UNAVAILABLE), ${figures.retriedOrders} orders retried, longest wait ${figures.longestWaitSeconds.toFixed(1)} s; ` +
+        `${report.answers.length} orders answered (${approved.length} approved); lost ${lost.length}, doubled ${doubled.length}, ` +
+        `other contradictions ${wrong.length - lost.length}; ` +
         `${cb.delivered.length} callbacks delivered`;
       t.comment(line);
       process.stderr.write(`ha-failover: ${line}\n`);

@@ -6,6 +6,7 @@
  * primary may have changed since the last one.
  */
 import pg from "pg";
+import { closeClient } from "./close-client.ts";
 import type { Answer, Operation } from "./load.ts";
 
 /** What a platform may be answered for each kind of order: a pending one is settled later and notified. */
@@ -21,13 +22,13 @@ export const RIGHT_ANSWERS: Record<Operation, string[]> = {
 const NOT_FINAL = ["pending", "requested"];
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, query_timeout: 15_000 });
   c.on("error", () => {});
   await c.connect();
   try {
     return (await c.query<T>(text, values)).rows;
   } finally {
-    await c.end().catch(() => {});
+    await closeClient(c);
   }
 }
 
@@ -57,9 +58,9 @@ export async function storedOrders(url: string, merchantId: string, orderIds: st
 export function contradictions(answers: Answer[], stored: Map<string, StoredOrder>): string[] {
   const out: string[] = [];
   for (const a of answers) {
-    const where = `${a.op} ${a.orderId} (trace ${a.traceId}, answered ${a.transactionStatus})`;
+    const where = `${a.op} ${a.orderId} over ${a.via} (trace ${a.traceId}, answered ${a.transactionStatus})`;
     if (a.http !== 200) {
-      out.push(`${where}: HTTP ${a.http}: ${a.text.slice(0, 200)}`);
+      out.push(`${where}: ${a.via === "grpc" ? "refused" : `HTTP ${a.http}`}: ${a.text.slice(0, 200)}`);
       continue;
     }
     if (!RIGHT_ANSWERS[a.op].includes(a.transactionStatus ?? "")) out.push(`${where}: not a right answer for this card`);

@@ -62,7 +62,7 @@ export function etcdArgs(dir: string, p: LabPorts): string[] {
  * Where Patroni (and patronictl) find etcd: its v2 API, not v3. Debian 12's Patroni 3.0.2 renews the leader key on
  * the v3 API with an unconditional write once its lease has run out: a primary frozen longer than the key's ttl
  * (a pause, a cut healed) takes the key back from the standby promoted meanwhile, which then demotes itself and
- * rewinds away the commits it had acknowledged (this lab's cut test saw it; Patroni 3.0.3 fixed it, patroni/patroni
+ * rewinds away the commits it had acknowledged (this lab's cut test saw it; fixed upstream in May 2023, patroni/patroni
  * pull request 2689). On v2, the renewal is a compare-and-swap on the key's value, which fails once another node
  * holds it.
  */
@@ -161,6 +161,9 @@ defaults
   # Pooled connections sit idle between queries; the engine's own bounds, not HAProxy's, time a query.
   timeout client 30m
   timeout server 30m
+  # A connection one side has closed is not held open for the other: a frozen node never answers its half.
+  timeout client-fin 5s
+  timeout server-fin 5s
 
 ${backend("primary", p.primary, "/primary", "first")}
 ${backend("replicas", p.replica, "/replica", "roundrobin")}

@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { closeClient } from "./close-client.ts";
 import { dcsOf, etcdArgs, haproxyConfig, type LabPasswords, type LabPorts, type NodePorts, patroniConfig, SCOPE } from "./config.ts";
 import { type ClusterMember, clusterOf, leaderOf, patroniRequest } from "./patroni-api.ts";
 import { pidsOfNode, signalPids } from "./node-pids.ts";
@@ -274,7 +275,7 @@ async function currentLeader(members: () => Promise<ClusterMember[]>): Promise<s
 
 /** True when the URL reaches a server that takes writes. */
 async function writable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 2000 });
   c.on("error", () => {});
   try {
     await c.connect();
@@ -283,7 +284,7 @@ async function writable(url: string): Promise<boolean> {
   } catch {
     return false;
   } finally {
-    await c.end().catch(() => {});
+    await closeClient(c);
   }
 }
 
@@ -294,7 +295,7 @@ async function createDatabase(adminUrl: string, name: string): Promise<void> {
     const there = await c.query("select 1 from pg_database where datname = $1", [name]);
     if (there.rowCount === 0) await c.query(`create database "${name}"`);
   } finally {
-    await c.end();
+    await closeClient(c);
   }
 }
 

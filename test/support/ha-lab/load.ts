@@ -6,7 +6,9 @@
  * hold each one against the database afterwards and count the refusals and
  * the time the switch took.
  */
+import type { EngineClient } from "../../../edge/engine-client.ts";
 import { orderId, post, saleBody, sign } from "../wire.ts";
+import { type Outcome, sendGrpc } from "./grpc-order.ts";
 
 /** What a client asks: a sale the acquirer approves, declines or answers later, or a payout. */
 export type Operation = "sale-approved" | "sale-declined" | "sale-pending" | "payout";
@@ -24,6 +26,7 @@ const MIX: Operation[] = ["sale-approved", "sale-approved", "sale-approved", "sa
 /** A final answer (not "retry later"), with when the order was first sent and how many refusals came before it. */
 export interface Answer {
   op: Operation;
+  via: "http" | "grpc";
   orderId: string;
   http: number;
   status: number | undefined;
@@ -36,13 +39,18 @@ export interface Answer {
   text: string;
 }
 
-/** A "retry later" answer: the HTTP status and the body's status (503 and -2 when right). */
+/** A "retry later" answer: the HTTP status and the body's status (503 and -2 when right), or the gRPC code. */
 export interface Refusal {
   op: Operation;
+  via: "http" | "grpc";
   orderId: string;
+  /** When the refused try was sent, and when its refusal came back. */
   at: number;
+  answeredAt: number;
   http: number;
   status: number | undefined;
+  /** gRPC: the code and the engine's reason (`Unavailable/UNAVAILABLE` when right). */
+  code: string;
   text: string;
 }
 
@@ -68,6 +76,8 @@ export interface LoadOptions {
   frontend: string;
   /** Pause before resending a refused order (a platform's retry delay). */
   retryMs?: number;
+  /** The first `clients` clients send Process over gRPC to the engine with a service token instead. */
+  grpc?: { client: EngineClient; clients: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -77,11 +87,27 @@ function bodyOf(o: LoadOptions, op: Operation, oid: string) {
   return op === "payout" ? saleBody({ ...common, transaction_type: "payout", cvv: undefined, amount: 2500 }) : saleBody({ ...common, amount: 1050 });
 }
 
+/** Sends the order once over the merchant API (signed afresh: its timestamp new, its parameters the same). */
+async function sendHttp(o: LoadOptions, op: Operation, oid: string): Promise<Outcome> {
+  const r = await post(o.edgeUrl, sign(bodyOf(o, op, oid)));
+  return {
+    retry: r.http === 503,
+    http: r.http,
+    status: r.body.status,
+    code: String(r.http),
+    transactionStatus: r.body.transaction_status,
+    traceId: r.body.trace_id,
+    text: r.text,
+  };
+}
+
 /** Starts `clients` platforms' worth of traffic at once. */
 export function startLoad(o: LoadOptions): Load {
   const report: LoadReport = { answers: [], refusals: [], unanswered: [] };
   let stopped = false;
   const client = async (i: number) => {
+    const grpc = o.grpc && i < o.grpc.clients ? o.grpc.client : undefined;
+    const via = grpc ? "grpc" : "http";
     for (let n = 0; !stopped; n++) {
       const op = MIX[(i + n) % MIX.length];
       const oid = orderId(`ha-${op}`);
@@ -90,28 +116,29 @@ export function startLoad(o: LoadOptions): Load {
       // One order until it is answered: a refusal is retried with the same order_id, as the platform must.
       for (;;) {
         const sentAt = performance.now();
-        // Signed again at each try: its timestamp is fresh, and the order's parameters (what idempotency compares) the same.
-        const r = await post(o.edgeUrl, sign(bodyOf(o, op, oid))).catch((err: unknown) => {
-          report.unanswered.push({ op, orderId: oid, at: sentAt, error: String(err) });
-          return undefined;
-        });
-        if (r && r.http !== 503) {
-          report.answers.push({
-            op,
-            orderId: oid,
-            http: r.http,
-            status: r.body.status,
-            transactionStatus: r.body.transaction_status,
-            traceId: r.body.trace_id,
-            firstSentAt,
-            sentAt,
-            answeredAt: performance.now(),
-            refusals,
-            text: r.text,
-          });
+        const r = await (grpc ? sendGrpc(grpc, { ...o, orderId: oid, card: CARDS[op], payout: op === "payout" }) : sendHttp(o, op, oid)).catch(
+          (err: unknown) => {
+            report.unanswered.push({ op, orderId: oid, at: sentAt, error: String(err) });
+            return undefined;
+          },
+        );
+        if (r && !r.retry) {
+          const { retry: _, code: __, ...answer } = r;
+          report.answers.push({ op, via, orderId: oid, ...answer, firstSentAt, sentAt, answeredAt: performance.now(), refusals });
           break;
         }
-        if (r) report.refusals.push({ op, orderId: oid, at: sentAt, http: r.http, status: r.body.status, text: r.text });
+        if (r)
+          report.refusals.push({
+            op,
+            via,
+            orderId: oid,
+            at: sentAt,
+            answeredAt: performance.now(),
+            http: r.http,
+            status: r.status,
+            code: r.code,
+            text: r.text,
+          });
         refusals += 1;
         await sleep(o.retryMs ?? 200);
       }
@@ -145,8 +172,9 @@ export interface SwitchFigures {
 
 /** Reads a report around a fault at `faultAt`. */
 export function switchFigures(report: LoadReport, faultAt: number): SwitchFigures {
-  const after = report.refusals.filter((r) => r.at >= faultAt);
-  const lastRefusal = Math.max(faultAt, ...after.map((r) => r.at));
+  // Refusals by when they came back: a call sent just before the fault is refused by the switch.
+  const after = report.refusals.filter((r) => r.answeredAt >= faultAt);
+  const lastRefusal = Math.max(faultAt, ...after.map((r) => r.answeredAt));
   const clean = report.answers.filter((a) => a.op.startsWith("sale") && a.http === 200 && a.firstSentAt > lastRefusal);
   const recovered = Math.min(...clean.map((a) => a.answeredAt));
   const during = report.answers.filter((a) => a.answeredAt >= faultAt && a.firstSentAt <= recovered);
@@ -165,7 +193,7 @@ export function timeline(report: LoadReport, faultAt: number, fromS = -2, toS = 
   for (let s = fromS; s < toS; s++) {
     const inSecond = (at: number) => at >= faultAt + s * 1000 && at < faultAt + (s + 1) * 1000;
     const ok = report.answers.filter((a) => inSecond(a.answeredAt)).length;
-    const refused = report.refusals.filter((r) => inSecond(r.at)).length;
+    const refused = report.refusals.filter((r) => inSecond(r.answeredAt)).length;
     lines.push(`${s >= 0 ? "+" : ""}${s}s ${ok} answered ${refused} refused`);
   }
   return lines;

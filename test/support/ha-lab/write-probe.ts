@@ -6,6 +6,7 @@
  * which tells the cluster's part of a switch from the engine's.
  */
 import pg from "pg";
+import { closeClient } from "./close-client.ts";
 
 export interface WriteProbe {
   /** Seconds from `faultAt` until a write succeeded again after the first that failed; NaN if none failed. */
@@ -18,7 +19,7 @@ export async function startWriteProbe(url: string): Promise<WriteProbe> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   await setup.query("create table if not exists ha_lab_probe (at timestamptz not null default now())");
-  await setup.end();
+  await closeClient(setup);
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
@@ -31,7 +32,7 @@ export async function startWriteProbe(url: string): Promise<WriteProbe> {
         await c.query("insert into ha_lab_probe default values");
         ok = true;
       } catch {}
-      await c.end().catch(() => {});
+      await closeClient(c);
       results.push({ at, ok });
       await new Promise((r) => setTimeout(r, 250));
     }
