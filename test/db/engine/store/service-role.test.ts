@@ -61,6 +61,7 @@ t.test("every table has its access decided: a table a later migration adds fails
     acquirer_webhook_event: "ra-d",
     acquirer_webhook_event_key: "ra-d",
     allowed_transition: "r---",
+    audit_checkpoint: "ra--",
     audit_log: "ra--",
     callback: ROWS,
     callback_attempt: "ra-d",
