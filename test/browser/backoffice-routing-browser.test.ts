@@ -64,7 +64,11 @@ t.test("an admin adds a Checkout.com account, sets the cascade and a rule, and p
   await Promise.all([page.waitForURL(/new-account\?connector=checkout/), page.keyboard.press("Enter")]);
   t.equal(await page.textContent("h1"), "New checkout account");
   t.ok(await page.isVisible("#setting-processing_channel_id"), "the setting the connector requires has its field");
-  t.same(await page.$$eval("input[type=password]", (els) => els.map((e) => e.getAttribute("name"))), ["credential:secret_key", "credential:webhook_secret"]);
+  t.same(
+    await page.$$eval("input[type=password]", (els) => els.map((e) => e.getAttribute("name"))),
+    ["credential:secret_key", "credential:webhook_secret", "credential:webhook_secret_previous"],
+    "a field per credential, the previous webhook key of a rotation last",
+  );
   await axeClean(t, page, "the new account form");
 
   await page.fill("#account-name", "cko-main");
