@@ -8,10 +8,11 @@
  *
  * A card number here is what data-loss scanners look for: 13 to 19 digits
  * that pass the Luhn check and begin as a card brand does (cardBrand), written
- * together or grouped as cards print them, split by single spaces, dashes or
- * dots: 4-4-4-4 with up to 3 more ("4111 1111 1111 1111", or
- * "4111.1111.1111.1111" in an e-mail's local part), 4-6-5 and 4-6-4 (American
- * Express, Diners); in a URL also percent-encoded. Luhn alone passes one digit
+ * together or grouped as card numbers are written, split by single spaces,
+ * dashes or dots: in fours, the last group shorter when the digits run out
+ * ("4111 1111 1111 1111", "3782 8224 6310 005", or "4111.1111.1111.1111" in an
+ * e-mail's local part), 4-6-5 and 4-6-4 (American Express, Diners); in a URL
+ * also percent-encoded. Luhn alone passes one digit
  * string in ten, so a platform's numeric ids (a 19-digit snowflake id begins
  * with 1, which no brand does) are rarely taken for one. A run of digits
  * glued to more digits (a 24-digit reference) is no card number; nor are
@@ -25,8 +26,15 @@ import { cardBrand, luhnValid } from "./card.ts";
 /** Digit groups joined by at most one space, dash or dot between each two. */
 const GROUPED_RUN = /\d+(?:[ .-]\d+)*/g;
 
-/** How cards print their digits in groups: the lengths, in order (the last 4-4-4-4 group may run to 7 digits). */
+/**
+ * How card numbers are written in groups: the lengths, in order. Fours, the last group shorter when the digits run
+ * out (an American Express number typed in fours is 4-4-4-3, a 19-digit one 4-4-4-4-3), and the 4-6-5 and 4-6-4
+ * that American Express and Diners cards print.
+ */
 const PRINTED_LAYOUTS: readonly (readonly number[])[] = [
+  [4, 4, 4, 1],
+  [4, 4, 4, 2],
+  [4, 4, 4, 3],
   [4, 4, 4, 4],
   [4, 4, 4, 4, 1],
   [4, 4, 4, 4, 2],

@@ -1,7 +1,7 @@
 /**
  * What counts as a card number inside an identifier: 13 to 19 digits of a
  * card brand passing Luhn, together or in groups split by single spaces,
- * dashes or dots as cards print them (4-4-4-4, 4-6-5, 4-6-4; and
+ * dashes or dots as card numbers are written (in fours, 4-6-5, 4-6-4; and
  * percent-encoded in a URL), alone or among other text;
  * not a platform's numeric id that no brand begins like, not a Luhn failure,
  * not a longer run of digits.
@@ -21,6 +21,7 @@ t.test("found, however it is written", async (t) => {
     ["4000000000000002x", "4000000000000002"],
     ["6011 0009 9013 9424", "6011000990139424"],
     ["3056 930902 5904", "30569309025904"],
+    ["3782 8224 6310 005", "378282246310005"],
     ["4111-1111-1111-1111-003", "4111111111111111"],
   ]) {
     t.equal(cardNumberIn(text), card, text);
