@@ -6,7 +6,7 @@
  * that time); a change made here forgets it at once.
  * The operator's view never carries a secret.
  */
-import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
+import { type InferEntity, LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { DEFAULT_FRONTEND_SETTINGS } from "../domain/frontend-settings.ts";
 import { MERCHANT_ID } from "../../shared/transaction.ts";
@@ -146,14 +146,19 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   /** The merchant's processor accounts, their keys opened (in memory only). */
   async #accounts(merchantId: string): Promise<ProcessorAccount[]> {
     const rows = await this.#orm.em.fork().find(ProcessorAccountEntity, { merchant: merchantId }, { orderBy: { id: "asc" } });
-    return rows.map((a) => ({
+    return rows.map((a) => this.#account(merchantId, a));
+  }
+
+  /** One stored account as the engine uses it, its credentials opened (in memory only). */
+  #account(merchantId: string, a: InferEntity<typeof ProcessorAccountEntity>): ProcessorAccount {
+    return {
       name: a.name,
       connector: a.connector,
       enabled: a.enabled,
       url: a.endpointUrl,
       credentials: openCredentials(this.#key, merchantId, a),
       settings: a.settings,
-    }));
+    };
   }
 
   /** Creates or updates a merchant and its listed frontends in one transaction. */
@@ -219,15 +224,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
 
   async processorAccount(merchantId: string, name: string): Promise<ProcessorAccount | undefined> {
     const a = await this.#joined().findOne(ProcessorAccountEntity, { merchant: merchantId, name });
-    if (!a) return undefined;
-    return {
-      name: a.name,
-      connector: a.connector,
-      enabled: a.enabled,
-      url: a.endpointUrl,
-      credentials: openCredentials(this.#key, merchantId, a),
-      settings: a.settings,
-    };
+    return a ? this.#account(merchantId, a) : undefined;
   }
 
   async removeProcessorAccount(merchantId: string, name: string): Promise<boolean> {
