@@ -16,7 +16,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
-import { type ConsoleClient, createOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
+import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
 import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
@@ -35,7 +35,7 @@ const svc = useService(t, () => ({ ...sim.serviceEnv(), CASHIER_WORKER_POLL_MS: 
 
 let browser: Browser;
 let bo: BackofficeHandle;
-const clients = new Map<string, ConsoleClient>();
+let clients: Map<string, ConsoleClient>;
 const trace = { pending: 0, pending2: 0, approved: 0 };
 
 t.before(async () => {
@@ -51,13 +51,15 @@ t.before(async () => {
   clock.advance(2 * 3_600_000);
   bo = await startConsole(svc());
   browser = await launchBrowser();
-  for (const [login, role] of [
-    ["sue", "support"],
-    ["vic", "viewer"],
-  ] as const) {
-    const op = await enrolOverHttp(bo.url, await createOperator(svc(), login, role), login, undefined, clock.now);
-    clients.set(login, op.client);
-  }
+  clients = await enrolOperators(
+    svc(),
+    bo.url,
+    [
+      ["sue", "support"],
+      ["vic", "viewer"],
+    ],
+    clock.now,
+  );
   // The follow-up has asked once, heard "pending", and planned its next looks more than half an hour away.
   const planned = await until(async () => {
     const rows = await svc().sql<{ late: boolean }>(
@@ -73,14 +75,8 @@ t.teardown(async () => {
   await bo?.close();
 });
 
-async function pageAs(t: Test, login: string, locale = "en-GB"): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale });
-  context.setDefaultTimeout(15_000);
-  t.teardown(() => context.close());
-  const session = clients.get(login)!.session()!;
-  await context.addCookies([{ name: session.name, value: session.value, url: bo.url, httpOnly: true, sameSite: "Strict" }]);
-  return context.newPage();
-}
+const pageAs = (t: Test, login: string, locale = "en-GB"): Promise<Page> =>
+  consolePage(t, browser, bo.url, clients.get(login)!, { width: 1360, locale, timeout: 15_000 });
 
 async function axeClean(t: Test, page: Page, name: string): Promise<void> {
   t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);

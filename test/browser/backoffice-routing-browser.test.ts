@@ -10,15 +10,15 @@
 import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
-import { type ConsoleClient, createOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
-import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
+import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
+import { axeClean, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
 const service = useService(t);
 let browser: Browser;
 let bo: BackofficeHandle;
-const clients = new Map<string, ConsoleClient>();
+let clients: Map<string, ConsoleClient>;
 
 const SECRET_KEY = "sk_sbox_browser_secret_0123456789";
 const WEBHOOK_SECRET = "whsec_browser_0123456789abcdef";
@@ -27,31 +27,17 @@ const CHANNEL = `pc_${"b".repeat(26)}`;
 t.before(async () => {
   bo = await startConsole(service());
   browser = await launchBrowser();
-  for (const [login, role] of [
+  clients = await enrolOperators(service(), bo.url, [
     ["ada", "admin"],
     ["vera", "viewer"],
-  ] as const) {
-    const op = await enrolOverHttp(bo.url, await createOperator(service(), login, role), login);
-    clients.set(login, op.client);
-  }
+  ]);
 });
 t.teardown(async () => {
   await browser?.close();
   await bo?.close();
 });
 
-async function pageAs(t: Test, login: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  context.setDefaultTimeout(30_000);
-  t.teardown(() => context.close());
-  const session = clients.get(login)!.session()!;
-  await context.addCookies([{ name: session.name, value: session.value, url: bo.url, httpOnly: true, sameSite: "Strict" }]);
-  return context.newPage();
-}
-
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-}
+const pageAs = (t: Test, login: string, width = 1280): Promise<Page> => consolePage(t, browser, bo.url, clients.get(login)!, { width });
 
 t.test("an admin adds a Checkout.com account, sets the cascade and a rule, and previews a sale", async (t) => {
   const page = await pageAs(t, "ada");

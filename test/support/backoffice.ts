@@ -4,11 +4,13 @@
  * Backoffice's token (the service token while the engine has none of its
  * own), logging into the service's log file. Plus the operator helpers the
  * console's tests share: an operator created through AdminService, enrolled
- * through the console's own pages over HTTP, and TOTP codes computed with
- * otpauth as an authenticator app would.
+ * through the console's own pages over HTTP, TOTP codes computed with
+ * otpauth as an authenticator app would, and a browser page signed in as one.
  */
 import pino from "pino";
 import * as OTPAuth from "otpauth";
+import type { Browser, Page } from "playwright-core";
+import type { Test } from "tap";
 import { createLogger } from "../../engine/shared/runtime/log.ts";
 import { startBackoffice, type BackofficeHandle } from "../../edge/backoffice/server.ts";
 import type { SignInLimit } from "../../edge/backoffice/rate-limit.ts";
@@ -136,4 +138,41 @@ export async function enrolOverHttp(
   if (done.status !== 200) throw new Error(`enrolment code refused (${done.status}): ${done.body.slice(0, 400)}`);
   const recoveryCodes = [...done.body.matchAll(/<li><code dir="ltr">([^<]+)<\/code><\/li>/g)].map((m) => m[1]);
   return { login, password, secret, recoveryCodes, client };
+}
+
+/** Creates and enrols one operator per login with its role, over HTTP; each one's signed-in client by login. */
+export async function enrolOperators(
+  svc: Service,
+  consoleUrl: string,
+  operators: ReadonlyArray<readonly [string, "viewer" | "support" | "payouts" | "admin"]>,
+  now: () => Date = () => new Date(),
+): Promise<Map<string, ConsoleClient>> {
+  const clients = new Map<string, ConsoleClient>();
+  for (const [login, role] of operators) {
+    const op = await enrolOverHttp(consoleUrl, await createOperator(svc, login, role), login, undefined, now);
+    clients.set(login, op.client);
+  }
+  return clients;
+}
+
+export interface ConsolePageOptions {
+  width?: number;
+  height?: number;
+  locale?: string;
+  /** Playwright's default timeout for the page's actions, in ms. */
+  timeout?: number;
+}
+
+/**
+ * A browser page signed in as the client's operator: a fresh context carrying its session cookie (so the browser
+ * tests need not sign in through the form each time), closed when the test ends.
+ */
+export async function consolePage(t: Test, browser: Browser, consoleUrl: string, client: ConsoleClient, opts: ConsolePageOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, locale: opts.locale });
+  context.setDefaultTimeout(opts.timeout ?? 30_000);
+  t.teardown(() => context.close());
+  const session = client.session();
+  if (!session) throw new Error("the operator's client holds no console session");
+  await context.addCookies([{ name: session.name, value: session.value, url: consoleUrl, httpOnly: true, sameSite: "Strict" }]);
+  return context.newPage();
 }

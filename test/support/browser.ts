@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Test } from "tap";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -56,6 +57,11 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export async function axeAll(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
   return (await page.evaluate(RUN_AXE)) as AxeViolation[];
+}
+
+/** Asserts the page has no serious or critical axe violation, naming the page in the assertion. */
+export async function axeClean(t: Test, page: Page, name: string): Promise<void> {
+  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
 }
 
 export interface FocusStop {
