@@ -6,7 +6,7 @@
  * its words; both are a retryable 503, and only the first sends the call to
  * another engine.
  */
-import { createServer } from "node:net";
+import { closedPort } from "../../support/closed-port.ts";
 import * as grpc from "@grpc/grpc-js";
 import t, { type Test } from "tap";
 import { createUnaryGrpcTransport } from "../../../edge/grpc-transport.ts";
@@ -21,15 +21,6 @@ import { domainError } from "../../../engine/shared/errors.ts";
 import { engineAnswered, engineUnreachable, retryLater } from "../../../edge/engine-down.ts";
 import { createEnginePool } from "../../../edge/engine-pool.ts";
 import { refusalOf } from "../../../edge/middleware/errors.ts";
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /**
  * An engine whose database is gone for Process (the driver's error, classified

@@ -7,7 +7,7 @@
  * connect, and Adyen's details call after the shopper's return (the payment
  * exists there), stay `unknown`: asked again later, never declined.
  */
-import { createServer } from "node:net";
+import { closedPort } from "../../../../support/closed-port.ts";
 import t from "tap";
 import { decide } from "../../../../../engine/payments/domain/outcome.ts";
 import { stateKey } from "../../../../../engine/payments/domain/transitions.ts";
@@ -15,15 +15,6 @@ import { adyen } from "../../../../../engine/payments/processors/adyen/index.ts"
 import { checkout } from "../../../../../engine/payments/processors/checkout/index.ts";
 import type { ConnectorModule } from "../../../../../engine/payments/processors/connector.ts";
 import type { ChargeRequest, Processor } from "../../../../../engine/payments/processors/processor.ts";
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /** An account of `module` at `url`, its settings checked by the connector's own schema. */
 function open<S>(module: ConnectorModule<S>, name: string, url: string, rawSettings: unknown, credentials: Record<string, string>): Processor {

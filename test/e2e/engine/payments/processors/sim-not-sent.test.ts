@@ -9,19 +9,11 @@
  */
 import { createServer } from "node:net";
 import t from "tap";
+import { closedPort } from "../../../../support/closed-port.ts";
 import { decide } from "../../../../../engine/payments/domain/outcome.ts";
 import { stateKey } from "../../../../../engine/payments/domain/transitions.ts";
 import type { ChargeRequest } from "../../../../../engine/payments/processors/processor.ts";
 import { simConnector } from "../../../../../engine/payments/processors/sim/integration.ts";
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 let trace = 1;
 const charge = (): ChargeRequest => ({
