@@ -9,9 +9,9 @@
  */
 import t, { type Test } from "tap";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { ADYEN, CHANNEL, CKO, type DialectSim, startDialectSim } from "../support/acquirer-sim-dialects.ts";
+import { dialectMerchants } from "../support/acquirer-sim-dialects.ts";
+import { useDialectService } from "../support/dialect-service.ts";
 import { SECRET } from "../support/merchants.ts";
-import { useService } from "../support/service.ts";
 import { processSale, replySigned } from "../support/wire.ts";
 
 /** A card the Checkout.com stand-in challenges when 3-D Secure is asked for (Checkout.com's test cards). */
@@ -20,49 +20,8 @@ const CKO_CHALLENGE_CARD = "4010061700000021";
 const ADYEN_CHALLENGE_CARD = "4917610000000000";
 const RETURN_URL = "https://merchant.example/return";
 
-/** One merchant at each stand-in, its account's url pointing at `simUrl`. */
-function merchantsFile(simUrl: string) {
-  return {
-    merchants: [
-      {
-        merchant_id: "m-cko",
-        secret: SECRET,
-        processors: ["cko-main"],
-        processor_accounts: [
-          {
-            name: "cko-main",
-            connector: "checkout",
-            url: `${simUrl}/checkout`,
-            credentials: { secret_key: CKO.secret_key, webhook_secret: CKO.webhook_secret },
-            settings: { processing_channel_id: CHANNEL },
-          },
-        ],
-        frontends: [{ name: "cko-usd", base_currency: "USD" }],
-      },
-      {
-        merchant_id: "m-adyen",
-        secret: SECRET,
-        processors: ["adyen-eu"],
-        processor_accounts: [
-          {
-            name: "adyen-eu",
-            connector: "adyen",
-            url: `${simUrl}/adyen/v71`,
-            credentials: { api_key: ADYEN.api_key, hmac_key: ADYEN.hmac_key },
-            settings: { merchant_account: ADYEN.merchant_account },
-          },
-        ],
-        frontends: [{ name: "adyen-eur", base_currency: "EUR" }],
-      },
-    ],
-  };
-}
-
-let acquirer: DialectSim | undefined;
-t.before(async () => {
-  acquirer = await startDialectSim(t);
-});
-const service = useService(t, {}, () => ({ merchants: merchantsFile(acquirer!.sim.url) }));
+/** One merchant at each stand-in (`m-cko`, `m-adyen`), its account's url pointing at this file's simulator. */
+const { service, acquirer } = useDialectService(t, (simUrl) => dialectMerchants(simUrl, { secret: SECRET }));
 
 /** One GET or form POST as a browser sends it, redirects left to the caller. */
 async function browse(url: string, form?: Record<string, string>): Promise<{ status: number; location: string; html: string }> {
@@ -98,7 +57,7 @@ async function challengedSale(t: Test, merchant: string, frontend: string, curre
 
   const atCashier = await browse(r.body.redirect_url);
   t.equal(atCashier.status, 303, "Cashier's page sends the open challenge's customer on");
-  t.match(atCashier.location, new RegExp(`^${acquirer!.sim.url}/`), "to the acquirer's page");
+  t.match(atCashier.location, new RegExp(`^${acquirer().sim.url}/`), "to the acquirer's page");
   const page = await browse(atCashier.location);
   t.equal(page.status, 200);
   t.match(page.html, /3-D Secure challenge/, "the acquirer's challenge page");

@@ -11,56 +11,15 @@ import { createHmac } from "node:crypto";
 import t from "tap";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { itemSignature } from "../../engine/payments/processors/adyen/webhooks.ts";
-import { ADYEN, CHANNEL, CKO, type DialectSim, startDialectSim } from "../support/acquirer-sim-dialects.ts";
+import { ADYEN, CKO, dialectMerchants } from "../support/acquirer-sim-dialects.ts";
+import { useDialectService } from "../support/dialect-service.ts";
 import { SECRET } from "../support/merchants.ts";
-import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
 /** A card the Checkout.com stand-in challenges: the sale waits in pending_async for the acquirer's word. */
 const CKO_CHALLENGE_CARD = "4010061700000021";
 
-function merchantsFile(simUrl: string) {
-  return {
-    merchants: [
-      {
-        merchant_id: "m-cko",
-        secret: SECRET,
-        processors: ["cko-main"],
-        processor_accounts: [
-          {
-            name: "cko-main",
-            connector: "checkout",
-            url: `${simUrl}/checkout`,
-            credentials: { secret_key: CKO.secret_key, webhook_secret: CKO.webhook_secret },
-            settings: { processing_channel_id: CHANNEL },
-          },
-        ],
-        frontends: [{ name: "cko-usd", base_currency: "USD" }],
-      },
-      {
-        merchant_id: "m-adyen",
-        secret: SECRET,
-        processors: ["adyen-eu"],
-        processor_accounts: [
-          {
-            name: "adyen-eu",
-            connector: "adyen",
-            url: `${simUrl}/adyen/v71`,
-            credentials: { api_key: ADYEN.api_key, hmac_key: ADYEN.hmac_key },
-            settings: { merchant_account: ADYEN.merchant_account },
-          },
-        ],
-        frontends: [{ name: "adyen-eur", base_currency: "EUR" }],
-      },
-    ],
-  };
-}
-
-let acquirer: DialectSim | undefined;
-t.before(async () => {
-  acquirer = await startDialectSim(t);
-});
-const service = useService(t, {}, () => ({ merchants: merchantsFile(acquirer!.sim.url) }));
+const { service } = useDialectService(t, (simUrl) => dialectMerchants(simUrl, { secret: SECRET }));
 
 async function postHook(path: string, body: string, headers: Record<string, string>) {
   const res = await fetch(`${service().edgeUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });

@@ -13,9 +13,8 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { type DialectSim, startDialectSim } from "../support/acquirer-sim-dialects.ts";
 import { saleRequest } from "../support/engine-request.ts";
-import { useService } from "../support/service.ts";
+import { useDialectService } from "../support/dialect-service.ts";
 import { orderId, processSale, replySigned } from "../support/wire.ts";
 import { until } from "../support/until.ts";
 
@@ -37,11 +36,7 @@ function merchantsFile(simUrl: string) {
   return { merchants: [first, adyenFirst] };
 }
 
-let acquirer: DialectSim | undefined;
-t.before(async () => {
-  acquirer = await startDialectSim(t);
-});
-const service = useService(t, {}, () => ({ merchants: merchantsFile(acquirer!.sim.url) }));
+const { service, acquirer } = useDialectService(t, merchantsFile);
 
 const [CKO_ACCOUNT, ADYEN_ACCOUNT] = shop.processors as [string, string];
 
@@ -162,7 +157,7 @@ t.test("a Checkout.com sale refunded in part, then in full of what is left: acce
     t.ok(replySigned(r.body, SECRET));
     t.equal(r.body.transaction_status, "pending", `${label}: accepted, its verdict to come`);
     t.equal(r.body.payment_processor, CKO_ACCOUNT, "back through its sale's account");
-    const [hook] = await acquirer!.hooks.waitFor(refundedHook(r.body.trace_id));
+    const [hook] = await acquirer().hooks.waitFor(refundedHook(r.body.trace_id));
     t.equal((hook.body.data as { amount?: number }).amount, amount, `${label}: Checkout.com refunded ${amount} and says so by webhook`);
     t.ok(await until(async () => (await statusOf(r.body.trace_id)) === TransactionStatus.APPROVED, 30_000, 200), `${label}: approved by the lookup`);
     const tx = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
@@ -197,7 +192,7 @@ t.test("a Checkout.com refund whose answer was lost is found among its sale's ac
   // The refund's trace_id is one of the sequence's next: its idempotency key (cashier-<trace_id>-refund) gets a
   // fault that takes the refund at the acquirer and cuts the connection before any answer.
   const [{ last }] = await service().sql<{ last: string }>("select last_value::text as last from transaction_trace_id_seq");
-  const faults = `${acquirer!.sim.url}/admin/faults`;
+  const faults = `${acquirer().sim.url}/admin/faults`;
   t.teardown(() => fetch(faults, { method: "DELETE" }).then(() => undefined));
   for (let n = Number(last) + 1; n <= Number(last) + 3; n++) {
     const f = await fetch(faults, { method: "POST", body: JSON.stringify({ fault: "reset", idempotency_key: `cashier-${n}-refund` }) });
@@ -208,7 +203,7 @@ t.test("a Checkout.com refund whose answer was lost is found among its sale's ac
   t.equal(r.body.transaction_status, "pending", "no answer: not known to have failed, so pending");
   const before = (await service().client.getTransaction({ traceId: r.body.trace_id })).transaction;
   t.equal(before?.transactionId, "", "and no refund id: only a search by its reference can find it");
-  const [hook] = await acquirer!.hooks.waitFor(
+  const [hook] = await acquirer().hooks.waitFor(
     (h: { body: Record<string, any> }) => h.body.type === "payment_refunded" && h.body.data?.reference === String(r.body.trace_id),
   );
   t.equal((hook.body.data as { amount?: number }).amount, 1200, "Checkout.com took the refund all the same");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { type AcquirerSim, startAcquirerSim } from "../../engine/payments/processors/acquirer-sim/server.ts";
-import { ADYEN, CHANNEL, CKO } from "./acquirer-sim-dialects.ts";
+import { ADYEN, CKO, dialectMerchants } from "./acquirer-sim-dialects.ts";
 import { TEST_KEYS } from "./acquirer-sim.ts";
 import { SECRET } from "./merchants.ts";
 import type { PlatformStub } from "./platform-stub.ts";
@@ -19,44 +19,6 @@ import { WebhookRelay } from "./webhook-relay.ts";
 
 /** A merchant's platform: every callback to the stub, Validation included. */
 const platform = (stubUrl: string) => ({ secret: SECRET, site_id: 7, platform_url: stubUrl, validation_url: `${stubUrl}/api/validation` });
-
-/** `m-cko`, whose one account is at Checkout.com; `m-adyen`, whose one account is at Adyen. */
-function merchantsFile(stubUrl: string, simUrl: string) {
-  return {
-    merchants: [
-      {
-        ...platform(stubUrl),
-        merchant_id: "m-cko",
-        processors: ["cko-main"],
-        processor_accounts: [
-          {
-            name: "cko-main",
-            connector: "checkout",
-            url: `${simUrl}/checkout`,
-            credentials: CKO,
-            settings: { processing_channel_id: CHANNEL },
-          },
-        ],
-        frontends: [{ name: "cko-usd", base_currency: "USD" }],
-      },
-      {
-        ...platform(stubUrl),
-        merchant_id: "m-adyen",
-        processors: ["adyen-eu"],
-        processor_accounts: [
-          {
-            name: "adyen-eu",
-            connector: "adyen",
-            url: `${simUrl}/adyen/v71`,
-            credentials: { api_key: ADYEN.api_key, hmac_key: ADYEN.hmac_key },
-            settings: { merchant_account: ADYEN.merchant_account },
-          },
-        ],
-        frontends: [{ name: "adyen-eur", base_currency: "EUR" }],
-      },
-    ],
-  };
-}
 
 /** An attempt as the engine's database holds it. */
 export interface AttemptRow {
@@ -108,7 +70,7 @@ export async function crashWorld(t: { teardown(fn: () => unknown): void }): Prom
     rmSync(simDir, { recursive: true, force: true });
   });
   const file = join(db.dir, "acquirer-merchants.json");
-  writeFileSync(file, JSON.stringify(merchantsFile(stub.url, sim.url)));
+  writeFileSync(file, JSON.stringify(dialectMerchants(sim.url, platform(stub.url))));
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   t.teardown(() => client.end());

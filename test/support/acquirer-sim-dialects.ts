@@ -138,3 +138,46 @@ export async function startDialectSim(t: Test, opts: { now?: () => number } = {}
   });
   return self;
 }
+
+/**
+ * The merchants file of the tests at this simulator, so that its accounts are written once: `m-cko`, whose one
+ * account (`cko-main`) is at the Checkout.com stand-in, and `m-adyen`, whose one account (`adyen-eu`) is at the
+ * Adyen stand-in, both at `simUrl` with this file's credentials. `common` goes into each merchant (its secret, its
+ * platform).
+ */
+export function dialectMerchants(simUrl: string, common: Record<string, unknown>) {
+  return {
+    merchants: [
+      {
+        ...common,
+        merchant_id: "m-cko",
+        processors: ["cko-main"],
+        processor_accounts: [
+          {
+            name: "cko-main",
+            connector: "checkout",
+            url: `${simUrl}/checkout`,
+            credentials: { secret_key: CKO.secret_key, webhook_secret: CKO.webhook_secret },
+            settings: { processing_channel_id: CHANNEL },
+          },
+        ],
+        frontends: [{ name: "cko-usd", base_currency: "USD" }],
+      },
+      {
+        ...common,
+        merchant_id: "m-adyen",
+        processors: ["adyen-eu"],
+        processor_accounts: [
+          {
+            name: "adyen-eu",
+            connector: "adyen",
+            url: `${simUrl}/adyen/v71`,
+            credentials: { api_key: ADYEN.api_key, hmac_key: ADYEN.hmac_key },
+            settings: { merchant_account: ADYEN.merchant_account },
+          },
+        ],
+        frontends: [{ name: "adyen-eur", base_currency: "EUR" }],
+      },
+    ],
+  };
+}
