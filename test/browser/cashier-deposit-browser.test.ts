@@ -315,12 +315,22 @@ t.test("pending: the page follows the sale until it is final, with scripts and w
     await page.goto(reply.redirect_url);
     await page.fill("#amount", "10");
     await fillNewCard(page, CARDS.pending);
+    // The page asks for the status every 2 s and reloads once it changes; its answers wait while axe and the
+    // screenshot look at the pending page (on a loaded machine they took longer than the sale stays pending,
+    // and the reload pulled the page from under axe).
+    let lookedAt = () => {};
+    const looking = new Promise<void>((done) => (lookedAt = done));
+    await page.route("**/result/*/status", async (route) => {
+      await looking;
+      await route.continue();
+    });
     await Promise.all([page.waitForURL(/\/result\/\d+/), page.click("#pay")]);
     t.equal(await page.textContent("h1"), "Payment in progress");
     if (javaScriptEnabled) {
       await axeClean(t, page, "pending");
       t.comment(`screenshot: ${await screenshot(page, "cashier-pending-en")}`);
     }
+    lookedAt();
     await page.locator("h1", { hasText: "Payment approved" }).waitFor({ timeout: 30_000 });
     t.pass(`approved once final (scripts ${javaScriptEnabled ? "on" : "off"})`);
   }
