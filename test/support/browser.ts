@@ -5,17 +5,84 @@
  * as page.evaluate does, not as an inline script tag), a keyboard walk, and
  * screenshots kept in a temp dir for a person to look at.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { Test } from "tap";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
-/** Headless Chromium as the machine ships it. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * How many Chromiums the test files of one checkout run at once
+ * (CASHIER_TEST_BROWSERS, default 2). tap starts six files together and the
+ * browser files come first, so on CI's two cores six Chromiums, each beside its
+ * own engine and edge, made a page load take over 15 s and one file 969 s. A
+ * file waits for a slot before its browser starts; the slot is a file holding
+ * the owner's pid, freed when the browser closes or the process ends (a slot
+ * whose owner is gone is taken over).
+ */
+const BROWSER_SLOTS = Math.max(1, Number(process.env.CASHIER_TEST_BROWSERS ?? 2) || 2);
+const SLOT_DIR = join(tmpdir(), `cashier-browsers-${createHash("sha256").update(process.cwd()).digest("hex").slice(0, 12)}`);
+
+function ownerAlive(path: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path, "utf8"));
+  } catch {
+    return false; // freed meanwhile
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return true; // being written
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function browserSlot(): Promise<() => void> {
+  mkdirSync(SLOT_DIR, { recursive: true });
+  for (;;) {
+    for (let i = 0; i < BROWSER_SLOTS; i++) {
+      const path = join(SLOT_DIR, `slot-${i}`);
+      try {
+        writeFileSync(path, String(process.pid), { flag: "wx" });
+      } catch {
+        if (!ownerAlive(path)) rmSync(path, { force: true });
+        continue;
+      }
+      let held = true;
+      const free = () => {
+        if (!held) return;
+        held = false;
+        process.off("exit", free);
+        rmSync(path, { force: true });
+      };
+      process.on("exit", free);
+      return free;
+    }
+    await sleep(250);
+  }
+}
+
+/** Headless Chromium as the machine ships it, once one of the run's browser slots is free. */
+export async function launchBrowser(): Promise<Browser> {
+  const free = await browserSlot();
+  try {
+    const browser = await launch();
+    browser.on("disconnected", free);
+    return browser;
+  } catch (err) {
+    free();
+    throw err;
+  }
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
