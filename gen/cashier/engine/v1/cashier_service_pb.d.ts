@@ -951,6 +951,76 @@ export declare type GetSessionTransactionResponse = Message<"cashier.engine.v1.G
 export declare const GetSessionTransactionResponseSchema: GenMessage<GetSessionTransactionResponse>;
 
 /**
+ * SubmitFieldsRequest is the hosted payment fields' form.
+ *
+ * @generated from message cashier.engine.v1.SubmitFieldsRequest
+ */
+export declare type SubmitFieldsRequest = Message<"cashier.engine.v1.SubmitFieldsRequest"> & {
+  /**
+   * The browser session's token (a session of intent fields).
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * The card: number, expiry and CVV, all required.
+   *
+   * @generated from field: cashier.engine.v1.CardInput card = 2;
+   */
+  card?: CardInput | undefined;
+
+  /**
+   * Cardholder name.
+   *
+   * @generated from field: string holder = 3;
+   */
+  holder: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.SubmitFieldsRequest.
+ * Use `create(SubmitFieldsRequestSchema)` to create a new message.
+ */
+export declare const SubmitFieldsRequestSchema: GenMessage<SubmitFieldsRequest>;
+
+/**
+ * SubmitFieldsResponse is the minted token and the card as the platform may
+ * show it. Bad input is INVALID_ARGUMENT naming `card.number`,
+ * `card.expiry`, `card.cvv` or `holder`.
+ *
+ * @generated from message cashier.engine.v1.SubmitFieldsResponse
+ */
+export declare type SubmitFieldsResponse = Message<"cashier.engine.v1.SubmitFieldsResponse"> & {
+  /**
+   * The card token for ProcessRequest.card_token (43 characters of base64url).
+   *
+   * @generated from field: string card_token = 1;
+   */
+  cardToken: string;
+
+  /**
+   * The masked card (first 6, last 4), its brand and expiry MM/YYYY.
+   *
+   * @generated from field: cashier.engine.v1.MaskedCard card = 2;
+   */
+  card?: MaskedCard | undefined;
+
+  /**
+   * When the token expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message cashier.engine.v1.SubmitFieldsResponse.
+ * Use `create(SubmitFieldsResponseSchema)` to create a new message.
+ */
+export declare const SubmitFieldsResponseSchema: GenMessage<SubmitFieldsResponse>;
+
+/**
  * SessionIntent is what the customer came to the hosted Cashier for.
  *
  * @generated from enum cashier.engine.v1.SessionIntent
@@ -976,6 +1046,13 @@ export enum SessionIntent {
    * @generated from enum value: SESSION_INTENT_WITHDRAWAL = 2;
    */
   WITHDRAWAL = 2,
+
+  /**
+   * Hosted payment fields (CONTRACT 12): a card form only, which mints a card token.
+   *
+   * @generated from enum value: SESSION_INTENT_FIELDS = 3;
+   */
+  FIELDS = 3,
 }
 
 /**
@@ -1078,6 +1155,19 @@ export declare const CashierService: GenService<{
     methodKind: "unary";
     input: typeof GetSessionTransactionRequestSchema;
     output: typeof GetSessionTransactionResponseSchema;
+  },
+  /**
+   * SubmitFields takes the card of a hosted payment fields session (intent
+   * fields) and mints a card token for Process: one use, bound to the
+   * session's merchant, frontend and pin, expiring after
+   * CASHIER_CARD_TOKEN_TTL_SECONDS.
+   *
+   * @generated from rpc cashier.engine.v1.CashierService.SubmitFields
+   */
+  submitFields: {
+    methodKind: "unary";
+    input: typeof SubmitFieldsRequestSchema;
+    output: typeof SubmitFieldsResponseSchema;
   },
 }>;
 

@@ -304,6 +304,17 @@ export declare type ProcessRequest = Message<"cashier.engine.v1.ProcessRequest">
    * @generated from field: repeated cashier.engine.v1.WireViolation wire_violations = 16;
    */
   wireViolations: WireViolation[];
+
+  /**
+   * A card token of the hosted payment fields (CONTRACT 12) in place of
+   * `card`: the card it was minted for, bound to the merchant, frontend and
+   * customer pin, used once and expiring. With it, `card` must be empty; a
+   * token that is unknown, foreign, used or expired is INVALID_ARGUMENT
+   * naming `card_token`.
+   *
+   * @generated from field: string card_token = 17;
+   */
+  cardToken: string;
 };
 
 /**
