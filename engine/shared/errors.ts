@@ -101,6 +101,8 @@ export const ERROR_CODES = {
   THREE_DS_EXPIRED: 9005,
   PROCESSOR_DECLINED_OTHER: 9006,
   OPERATOR_DECISION: 9007,
+  /** An operator's block (the customer, a card, an e-mail or a BIN) refused the transaction before any processor was called. */
+  CUSTOMER_BLOCKED: 9008,
 } as const;
 
 /** What an engine answers (UNAVAILABLE, with its ErrorDetail) when its database is not there; the edge tells that from an unreachable engine by the ErrorDetail, not by these words. */

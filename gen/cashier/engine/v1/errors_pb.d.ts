@@ -339,6 +339,15 @@ export enum ErrorCode {
    * @generated from enum value: ERROR_CODE_OPERATOR_DECISION = 9007;
    */
   OPERATOR_DECISION = 9007,
+
+  /**
+   * An operator's block refused the sale or payout before any processor was
+   * called: the customer (merchant and pin), the card, the e-mail or the card's
+   * BIN is blocked; error_details names which of the four, never the operator's reason.
+   *
+   * @generated from enum value: ERROR_CODE_CUSTOMER_BLOCKED = 9008;
+   */
+  CUSTOMER_BLOCKED = 9008,
 }
 
 /**
