@@ -402,6 +402,13 @@ export declare type QueuedPayout = Message<"cashier.admin.v1.QueuedPayout"> & {
    * @generated from field: cashier.admin.v1.FourEyesApproval first_approval = 3;
    */
   firstApproval?: FourEyesApproval | undefined;
+
+  /**
+   * The hold an operator put on it (ConsoleMoneyService.HoldPayout); unset when it is not held.
+   *
+   * @generated from field: cashier.admin.v1.PayoutHold hold = 4;
+   */
+  hold?: PayoutHold | undefined;
 };
 
 /**
@@ -409,6 +416,41 @@ export declare type QueuedPayout = Message<"cashier.admin.v1.QueuedPayout"> & {
  * Use `create(QueuedPayoutSchema)` to create a new message.
  */
 export declare const QueuedPayoutSchema: GenMessage<QueuedPayout>;
+
+/**
+ * PayoutHold is an operator's hold on a payout waiting for a decision: while it stands, no approval (single or bulk)
+ * is taken, and the payout is listed apart from the queue.
+ *
+ * @generated from message cashier.admin.v1.PayoutHold
+ */
+export declare type PayoutHold = Message<"cashier.admin.v1.PayoutHold"> & {
+  /**
+   * The operator who held it.
+   *
+   * @generated from field: string login = 1;
+   */
+  login: string;
+
+  /**
+   * Why (the operator's text).
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * When.
+   *
+   * @generated from field: google.protobuf.Timestamp time = 3;
+   */
+  time?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.PayoutHold.
+ * Use `create(PayoutHoldSchema)` to create a new message.
+ */
+export declare const PayoutHoldSchema: GenMessage<PayoutHold>;
 
 /**
  * ListPayoutQueueRequest filters the queue.
@@ -443,6 +485,13 @@ export declare type ListPayoutQueueRequest = Message<"cashier.admin.v1.ListPayou
    * @generated from field: string page_token = 4;
    */
   pageToken: string;
+
+  /**
+   * True: only the payouts on hold; false: the queue, without them.
+   *
+   * @generated from field: bool held = 5;
+   */
+  held: boolean;
 };
 
 /**
