@@ -19,6 +19,7 @@ import { fingerprint } from "../../shared/hmac.ts";
 import type { Merchant } from "../ports/merchants.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
 import { acceptedKeys } from "./authenticate.ts";
+import { refusedWithoutWords } from "../domain/platform-refusal.ts";
 
 export type ValidationResult = { confirmed: true } | { confirmed: false; decision: Decision };
 
@@ -57,7 +58,7 @@ export async function validateWithPlatform(deps: ProcessDeps, a: Attempt, mercha
       confirmed: false,
       decision: step(failed, "validation:rejected", {
         errorCode: ERROR_CODES.VALIDATION_REJECTED,
-        errorDetails: signableText(maskCardNumbers(reply.description || `Rejected by the platform (status ${reply.status})`)),
+        errorDetails: signableText(maskCardNumbers(reply.description || refusedWithoutWords(reply.status))),
       }),
     };
   }

@@ -14,6 +14,7 @@ import {
   type Transaction,
 } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
+import { platformMessageOf } from "../domain/platform-refusal.ts";
 import type {
   Attempt,
   CustomerInput,
@@ -97,6 +98,7 @@ export function processInputFromProto(r: ProcessRequest): ProcessInput {
     version: r.version,
     errorCode: safeNumber(r.errorCode),
     errorDetails: r.errorDetails,
+    cardToken: r.cardToken,
   };
 }
 
@@ -137,5 +139,6 @@ export function attemptToProto(a: Attempt, history: StatusChange[] = []): Transa
     sessionId: BigInt(a.sessionRef ?? 0),
     scOrderId: a.scOrderId ?? "",
     routingRule: a.routingRule ?? "",
+    platformMessage: platformMessageOf(a),
   });
 }

@@ -277,6 +277,17 @@ export declare type Transaction = Message<"cashier.engine.v1.Transaction"> & {
    * @generated from field: string routing_rule = 25;
    */
   routingRule: string;
+
+  /**
+   * The platform's own words to the customer when its Validation refused the
+   * order (error_code 9002; CONTRACT 6: its reply's description), as the hosted
+   * Cashier shows them: plain text on one line, at most 200 characters, no
+   * control characters; empty when the platform gave none or its words held a
+   * card number (error_details keeps what the platform reads back).
+   *
+   * @generated from field: string platform_message = 26;
+   */
+  platformMessage: string;
 };
 
 /**
