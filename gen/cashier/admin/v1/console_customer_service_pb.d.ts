@@ -201,9 +201,9 @@ export declare type CustomerCard = Message<"cashier.admin.v1.CustomerCard"> & {
   /**
    * The latest attempt made with it, which a card block names.
    *
-   * @generated from field: int64 trace_id = 1;
+   * @generated from field: int32 trace_id = 1;
    */
-  traceId: bigint;
+  traceId: number;
 
   /**
    * The masked number (first six and last four).
@@ -510,9 +510,9 @@ export declare type CreateBlockRequest = Message<"cashier.admin.v1.CreateBlockRe
   /**
    * For a card: the trace_id of an attempt of this customer made with it (CustomerCard.trace_id).
    *
-   * @generated from field: int64 card_trace_id = 6;
+   * @generated from field: int32 card_trace_id = 6;
    */
-  cardTraceId: bigint;
+  cardTraceId: number;
 
   /**
    * Why: 3 to 500 characters, no card number.
@@ -618,9 +618,9 @@ export declare type GetRefusingBlockRequest = Message<"cashier.admin.v1.GetRefus
   /**
    * The attempt's trace_id.
    *
-   * @generated from field: int64 trace_id = 2;
+   * @generated from field: int32 trace_id = 2;
    */
-  traceId: bigint;
+  traceId: number;
 };
 
 /**
