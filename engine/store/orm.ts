@@ -28,6 +28,7 @@ import { Migration020WebhookRetention } from "./migrations/020-webhook-retention
 import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
 import { Migration022MonthlyPartitions } from "./migrations/022-monthly-partitions.ts";
 import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-control.ts";
+import { Migration024OperatorPreferences } from "./migrations/024-operator-preferences.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -52,6 +53,7 @@ const MIGRATIONS = [
   { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
   { name: "022-monthly-partitions", class: Migration022MonthlyPartitions },
   { name: "023-operator-dual-control", class: Migration023OperatorDualControl },
+  { name: "024-operator-preferences", class: Migration024OperatorPreferences },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -15,6 +15,7 @@ import type { ConsoleSessionStore } from "./console-sessions.ts";
 import type { EnrolmentStore } from "./enrolment.ts";
 import type { OperatorStore } from "./operators.ts";
 import type { PasskeyStore } from "./passkeys.ts";
+import type { PreferenceStore } from "./preferences.ts";
 import type { SignInStore } from "./sign-ins.ts";
 import type { Transactions } from "./transactions.ts";
 
@@ -22,7 +23,7 @@ import type { Transactions } from "./transactions.ts";
  * Everything kept of operators, as one port (`deps.operators`): each record kind is its own store
  * (engine/console/store/operator-accounts.ts puts them together), and one transaction joins any of them.
  */
-export interface OperatorAccounts extends Transactions, OperatorStore, SignInStore, EnrolmentStore, ConsoleSessionStore, PasskeyStore {}
+export interface OperatorAccounts extends Transactions, OperatorStore, SignInStore, EnrolmentStore, ConsoleSessionStore, PasskeyStore, PreferenceStore {}
 
 /** The Backoffice's use cases' dependencies, wired by engine.ts and operator-cli.ts. */
 export interface BackofficeDeps {

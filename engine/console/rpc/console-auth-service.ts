@@ -1,7 +1,7 @@
 /**
  * cashier.admin.v1.ConsoleAuthService, the console's calls before and around
  * a session: enrolment, sign-in, sign-out, the session itself, the operator's
- * own password and passkeys. The calls made before there is a session
+ * own password, passkeys and work-view choices. The calls made before there is a session
  * (enrolment, sign-in) check their own token; the others authenticate the
  * console session in their context (app/console-session.ts).
  */
@@ -34,6 +34,7 @@ import { domainError } from "../../shared/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import { callerOf, consoleCall, passkeyToProto, roleToProto, sessionToProto } from "./console-mappers.ts";
+import { workPreferencesRpc } from "./work-preferences-rpc.ts";
 
 const totpToProto = (t: TotpSetup | undefined) => (t ? create(TotpSetupSchema, { otpauthUri: t.uri, secretBase32: t.secret }) : undefined);
 
@@ -129,5 +130,7 @@ export function consoleAuthService(deps: BackofficeDeps): ServiceImpl<typeof Con
         if (!(await deletePasskey(deps, callerOf(req.context), req.id))) throw toRpcError(domainError("NOT_FOUND", "no such passkey"));
         return create(DeletePasskeyResponseSchema, {});
       }),
+
+    ...workPreferencesRpc(deps),
   };
 }

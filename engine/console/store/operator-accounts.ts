@@ -11,6 +11,7 @@ import { PgConsoleSessionStore } from "./console-session-store.ts";
 import { PgEnrolmentStore } from "./enrolment-store.ts";
 import { PgOperatorStore } from "./operator-store.ts";
 import { PgPasskeyStore } from "./passkey-store.ts";
+import { PgPreferenceStore } from "./preference-store.ts";
 import { PgSignInStore } from "./sign-in-store.ts";
 
 /** The operators' records on Postgres, as one port. */
@@ -20,6 +21,7 @@ export function pgOperatorAccounts(orm: MikroORM): OperatorAccounts {
   const enrolment = new PgEnrolmentStore(orm);
   const sessions = new PgConsoleSessionStore(orm);
   const passkeys = new PgPasskeyStore(orm);
+  const preferences = new PgPreferenceStore(orm);
   return {
     transaction: (fn) => inTransaction(orm, fn),
     get: (...a) => operators.get(...a),
@@ -51,5 +53,10 @@ export function pgOperatorAccounts(orm: MikroORM): OperatorAccounts {
     addPasskey: (...a) => passkeys.addPasskey(...a),
     usePasskey: (...a) => passkeys.usePasskey(...a),
     deletePasskey: (...a) => passkeys.deletePasskey(...a),
+    preferences: (...a) => preferences.preferences(...a),
+    setPreferences: (...a) => preferences.setPreferences(...a),
+    savedSearches: (...a) => preferences.savedSearches(...a),
+    saveSearch: (...a) => preferences.saveSearch(...a),
+    deleteSavedSearch: (...a) => preferences.deleteSavedSearch(...a),
   };
 }

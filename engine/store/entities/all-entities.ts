@@ -26,6 +26,8 @@ import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
 import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
 import { OperatorEntity } from "./operator.entity.ts";
 import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
+import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
+import { OperatorSavedSearchEntity } from "./operator-saved-search.entity.ts";
 
 export const ENTITIES = [
   MerchantEntity,
@@ -55,4 +57,7 @@ export const ENTITIES = [
   AcquirerWebhookEventEntity,
   // Their keys, apart since the inbox is partitioned by month (022).
   AcquirerWebhookEventKeyEntity,
+  // Operators' work-view preferences and saved searches (024).
+  OperatorPreferenceEntity,
+  OperatorSavedSearchEntity,
 ] as const;

@@ -805,6 +805,265 @@ export declare type DeletePasskeyResponse = Message<"cashier.admin.v1.DeletePass
 export declare const DeletePasskeyResponseSchema: GenMessage<DeletePasskeyResponse>;
 
 /**
+ * WorkPreferences is how one operator sees the console's lists, kept by the
+ * engine so that they follow the operator from browser to browser.
+ *
+ * @generated from message cashier.admin.v1.WorkPreferences
+ */
+export declare type WorkPreferences = Message<"cashier.admin.v1.WorkPreferences"> & {
+  /**
+   * The transaction list's columns, in order, by the console's names (at most
+   * 24, each lower case letters, digits and _); empty: the console's default.
+   *
+   * @generated from field: repeated string transaction_columns = 1;
+   */
+  transactionColumns: string[];
+
+  /**
+   * Rows per page of a list: 0 (the console's default) or 10 to 200.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message cashier.admin.v1.WorkPreferences.
+ * Use `create(WorkPreferencesSchema)` to create a new message.
+ */
+export declare const WorkPreferencesSchema: GenMessage<WorkPreferences>;
+
+/**
+ * SavedSearch is a search an operator named.
+ *
+ * @generated from message cashier.admin.v1.SavedSearch
+ */
+export declare type SavedSearch = Message<"cashier.admin.v1.SavedSearch"> & {
+  /**
+   * Its id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The operator's name for it.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The console's query string, without "?".
+   *
+   * @generated from field: string query = 3;
+   */
+  query: string;
+
+  /**
+   * When it was first saved.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 4;
+   */
+  createTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SavedSearch.
+ * Use `create(SavedSearchSchema)` to create a new message.
+ */
+export declare const SavedSearchSchema: GenMessage<SavedSearch>;
+
+/**
+ * GetWorkPreferencesRequest asks for the caller's own.
+ *
+ * @generated from message cashier.admin.v1.GetWorkPreferencesRequest
+ */
+export declare type GetWorkPreferencesRequest = Message<"cashier.admin.v1.GetWorkPreferencesRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.GetWorkPreferencesRequest.
+ * Use `create(GetWorkPreferencesRequestSchema)` to create a new message.
+ */
+export declare const GetWorkPreferencesRequestSchema: GenMessage<GetWorkPreferencesRequest>;
+
+/**
+ * GetWorkPreferencesResponse holds them.
+ *
+ * @generated from message cashier.admin.v1.GetWorkPreferencesResponse
+ */
+export declare type GetWorkPreferencesResponse = Message<"cashier.admin.v1.GetWorkPreferencesResponse"> & {
+  /**
+   * The choices (the defaults, empty, when never set).
+   *
+   * @generated from field: cashier.admin.v1.WorkPreferences preferences = 1;
+   */
+  preferences?: WorkPreferences | undefined;
+
+  /**
+   * The saved searches, by name.
+   *
+   * @generated from field: repeated cashier.admin.v1.SavedSearch saved_searches = 2;
+   */
+  savedSearches: SavedSearch[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.GetWorkPreferencesResponse.
+ * Use `create(GetWorkPreferencesResponseSchema)` to create a new message.
+ */
+export declare const GetWorkPreferencesResponseSchema: GenMessage<GetWorkPreferencesResponse>;
+
+/**
+ * SetWorkPreferencesRequest replaces the caller's choices.
+ *
+ * @generated from message cashier.admin.v1.SetWorkPreferencesRequest
+ */
+export declare type SetWorkPreferencesRequest = Message<"cashier.admin.v1.SetWorkPreferencesRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The new choices, whole.
+   *
+   * @generated from field: cashier.admin.v1.WorkPreferences preferences = 2;
+   */
+  preferences?: WorkPreferences | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetWorkPreferencesRequest.
+ * Use `create(SetWorkPreferencesRequestSchema)` to create a new message.
+ */
+export declare const SetWorkPreferencesRequestSchema: GenMessage<SetWorkPreferencesRequest>;
+
+/**
+ * SetWorkPreferencesResponse holds them as kept.
+ *
+ * @generated from message cashier.admin.v1.SetWorkPreferencesResponse
+ */
+export declare type SetWorkPreferencesResponse = Message<"cashier.admin.v1.SetWorkPreferencesResponse"> & {
+  /**
+   * As kept.
+   *
+   * @generated from field: cashier.admin.v1.WorkPreferences preferences = 1;
+   */
+  preferences?: WorkPreferences | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SetWorkPreferencesResponse.
+ * Use `create(SetWorkPreferencesResponseSchema)` to create a new message.
+ */
+export declare const SetWorkPreferencesResponseSchema: GenMessage<SetWorkPreferencesResponse>;
+
+/**
+ * SaveSearchRequest names a search to keep.
+ *
+ * @generated from message cashier.admin.v1.SaveSearchRequest
+ */
+export declare type SaveSearchRequest = Message<"cashier.admin.v1.SaveSearchRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * Its name (trimmed).
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The console's query string, without "?".
+   *
+   * @generated from field: string query = 3;
+   */
+  query: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SaveSearchRequest.
+ * Use `create(SaveSearchRequestSchema)` to create a new message.
+ */
+export declare const SaveSearchRequestSchema: GenMessage<SaveSearchRequest>;
+
+/**
+ * SaveSearchResponse holds the search as kept.
+ *
+ * @generated from message cashier.admin.v1.SaveSearchResponse
+ */
+export declare type SaveSearchResponse = Message<"cashier.admin.v1.SaveSearchResponse"> & {
+  /**
+   * As kept (a replaced one keeps its id).
+   *
+   * @generated from field: cashier.admin.v1.SavedSearch saved_search = 1;
+   */
+  savedSearch?: SavedSearch | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.SaveSearchResponse.
+ * Use `create(SaveSearchResponseSchema)` to create a new message.
+ */
+export declare const SaveSearchResponseSchema: GenMessage<SaveSearchResponse>;
+
+/**
+ * DeleteSavedSearchRequest names one of the caller's searches.
+ *
+ * @generated from message cashier.admin.v1.DeleteSavedSearchRequest
+ */
+export declare type DeleteSavedSearchRequest = Message<"cashier.admin.v1.DeleteSavedSearchRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The search's id.
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.DeleteSavedSearchRequest.
+ * Use `create(DeleteSavedSearchRequestSchema)` to create a new message.
+ */
+export declare const DeleteSavedSearchRequestSchema: GenMessage<DeleteSavedSearchRequest>;
+
+/**
+ * DeleteSavedSearchResponse is empty.
+ *
+ * @generated from message cashier.admin.v1.DeleteSavedSearchResponse
+ */
+export declare type DeleteSavedSearchResponse = Message<"cashier.admin.v1.DeleteSavedSearchResponse"> & {
+};
+
+/**
+ * Describes the message cashier.admin.v1.DeleteSavedSearchResponse.
+ * Use `create(DeleteSavedSearchResponseSchema)` to create a new message.
+ */
+export declare const DeleteSavedSearchResponseSchema: GenMessage<DeleteSavedSearchResponse>;
+
+/**
  * EnrolmentStep is where an enrolment stands.
  *
  * @generated from enum cashier.admin.v1.EnrolmentStep
@@ -989,6 +1248,53 @@ export declare const ConsoleAuthService: GenService<{
     methodKind: "unary";
     input: typeof DeletePasskeyRequestSchema;
     output: typeof DeletePasskeyResponseSchema;
+  },
+  /**
+   * GetWorkPreferences returns the signed-in operator's work-view choices and
+   * saved searches. There is no field naming an operator: every call of the
+   * four below is the session's own operator's, whatever its role.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleAuthService.GetWorkPreferences
+   */
+  getWorkPreferences: {
+    methodKind: "unary";
+    input: typeof GetWorkPreferencesRequestSchema;
+    output: typeof GetWorkPreferencesResponseSchema;
+  },
+  /**
+   * SetWorkPreferences keeps the transaction list's columns and page size
+   * (INVALID_ARGUMENT naming the field out of bounds); audited as
+   * preferences.set with the choice before and after.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleAuthService.SetWorkPreferences
+   */
+  setWorkPreferences: {
+    methodKind: "unary";
+    input: typeof SetWorkPreferencesRequestSchema;
+    output: typeof SetWorkPreferencesResponseSchema;
+  },
+  /**
+   * SaveSearch keeps a named search (a name of 1 to 64 characters, a query
+   * string of at most 2,000 without "?"); one of the same name is replaced; at
+   * most 50 per operator. Audited as search.save.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleAuthService.SaveSearch
+   */
+  saveSearch: {
+    methodKind: "unary";
+    input: typeof SaveSearchRequestSchema;
+    output: typeof SaveSearchResponseSchema;
+  },
+  /**
+   * DeleteSavedSearch removes one of the signed-in operator's searches;
+   * another operator's id is NOT_FOUND, as an unknown one. Audited as search.delete.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleAuthService.DeleteSavedSearch
+   */
+  deleteSavedSearch: {
+    methodKind: "unary";
+    input: typeof DeleteSavedSearchRequestSchema;
+    output: typeof DeleteSavedSearchResponseSchema;
   },
 }>;
 

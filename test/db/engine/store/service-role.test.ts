@@ -74,6 +74,8 @@ t.test("every table has its access decided: a table a later migration adds fails
     mikro_orm_migrations: "r---",
     operator: ROWS,
     operator_passkey: ROWS,
+    operator_preference: ROWS,
+    operator_saved_search: ROWS,
     payment_order: ROWS,
     payout_first_approval: ROWS,
     processor_account: ROWS,
