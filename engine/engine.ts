@@ -34,6 +34,8 @@ import { loadServerTls } from "./runtime/tls.ts";
 import { createSender } from "./payments/callbacks/http-sender.ts";
 import { callbackUrlCheck } from "./payments/callbacks/address-guard.ts";
 import { PgCallbackStore } from "./payments/store/callback-store.ts";
+import { PgBlockList } from "./payments/store/block-lookup.ts";
+import { PgCustomerStore } from "./console/store/customer-store.ts";
 import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.ts";
 import { scheduleFromConfig } from "./payments/app/schedule.ts";
 import { startWorkListener } from "./store/work-listener.ts";
@@ -222,6 +224,8 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     webhookInbox: new PgWebhookInbox(orm),
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
+    blocks: new PgBlockList(orm),
+    customers: new PgCustomerStore(orm),
     processors: processorRegistry(config, sim, schedule.processor.timeoutMs, supervision),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),

@@ -11,6 +11,7 @@ import { AdminService, file_cashier_admin_v1_admin_service } from "../gen/cashie
 import { ConsoleAuthService, file_cashier_admin_v1_console_auth_service } from "../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ConsoleSettingsService, file_cashier_admin_v1_console_settings_service } from "../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService, file_cashier_admin_v1_console_work_service } from "../gen/cashier/admin/v1/console_work_service_pb.js";
+import { ConsoleCustomerService, file_cashier_admin_v1_console_customer_service } from "../gen/cashier/admin/v1/console_customer_service_pb.js";
 import { engineService, type EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { cashierService } from "./cashier/rpc/cashier-service.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
@@ -18,6 +19,7 @@ import { auditedAdminService } from "./console/rpc/admin-audit.ts";
 import { consoleAuthService } from "./console/rpc/console-auth-service.ts";
 import { consoleSettingsService, type ConsoleSettingsDeps } from "./console/rpc/console-settings-service.ts";
 import { consoleWorkService, type ConsoleWorkDeps } from "./console/rpc/console-work-service.ts";
+import { consoleCustomerService, type ConsoleCustomerDeps } from "./console/rpc/console-customer-service.ts";
 import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
 import { registration, type ServiceRegistration } from "./rpc/server.ts";
 
@@ -32,7 +34,7 @@ export interface ServiceTokens {
 }
 
 /** What the services' handlers need, wired by engine.ts. */
-export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps;
+export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps & ConsoleCustomerDeps;
 
 /** Every service the engine answers, each behind the tokens of the callers it is for. */
 export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens): ServiceRegistration[] {
@@ -45,6 +47,8 @@ export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens):
     registration(ConsoleAuthService, consoleAuthService(deps), tokens.backoffice),
     registration(ConsoleWorkService, consoleWorkService(deps), tokens.backoffice),
     registration(ConsoleSettingsService, consoleSettingsService(deps), tokens.backoffice),
+    // The customer page: notes and blocks (enforced by Process, payments/domain/blocks.ts).
+    registration(ConsoleCustomerService, consoleCustomerService(deps), tokens.backoffice),
   ];
 }
 
@@ -56,5 +60,6 @@ export const REFLECTED_FILES: DescFile[] = [
   file_cashier_admin_v1_console_auth_service,
   file_cashier_admin_v1_console_work_service,
   file_cashier_admin_v1_console_settings_service,
+  file_cashier_admin_v1_console_customer_service,
   file_cashier_engine_v1_errors,
 ];

@@ -17,6 +17,7 @@ export type { Schedule } from "./ports/schedule.ts";
 export { checkVerdict, type CheckStep } from "./domain/check-now.ts";
 export { LIMIT_FIELDS, type FrontendSettings } from "./domain/frontend-settings.ts";
 export { step } from "./domain/outcome.ts";
+export { BIN_PATTERN, BLOCK_KINDS, type BlockKind, blockIdOfCause, blockKeys, normalEmail } from "./domain/blocks.ts";
 export { TRANSITIONS, canTransition, stateOf } from "./domain/transitions.ts";
 export { validateProcess } from "./domain/validate-process.ts";
 export type { CallbackView } from "./ports/callbacks.ts";

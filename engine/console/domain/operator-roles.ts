@@ -18,7 +18,10 @@ export const ACTIONS = [
   "dashboard.read",
   "callback.redeliver",
   "transaction.check",
+  "customer.note",
+  "customer.block",
   "payout.decide",
+  "customer.unblock",
   "merchant.update",
   "merchant.rotate_secret",
   "operator.read",
@@ -29,8 +32,10 @@ export const ACTIONS = [
 export type Action = (typeof ACTIONS)[number];
 
 const VIEWER: readonly Action[] = ["transaction.read", "payout.read", "merchant.read", "dashboard.read"];
-const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver", "transaction.check"];
-const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide"];
+// Support may block a customer, a card, an e-mail or a BIN and write notes: a block stops money moving. Lifting one lets
+// money move again: payouts and up (docs/backoffice-operations.md, Blocks).
+const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver", "transaction.check", "customer.note", "customer.block"];
+const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide", "customer.unblock"];
 
 /** The roles table. */
 export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Action>>> = {

@@ -1,6 +1,6 @@
 /**
  * The Process use case: authenticate -> validate -> load (frontend, refunded
- * sale) -> create the order idempotently -> Validation with the platform (when
+ * sale) -> create the order idempotently -> the operators' blocks -> Validation with the platform (when
  * the merchant has a validation_url) -> run the attempt -> answer. A repeat
  * with the same parameters answers the order's current attempt and processes
  * nothing; other parameters under a used order_id are ORDER_CONFLICT.
@@ -26,6 +26,7 @@ import { routeOrder } from "./route-order.ts";
 import { runAttempt } from "./run-attempt.ts";
 import type { Routing } from "../domain/routing.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
+import { blockedDecision, blockKeys, refusingBlock } from "../domain/blocks.ts";
 
 /** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
 export interface OrderOrigin {
@@ -212,6 +213,19 @@ export async function processTransaction(
   }
   // A session's order answers the customer, not the platform: every change is notified, and its first result.
   const ctx = { merchant, afterReply: origin?.session !== undefined, updatedBy: "system" };
+  // An operator's block (the customer, the card, the e-mail, the BIN) declines a sale or payout before the platform's
+  // Validation and any processor: one indexed lookup; a refund is never blocked (docs/backoffice-operations.md, Blocks).
+  const keys = blockKeys(input.type, {
+    pin: input.customer.pin,
+    email: input.customer.email,
+    cardNumber: input.card.number,
+    cardFingerprint: draft.cardFingerprint,
+  });
+  const block = keys.length > 0 ? refusingBlock(keys, await deps.blocks.held(merchant.id, keys)) : undefined;
+  if (block) {
+    const declined = await advance(deps, created.attempt, blockedDecision(input.type, block), ctx);
+    return { ok: true, attempt: declined.attempt, merchant, replayed: false };
+  }
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {
     const validation = await validateWithPlatform(deps, created.attempt, merchant, merchant.validationUrl, origin?.session?.authToken);
     if (!validation.confirmed) {

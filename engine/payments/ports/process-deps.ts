@@ -11,6 +11,7 @@ import type { CallbackLog, Send } from "./callbacks.ts";
 import type { FollowUpStore } from "./follow-ups.ts";
 import type { MerchantDirectory } from "./merchants.ts";
 import type { OrderStore } from "./orders.ts";
+import type { BlockList } from "./blocks.ts";
 
 /** Everything a payments use case may call, wired once by engine.ts (and by test/support/engine-deps.ts). */
 export interface ProcessDeps {
@@ -18,6 +19,8 @@ export interface ProcessDeps {
   orders: OrderStore;
   followUps: FollowUpStore;
   callbacks: CallbackLog;
+  /** The operators' held blocks, looked up once per sale or payout before any processor or Validation call. */
+  blocks: BlockList;
   processors: ProcessorRegistry;
   keys: Keys;
   send: Send;

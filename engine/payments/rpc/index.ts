@@ -6,4 +6,4 @@
 export { callbackToProto, kindFromProto, kindToProto, stateFromProto } from "./callback-mappers.ts";
 export { listTransactions } from "./list-transactions.ts";
 export { boundedPageOf, pageLimit, pageOf, readPage } from "./page-token.ts";
-export { attemptToProto, customerFromProto } from "./proto-mappers.ts";
+export { attemptToProto, customerFromProto, statusToProto, typeToProto } from "./proto-mappers.ts";

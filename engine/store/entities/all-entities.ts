@@ -26,6 +26,8 @@ import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
 import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
 import { OperatorEntity } from "./operator.entity.ts";
 import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
+import { CustomerBlockEntity } from "./customer-block.entity.ts";
+import { CustomerNoteEntity } from "./customer-note.entity.ts";
 import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
 import { OperatorSavedSearchEntity } from "./operator-saved-search.entity.ts";
 
@@ -57,6 +59,9 @@ export const ENTITIES = [
   AcquirerWebhookEventEntity,
   // Their keys, apart since the inbox is partitioned by month (022).
   AcquirerWebhookEventKeyEntity,
+  // Operators' blocks and notes on customers (026).
+  CustomerBlockEntity,
+  CustomerNoteEntity,
   // Operators' work-view preferences and saved searches (024).
   OperatorPreferenceEntity,
   OperatorSavedSearchEntity,

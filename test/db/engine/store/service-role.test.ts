@@ -67,6 +67,8 @@ t.test("every table has its access decided: a table a later migration adds fails
     callback_attempt: "ra-d",
     cashier_session: ROWS,
     console_session: ROWS,
+    customer_block: ROWS,
+    customer_note: "ra--",
     four_eyes_threshold: ROWS,
     frontend: ROWS,
     hosted_session: ROWS,

@@ -7,8 +7,19 @@ import { ACTIONS, actionsOf, allows, inScope, ROLES } from "../../../../../engin
 
 const EXPECTED: Record<string, readonly string[]> = {
   viewer: ["transaction.read", "payout.read", "merchant.read", "dashboard.read"],
-  support: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "transaction.check"],
-  payouts: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "transaction.check", "payout.decide"],
+  support: ["transaction.read", "payout.read", "merchant.read", "dashboard.read", "callback.redeliver", "transaction.check", "customer.note", "customer.block"],
+  payouts: [
+    "transaction.read",
+    "payout.read",
+    "merchant.read",
+    "dashboard.read",
+    "callback.redeliver",
+    "transaction.check",
+    "customer.note",
+    "customer.block",
+    "payout.decide",
+    "customer.unblock",
+  ],
   admin: ACTIONS,
 };
 
