@@ -11,6 +11,7 @@ import { AdminService, file_cashier_admin_v1_admin_service } from "../gen/cashie
 import { ConsoleAuthService, file_cashier_admin_v1_console_auth_service } from "../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ConsoleSettingsService, file_cashier_admin_v1_console_settings_service } from "../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService, file_cashier_admin_v1_console_work_service } from "../gen/cashier/admin/v1/console_work_service_pb.js";
+import { ConsoleMoneyService, file_cashier_admin_v1_console_money_service } from "../gen/cashier/admin/v1/console_money_service_pb.js";
 import { ConsoleCustomerService, file_cashier_admin_v1_console_customer_service } from "../gen/cashier/admin/v1/console_customer_service_pb.js";
 import { engineService, type EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { cashierService } from "./cashier/rpc/cashier-service.ts";
@@ -19,6 +20,7 @@ import { auditedAdminService } from "./console/rpc/admin-audit.ts";
 import { consoleAuthService } from "./console/rpc/console-auth-service.ts";
 import { consoleSettingsService, type ConsoleSettingsDeps } from "./console/rpc/console-settings-service.ts";
 import { consoleWorkService, type ConsoleWorkDeps } from "./console/rpc/console-work-service.ts";
+import { consoleMoneyService } from "./console/rpc/console-money-service.ts";
 import { consoleCustomerService, type ConsoleCustomerDeps } from "./console/rpc/console-customer-service.ts";
 import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
 import { registration, type ServiceRegistration } from "./rpc/server.ts";
@@ -29,7 +31,7 @@ export interface ServiceTokens {
   engine: string[];
   /** Service tokens only: the edge's token, on the machine that faces the internet, opens no admin call. */
   admin: string[];
-  /** Service tokens and the Backoffice's, for the console's three services; the person is checked by each call's console session. */
+  /** Service tokens and the Backoffice's, for the console's four services; the person is checked by each call's console session. */
   backoffice: string[];
 }
 
@@ -47,6 +49,8 @@ export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens):
     registration(ConsoleAuthService, consoleAuthService(deps), tokens.backoffice),
     registration(ConsoleWorkService, consoleWorkService(deps), tokens.backoffice),
     registration(ConsoleSettingsService, consoleSettingsService(deps), tokens.backoffice),
+    // Its money actions: refunds, sale cancels, payout holds, bulk rejection and cancellation.
+    registration(ConsoleMoneyService, consoleMoneyService(deps), tokens.backoffice),
     // The customer page: notes and blocks (enforced by Process, payments/domain/blocks.ts).
     registration(ConsoleCustomerService, consoleCustomerService(deps), tokens.backoffice),
   ];
@@ -60,6 +64,7 @@ export const REFLECTED_FILES: DescFile[] = [
   file_cashier_admin_v1_console_auth_service,
   file_cashier_admin_v1_console_work_service,
   file_cashier_admin_v1_console_settings_service,
+  file_cashier_admin_v1_console_money_service,
   file_cashier_admin_v1_console_customer_service,
   file_cashier_engine_v1_errors,
 ];

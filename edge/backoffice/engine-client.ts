@@ -1,6 +1,7 @@
 /**
- * The console's Connect clients to the engine's three console services over
- * gRPC (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService), on
+ * The console's Connect clients to the engine's four console services over
+ * gRPC (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService,
+ * ConsoleMoneyService), on
  * one transport with the Backoffice's bearer token on every call (the
  * transport's credential; the person is the console session token inside
  * each request). The transport is the edge's own (edge/engine-client.ts): TLS
@@ -8,6 +9,7 @@
  */
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ConsoleMoneyService } from "../../gen/cashier/admin/v1/console_money_service_pb.js";
 import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 
@@ -19,6 +21,8 @@ export interface BackofficeClient {
   work: Client<typeof ConsoleWorkService>;
   /** Merchants, four-eyes amounts, operators, the audit log. */
   settings: Client<typeof ConsoleSettingsService>;
+  /** Refunds, sale cancels, payout holds, bulk rejection and cancellation. */
+  money: Client<typeof ConsoleMoneyService>;
 }
 
 /** Over `transport`: the edge's engineTransport (edge/engine-client.ts), built with the Backoffice's token. */
@@ -27,5 +31,6 @@ export function createBackofficeClient(transport: Transport): BackofficeClient {
     auth: createClient(ConsoleAuthService, transport),
     work: createClient(ConsoleWorkService, transport),
     settings: createClient(ConsoleSettingsService, transport),
+    money: createClient(ConsoleMoneyService, transport),
   };
 }

@@ -7,6 +7,9 @@
 export { advance } from "./app/advance.ts";
 export { merchantOfRequest, type WireSignature } from "./app/authenticate.ts";
 export { decidePayout, type PayoutDecision } from "./app/decide-payout.ts";
+export { refundAmountFaults, refundByOperator, refundRefusal } from "./app/operator-refund.ts";
+export { cancelSaleByOperator } from "./app/cancel-sale.ts";
+export { saleCancelRefusal } from "./domain/sale-cancel.ts";
 export { MIN_SECRET_LENGTH, MerchantsFileError, parseFrontend, parseMerchantEntry, parseProcessorAccounts } from "./app/merchant-spec.ts";
 export { processTransaction, type OrderOrigin } from "./app/process-transaction.ts";
 export { connectorCatalogue, type ConnectorEntry } from "./app/connector-catalogue.ts";

@@ -18,6 +18,7 @@ export const HEALTH_SERVICES = [
   "cashier.admin.v1.ConsoleAuthService",
   "cashier.admin.v1.ConsoleWorkService",
   "cashier.admin.v1.ConsoleSettingsService",
+  "cashier.admin.v1.ConsoleMoneyService",
 ];
 
 /** A probe that has not answered by then counts as NOT_SERVING (a hung database, not only a refused one). */

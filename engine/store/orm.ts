@@ -30,6 +30,7 @@ import { Migration022MonthlyPartitions } from "./migrations/022-monthly-partitio
 import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-control.ts";
 import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts";
 import { Migration024OperatorPreferences } from "./migrations/024-operator-preferences.ts";
+import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -56,6 +57,7 @@ const MIGRATIONS = [
   { name: "023-operator-dual-control", class: Migration023OperatorDualControl },
   { name: "026-customer-blocks", class: Migration026CustomerBlocks },
   { name: "024-operator-preferences", class: Migration024OperatorPreferences },
+  { name: "027-money-actions", class: Migration027MoneyActions },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -6,7 +6,8 @@
  * approver set up, nor from one who set up the first approver's: an admin who
  * creates or resets an operator sees its enrolment link, and could hold both
  * accounts), bulk approval one payout at a time, and
- * UpdatePayout's UpdatedBy backoffice:<login>. Every decision is audited with
+ * UpdatePayout's UpdatedBy backoffice:<login>. A held payout takes no approval (read again inside the approval's
+ * transaction). Every decision is audited with
  * the payout's state before and after, in the decision's own database
  * transaction (an approval's "after" is the approved payout, A, before the
  * processor answers); a refused one is audited as a failure.
@@ -20,6 +21,7 @@ import { APPROVAL_REASONS, NOTE_MAX, type PayoutReason, reasonMisfit } from "../
 import type { Attempt } from "../../shared/transaction.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
+import type { PayoutHold } from "../ports/money-actions.ts";
 import type { Tx } from "../ports/transactions.ts";
 import type { SignedIn } from "./console-session.ts";
 import { decidePayout, type PayoutDecision } from "../../payments/index.ts";
@@ -46,6 +48,10 @@ export function reasonFaults(reason: PayoutReason | undefined, note: string, dec
   if (reason === "other" && note.trim() === "") faults.push({ field: "note", description: "is required with the reason other" });
   return faults;
 }
+
+/** The refusal of an approval while the payout is held. */
+const heldError = (h: PayoutHold): DomainError =>
+  domainError("INVALID_STATE", `the payout is held by ${h.login} (${h.reason}): release it before approving it`);
 
 /** The payout, if it exists and its merchant is in the operator's scope (otherwise it does not exist for them). */
 export async function scopedPayout(deps: Deps, who: SignedIn, traceId: number): Promise<Attempt | undefined> {
@@ -77,7 +83,7 @@ export async function issuersOf(deps: Pick<Deps, "operators">, login: string, tx
  * current access, directly or through accounts it set up (creating or resetting an account shows its enrolment
  * link, and whoever holds an admin account holds what it set up). The refusal to give, or none.
  */
-async function sameHands(deps: Deps, first: string, second: string, tx?: Tx): Promise<ConsoleRefusal | undefined> {
+export async function sameHands(deps: Pick<Deps, "operators">, first: string, second: string, tx?: Tx): Promise<ConsoleRefusal | undefined> {
   if (first === second) return new ConsoleRefusal("FOUR_EYES_SAME_OPERATOR");
   for (const [holder, other] of [
     [first, second],
@@ -159,6 +165,13 @@ export async function decideConsolePayout(
     await deps.audit.append(record("failure", payoutFace(before), refusal.message));
     return refusal;
   };
+  // A held payout takes no approval (money-actions: hold and release); a rejection or cancellation still ends it.
+  const held = decision === "approve" ? (await deps.backoffice.holds([traceId])).get(traceId) : undefined;
+  if (held) {
+    const error = heldError(held);
+    await deps.audit.append(record("failure", payoutFace(before), error.message));
+    return { ok: false, error };
+  }
   const fourEyes = decision === "approve" && before.status === "requested" && (await needsFourEyes(deps, before));
   if (fourEyes) {
     let first = (await deps.backoffice.firstApprovals([traceId])).get(traceId);
@@ -193,7 +206,14 @@ export async function decideConsolePayout(
   // another operator's first one beside it, whatever raced before.
   let decided = false;
   let refusedInside: ConsoleRefusal | undefined;
+  let heldInside: DomainError | undefined;
   const result = await decidePayout(deps, traceId, decision, login, decision === "approve" ? "" : text, "backoffice", async (tx, after) => {
+    // Read again in the approval's own transaction: a hold committed meanwhile (it locks the payout row) is seen here.
+    const holdNow = decision === "approve" ? (await deps.backoffice.holds([traceId], tx)).get(traceId) : undefined;
+    if (holdNow) {
+      heldInside = heldError(holdNow);
+      throw heldInside;
+    }
     if (fourEyes) {
       const first = (await deps.backoffice.firstApprovals([traceId], tx)).get(traceId);
       // The first approver disabled meanwhile counts as no first approval: the next try records this one as first.
@@ -207,6 +227,7 @@ export async function decideConsolePayout(
     decided = true;
   }).catch(async (err: unknown) => {
     if (refusedInside) throw await refuseSecond(refusedInside);
+    if (heldInside) return { ok: false as const, error: heldInside };
     throw err;
   });
   if (!result.ok) {

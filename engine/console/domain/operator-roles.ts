@@ -22,6 +22,9 @@ export const ACTIONS = [
   "customer.block",
   "payout.decide",
   "customer.unblock",
+  "payout.hold",
+  "transaction.refund",
+  "transaction.cancel",
   "merchant.update",
   "merchant.rotate_secret",
   "operator.read",
@@ -35,7 +38,12 @@ const VIEWER: readonly Action[] = ["transaction.read", "payout.read", "merchant.
 // Support may block a customer, a card, an e-mail or a BIN and write notes: a block stops money moving. Lifting one lets
 // money move again: payouts and up (docs/backoffice-operations.md, Blocks).
 const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver", "transaction.check", "customer.note", "customer.block"];
-const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide", "customer.unblock"];
+/**
+ * Money moves from payouts up: deciding payouts, holding them, refunding and cancelling sales. Support answers
+ * customers and redelivers callbacks but moves no money: a refund or a cancellation is a decision on the merchant's
+ * funds, audited and four-eyed as a payout's approval is (docs/backoffice-operations.md, Money actions).
+ */
+const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide", "payout.hold", "transaction.refund", "transaction.cancel", "customer.unblock"];
 
 /** The roles table. */
 export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Action>>> = {

@@ -7,6 +7,7 @@
  * serves every caller. `merchants` undefined is every merchant; otherwise the
  * operator's scope.
  */
+import type { MoneyActionRecords } from "./money-actions.ts";
 import type { Tx } from "./transactions.ts";
 
 /** A merchant's four-eyes amount for a currency: an approval above it needs two operators. */
@@ -41,8 +42,8 @@ export interface DashboardFigures {
   callbacks: { kind: string; attempts: number; failedAttempts: number; givenUp: number }[];
 }
 
-/** What the Backoffice reads and records beyond the engine's own ports. */
-export interface BackofficeRecords {
+/** What the Backoffice reads and records beyond the engine's own ports (the money actions' records among them). */
+export interface BackofficeRecords extends MoneyActionRecords {
   thresholds(merchantId: string): Promise<Threshold[]>;
   /** The merchant's amounts are exactly these. */
   setThresholds(merchantId: string, list: Threshold[], tx: Tx): Promise<void>;

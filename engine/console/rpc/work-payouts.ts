@@ -1,7 +1,7 @@
 /**
  * ConsoleWorkService, the payouts waiting for a person: the queue, a payout's
  * context (its customer's history at the merchant), one decision and a bulk
- * approval. A payout above the merchant's four-eyes amount needs two
+ * approval. Held payouts (console-money-service.ts) are listed apart. A payout above the merchant's four-eyes amount needs two
  * operators (app/console-payouts.ts); the queue shows the first approval only
  * while its operator may still decide.
  */
@@ -33,6 +33,7 @@ import { merchantsFor, notFound } from "./console-scope.ts";
 import { checkTraceId, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { attemptToProto, pageOf, readPage } from "../../payments/rpc/index.ts";
+import { holdToProto } from "./console-money-service.ts";
 
 type PayoutDeps = ProcessDeps & BackofficeDeps;
 
@@ -55,6 +56,7 @@ export async function attempts(deps: Pick<ProcessDeps, "orders">, ids: number[])
 /** Payouts as the queue shows them: whether four eyes are needed, and the first approval that still counts. */
 export async function queued(deps: PayoutDeps, list: Attempt[]) {
   const firsts = await deps.backoffice.firstApprovals(list.map((a) => a.traceId));
+  const holds = await deps.backoffice.holds(list.filter((a) => a.status === "requested").map((a) => a.traceId));
   // Once per approver and merchant, not once per row.
   const asked = new Map<string, Promise<boolean>>();
   const decides = (login: string, merchantId: string) => {
@@ -80,6 +82,7 @@ export async function queued(deps: PayoutDeps, list: Attempt[]) {
               note: first.note,
             })
           : undefined,
+        hold: holds.has(a.traceId) ? holdToProto(holds.get(a.traceId)!) : undefined,
       });
     }),
   );
@@ -97,7 +100,8 @@ export function payoutWork(deps: PayoutDeps): PayoutCalls {
         const who = await authorize(deps, callerOf(req.context), "payout.read");
         const merchants = merchantsFor(who, req.merchantId);
         const { read, limit, after } = readPage<number>(req, "number");
-        const ids = await deps.backoffice.payoutQueue(merchants, after, read);
+        // Held payouts wait apart: the queue without them, or only them.
+        const ids = req.held ? await deps.backoffice.heldQueue(merchants, after, read) : await deps.backoffice.payoutQueue(merchants, after, read);
         const page = pageOf(ids, limit, (id) => id);
         return create(ListPayoutQueueResponseSchema, { payouts: await queued(deps, await attempts(deps, page.items)), nextPageToken: page.nextPageToken });
       }),

@@ -12,17 +12,20 @@ import type { Tx } from "../../store/tx.ts";
 import { WORK_CHANNEL } from "../../store/work-notice.ts";
 import type { BackofficeRecords, CustomerTotals, DashboardFigures, FirstApproval, Threshold } from "../ports/backoffice.ts";
 import { consoleDb } from "./console-db.ts";
+import { PgMoneyActionStore } from "./money-action-store.ts";
 
 /** A scope as SQL: every merchant, or those listed. */
 const scoped = (column: string, merchants: readonly string[] | undefined) =>
   merchants === undefined ? sql`true` : sql`${sql.ref(column)} = any(${[...merchants]}::text[])`;
 
-export class PgBackofficeStore implements BackofficeRecords {
+/** The console's records, the money actions' own (PgMoneyActionStore) among them. */
+export class PgBackofficeStore extends PgMoneyActionStore implements BackofficeRecords {
   readonly #orm: MikroORM;
   /** This engine's name in work notices (work-notice.ts); its own listener skips them. */
   readonly #origin: string;
 
   constructor(orm: MikroORM, origin = "") {
+    super(orm);
     this.#orm = orm;
     this.#origin = origin;
   }
@@ -78,13 +81,14 @@ export class PgBackofficeStore implements BackofficeRecords {
 
   /**
    * Payouts waiting in requested for an operator (their card sealed for the approval: not those whose Process call
-   * is still asking the platform's Validation), oldest first, after `afterTraceId`.
+   * is still asking the platform's Validation), oldest first, after `afterTraceId`. A held payout is not in the
+   * queue: it waits apart (heldQueue) until released.
    */
   async payoutQueue(merchants: readonly string[] | undefined, afterTraceId: number | undefined, limit: number): Promise<number[]> {
     const rows = await sql<{ trace_id: number }>`
       select t.trace_id from transaction t join payment_order o on o.id = t.order_ref
       where t.status = 'requested' and o.type = 'payout' and o.card_sealed is not null and ${scoped("o.merchant_id", merchants)}
-        and t.trace_id > ${afterTraceId ?? 0}
+        and t.trace_id > ${afterTraceId ?? 0} and not exists (select 1 from payout_hold h where h.trace_id = t.trace_id)
       order by t.trace_id asc limit ${limit}`.execute(this.#db());
     return rows.rows.map((r) => r.trace_id);
   }

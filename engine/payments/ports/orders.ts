@@ -173,8 +173,9 @@ export interface OrderStore {
    * and refuses (REFUND_EXCEEDS_REMAINING) what would exceed its amount. An
    * order not made in a session makes nothing under the order_id of a hosted
    * Cashier withdrawal session, also when the two come at the same moment.
+   * `alongside` (a refund's only: an operator's audit row) is written in the refund's own creating transaction.
    */
-  createOrder(draft: OrderDraft): Promise<CreateOrderResult>;
+  createOrder(draft: OrderDraft, alongside?: Alongside): Promise<CreateOrderResult>;
   /** An approved-or-not sale of the merchant by trace_id or order_id. */
   findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined>;
   /**

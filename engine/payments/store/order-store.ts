@@ -58,16 +58,16 @@ export class PgOrderStore implements OrderStore {
     return typedDb(this.#orm.em.fork());
   }
 
-  async createOrder(d: OrderDraft): Promise<CreateOrderResult> {
+  async createOrder(d: OrderDraft, alongside?: Alongside): Promise<CreateOrderResult> {
     try {
-      return await this.#createOrder(d);
+      return await this.#createOrder(d, alongside);
     } catch (err) {
       if (orderIdClaimed(err)) return { created: false, withdrawalSession: true };
       throw err;
     }
   }
 
-  async #createOrder(d: OrderDraft): Promise<CreateOrderResult> {
+  async #createOrder(d: OrderDraft, alongside?: Alongside): Promise<CreateOrderResult> {
     let created: AttemptRow | undefined;
     if (d.referenceTraceId === null) {
       [created] = await CREATE_ORDER.run(this.#orm, {
@@ -99,7 +99,7 @@ export class PgOrderStore implements OrderStore {
         routingRule: d.routing?.rule ? ruleLabel(d.routing.rule) : null,
       });
     } else {
-      created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId);
+      created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId, alongside);
     }
     if (created) return { created: true, attempt: attemptFromRow(created) };
     // A repeat: the order's attempts, latest first (a cascade's few).

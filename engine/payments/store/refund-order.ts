@@ -7,15 +7,20 @@
  */
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "kysely";
-import type { OrderDraft } from "../ports/orders.ts";
+import type { Alongside, OrderDraft } from "../ports/orders.ts";
+import { txOf } from "../../store/tx.ts";
+import { attemptFromRow } from "./mappers.ts";
 import { DomainFailure, domainError } from "../../shared/errors.ts";
 import { formatMajor } from "../../shared/money.ts";
 import { type AttemptRow, selectAttempts } from "./attempt-select.ts";
 import { customerRecord } from "./customer-record.ts";
 import { typedDb } from "../../store/typed-db.ts";
 
-/** The new refund's attempt; undefined when (merchant_id, order_id) exists already. Throws REFUND_EXCEEDS_REMAINING. */
-export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId: number): Promise<AttemptRow | undefined> {
+/**
+ * The new refund's attempt; undefined when (merchant_id, order_id) exists already. Throws REFUND_EXCEEDS_REMAINING.
+ * `alongside` (an operator's audit row) commits with the refund, or neither does.
+ */
+export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId: number, alongside?: Alongside): Promise<AttemptRow | undefined> {
   return em.transactional(async (tx) => {
     const db = typedDb(tx);
     const sale = await db
@@ -47,6 +52,7 @@ export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId
         return_url: d.returnUrl,
         notification_url: d.notificationUrl,
         reference_trace_id: saleTraceId,
+        created_by: d.origin?.createdBy ?? "api",
       })
       .onConflict((oc) => oc.constraint("payment_order_merchant_order_unique").doNothing())
       .returning("id")
@@ -78,6 +84,8 @@ export async function createRefund(em: EntityManager, d: OrderDraft, saleTraceId
       .insertInto("transaction_event")
       .values({ trace_id, from_status: null, to_status: d.initial.status, payout_letter: d.initial.letter ?? null, cause: "created" })
       .execute();
-    return selectAttempts(db).where("t.trace_id", "=", trace_id).executeTakeFirstOrThrow();
+    const row = await selectAttempts(db).where("t.trace_id", "=", trace_id).executeTakeFirstOrThrow();
+    if (alongside) await alongside(txOf(tx), attemptFromRow(row));
+    return row;
   });
 }

@@ -26,6 +26,8 @@ import { FourEyesThresholdEntity } from "./four-eyes-threshold.entity.ts";
 import { OperatorPasskeyEntity } from "./operator-passkey.entity.ts";
 import { OperatorEntity } from "./operator.entity.ts";
 import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
+import { PayoutHoldEntity } from "./payout-hold.entity.ts";
+import { RefundFirstApprovalEntity } from "./refund-first-approval.entity.ts";
 import { CustomerBlockEntity } from "./customer-block.entity.ts";
 import { CustomerNoteEntity } from "./customer-note.entity.ts";
 import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
@@ -59,6 +61,9 @@ export const ENTITIES = [
   AcquirerWebhookEventEntity,
   // Their keys, apart since the inbox is partitioned by month (022).
   AcquirerWebhookEventKeyEntity,
+  // The Backoffice's money actions: payout holds and refunds' first approvals (027).
+  PayoutHoldEntity,
+  RefundFirstApprovalEntity,
   // Operators' blocks and notes on customers (026).
   CustomerBlockEntity,
   CustomerNoteEntity,

@@ -20,7 +20,8 @@ export interface PaymentRequest {
   operation: Payment["operation"];
   amount: number;
   currency: string;
-  card: { number: string; expiry: string; cvv?: string };
+  /** Absent only on a refund, which its sale decides (one made in the Backoffice has no card number). */
+  card?: { number: string; expiry: string; cvv?: string };
   /** A refund's sale, by this acquirer's payment id. */
   original_payment_id?: string;
 }
@@ -34,6 +35,8 @@ export function invalidField(body: unknown): string | undefined {
   if (typeof b.operation !== "string" || !OPERATIONS.has(b.operation)) return "operation";
   if (!Number.isSafeInteger(b.amount) || (b.amount as number) <= 0) return "amount";
   if (typeof b.currency !== "string" || !/^[A-Z]{3}$/.test(b.currency)) return "currency";
+  // A refund is decided by its sale (original_payment_id): its card, when sent, is checked as any other.
+  if (b.operation === "refund" && b.card === undefined) return typeof b.original_payment_id === "string" ? undefined : "original_payment_id";
   const card = b.card as Record<string, unknown> | undefined;
   if (typeof card !== "object" || card === null || typeof card.number !== "string" || !/^\d{12,19}$/.test(card.number)) return "card.number";
   if (typeof card.expiry !== "string") return "card.expiry";
@@ -112,7 +115,7 @@ export class Acquirers {
           ? approve
           : { status: "declined", code: "12", message: "Invalid transaction: sale unknown to this processor", tag: "d" };
     } else {
-      decided = decideCard(acquirer, req.operation, req.card.number);
+      decided = decideCard(acquirer, req.operation, req.card?.number ?? "");
     }
     const at = this.#now();
     const id = decided.tag === null ? null : `${acquirer}-${decided.tag}${Math.floor(at)}-${randomBytes(6).toString("hex")}`;

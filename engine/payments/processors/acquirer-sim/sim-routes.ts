@@ -72,7 +72,8 @@ export function simDialect(deps: {
       const bad = invalidField(body);
       if (bad) return refuse(400, "invalid_request", `invalid field ${bad}`);
       const payment = body as PaymentRequest;
-      const fault = faults.take(key, payment.card.number);
+      // A refund without a card (one made in the Backoffice) takes no card-keyed fault.
+      const fault = faults.take(key, payment.card?.number);
       if (fault?.kind === "5xx") return refuse(503, "service_unavailable", "simulated fault");
       const answer = await acquirers.pay(acquirer, key, payment);
       if (fault?.kind === "reset") {

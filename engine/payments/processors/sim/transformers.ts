@@ -8,11 +8,15 @@ import type { ChargeRequest, RefundRequest } from "../processor.ts";
 
 export type Operation = "sale" | "payout" | "refund";
 
-/** The body of POST /v1/payments. The CVV goes only when given (a sale's first attempt). */
+/**
+ * The body of POST /v1/payments. The CVV goes only when given (a sale's first attempt); a refund made in the
+ * Backoffice has no card number (it goes back to its sale's payment, named by original_payment_id) and sends no card.
+ */
 export function paymentBody(operation: Operation, req: ChargeRequest | RefundRequest): Record<string, unknown> {
   const card: Record<string, string> = { number: req.card.number, expiry: req.card.expiry };
   if (req.card.cvv) card.cvv = req.card.cvv;
-  const body: Record<string, unknown> = { operation, amount: req.amountMinor, currency: req.currency, card };
+  const body: Record<string, unknown> = { operation, amount: req.amountMinor, currency: req.currency };
+  if (req.card.number || operation !== "refund") body.card = card;
   if ("saleTransactionId" in req) body.original_payment_id = req.saleTransactionId;
   return body;
 }

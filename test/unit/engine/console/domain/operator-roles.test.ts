@@ -19,6 +19,10 @@ const EXPECTED: Record<string, readonly string[]> = {
     "customer.block",
     "payout.decide",
     "customer.unblock",
+    // Money moves from payouts up: payout holds, refunds and cancels of sales (support moves none).
+    "payout.hold",
+    "transaction.refund",
+    "transaction.cancel",
   ],
   admin: ACTIONS,
 };
