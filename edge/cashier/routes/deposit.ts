@@ -114,7 +114,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     send(
       ctx,
       depositPage(l.c, l.frame, {
-        csrfToken: deps.csrf.token(l.frame.sessionToken),
+        csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent),
         submissionKey: sentKey && SUBMISSION_KEY_SHAPE.test(sentKey) ? sentKey : randomBytes(16).toString("base64url"),
         values,
         errors,

@@ -1,6 +1,7 @@
 /**
  * The hosted Cashier's routes on the edge's router: the autologin address,
- * the deposit and withdrawal forms, the way to a 3-D Secure check, cancel, results. Each decodes, calls
+ * the deposit and withdrawal forms, the way to a 3-D Secure check, cancel, results, and the embed script
+ * (/cashier.js). Each decodes, calls
  * CashierService and renders a view; no rule of the payment lives here.
  */
 import type Router from "@koa/router";
@@ -8,6 +9,7 @@ import type { EdgeLogger } from "../../logger.ts";
 import type { Client } from "@connectrpc/connect";
 import type { CashierService } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { createCsrf } from "../../pages/kit/csrf.ts";
+import { embedScriptRoutes } from "../embed-script.ts";
 import type { CashierLimiters } from "../rate-limits.ts";
 import { autologinRoutes } from "./autologin.ts";
 import { bankCheckRoutes } from "./bank-check.ts";
@@ -25,4 +27,6 @@ export function cashierRoutes(
   withdrawalRoutes(router, deps);
   resultRoutes(router, deps);
   bankCheckRoutes(router, deps);
+  // The platform's own page loads /cashier.js to frame these pages (CONTRACT 12).
+  embedScriptRoutes(router);
 }

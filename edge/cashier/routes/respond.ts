@@ -15,7 +15,7 @@ import { refusalOf } from "../../middleware/errors.ts";
 import type { Csrf } from "../../pages/kit/csrf.ts";
 import { translator } from "../../pages/kit/i18n.ts";
 import { chooseLocale } from "../../pages/kit/locale.ts";
-import { newNonce } from "../../pages/kit/security.ts";
+import { declaredParent, newNonce } from "../../pages/kit/security.ts";
 import type { CashierLimiters } from "../rate-limits.ts";
 import { type NoticeKind, noticePage } from "../views/notice.ts";
 import type { CashierPage, PageContext } from "../views/page.ts";
@@ -75,10 +75,21 @@ export function noticeOf(err: unknown): NoticeKind {
   }
 }
 
+/** Where guardedForm keeps (in ctx.state) the parent origin a form's CSRF token proved. */
+export const PROVEN_PARENT = "cashierProvenParent";
+
+/**
+ * The notice of a refusal. Its parent, to which it posts its events (cashier:expired for an ended session): the
+ * declared one when the session is known and allows it; else the one the form's token proved, which may then frame
+ * it too (the engine names no allowed_origins for a session that has ended, and the page says nothing more).
+ */
 export function refuse(ctx: Context, deps: CashierDeps, err: unknown, session?: CashierSession): void {
   const kind = noticeOf(err);
   if (kind === "failed" || kind === "unavailable") deps.log.error({ err, path: "/cashier" }, "cashier page failed");
-  send(ctx, noticePage(pageContext(ctx, session), kind));
+  const c = pageContext(ctx, session);
+  const proven = typeof ctx.state[PROVEN_PARENT] === "string" ? (ctx.state[PROVEN_PARENT] as string) : undefined;
+  const parent = session ? declaredParent(ctx.query.parent, c.frameAncestors ?? []) : proven;
+  send(ctx, noticePage(session || !parent ? c : { ...c, frameAncestors: [parent] }, kind, {}, parent));
 }
 
 /** Whether an engine error is the field refusal of a form (INVALID_ARGUMENT with field violations). */

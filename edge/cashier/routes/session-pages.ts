@@ -13,7 +13,7 @@ import { declaredParent } from "../../pages/kit/security.ts";
 import { isToken } from "../paths.ts";
 import { noticePage, refusedPage } from "../views/notice.ts";
 import type { PageContext, SessionFrame } from "../views/page.ts";
-import { type CashierDeps, pageContext, refuse, send } from "./respond.ts";
+import { type CashierDeps, PROVEN_PARENT, pageContext, refuse, send } from "./respond.ts";
 
 export interface Loaded {
   frame: SessionFrame;
@@ -72,6 +72,10 @@ export async function guardedForm(ctx: Context, deps: CashierDeps): Promise<URLS
     send(ctx, refusedPage(pageContext(ctx), 403, "kit.refused.csrf"));
     return undefined;
   }
+  // The parent the form's page was framed by, as its token proves it: the answer, should the session have ended
+  // meanwhile, may then be framed by it and tell it so (respond.ts, refuse).
+  const proven = deps.csrf.provenParent(token, form.get(CSRF_FIELD), ctx.query.parent);
+  if (proven) ctx.state[PROVEN_PARENT] = proven;
   return form;
 }
 

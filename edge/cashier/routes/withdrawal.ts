@@ -78,7 +78,7 @@ function valuesOf(form: URLSearchParams): WithdrawalValues {
 
 export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
   const show = (ctx: Context, l: Loaded, values?: WithdrawalValues, errors?: FieldError[], cancelled?: CancelNotice) =>
-    send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), values, errors, cancelled }));
+    send(ctx, withdrawalPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent), values, errors, cancelled }));
 
   router.get("/cashier/s/:session/withdrawal", async (ctx) => {
     const l = await loadSession(ctx, deps);

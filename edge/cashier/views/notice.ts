@@ -21,13 +21,18 @@ const HTTP: Readonly<Record<NoticeKind, number>> = {
   taken: 409,
 };
 
-export function noticePage(c: PageContext, kind: NoticeKind, values: MessageValues = {}): CashierPage {
+/**
+ * `parent`: the framing origin the page may post its events to, already proven (the session's ended page after a
+ * form of that session: session-pages.ts). The ended page carries cashier:expired (CONTRACT 12).
+ */
+export function noticePage(c: PageContext, kind: NoticeKind, values: MessageValues = {}, parent?: string): CashierPage {
   const title = c.tr.t(`cashier.notice.${kind}.title` as MessageKey);
   return plainPage(c, {
     http: HTTP[kind],
     title,
-    body: html`<h1>${title}</h1>\n<p id="notice">${c.tr.t(`cashier.notice.${kind}.body` as MessageKey, values)}</p>`,
+    body: html`<h1>${title}</h1>\n<p id="notice"${kind === "ended" ? html` data-cashier-expired` : ""}>${c.tr.t(`cashier.notice.${kind}.body` as MessageKey, values)}</p>`,
     headers: kind === "tooMany" ? { "Retry-After": String(values.seconds ?? 60) } : {},
+    parent,
   });
 }
 

@@ -52,6 +52,7 @@ export function sessionPage(
       title: p.title,
       body: p.body,
       parentOrigin: f.parent,
+      expiresIn: secondsLeft(f.session),
       scripts: [ASSETS_OF_CASHIER.form],
       refreshWithoutScript: p.refreshWithoutScript,
       goTo: p.goTo,
@@ -59,16 +60,23 @@ export function sessionPage(
   };
 }
 
+/** Whole seconds until the session ends, from this edge's clock (0 once it has); undefined when the engine gave no end. */
+export function secondsLeft(session: CashierSession, nowMs: number = Date.now()): number | undefined {
+  if (!session.expireTime) return undefined;
+  const endMs = Number(session.expireTime.seconds) * 1000 + Math.floor(session.expireTime.nanos / 1e6);
+  return Math.max(0, Math.floor((endMs - nowMs) / 1000));
+}
+
 /**
  * A page with no customer data and no control (a used link, an error): framed
  * by the session's allowed_origins when the session is known, else by none (a
  * used or unknown autologin link names no frontend, and says nothing about one).
  */
-export function plainPage(c: PageContext, p: { http: number; title: string; body: Html; headers?: Record<string, string> }): CashierPage {
+export function plainPage(c: PageContext, p: { http: number; title: string; body: Html; headers?: Record<string, string>; parent?: string }): CashierPage {
   return {
     http: p.http,
     headers: { ...pageHeaders({ nonce: c.nonce, frameAncestors: c.frameAncestors ?? [], tls: c.tls, customerData: true }), ...p.headers },
-    html: layout({ tr: c.tr, nonce: c.nonce, title: p.title, body: p.body }).value,
+    html: layout({ tr: c.tr, nonce: c.nonce, title: p.title, body: p.body, parentOrigin: p.parent }).value,
   };
 }
 

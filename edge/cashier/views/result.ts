@@ -4,7 +4,8 @@
  * reason a customer may see (from the catalogue, by decline code) and "Try
  * another card" (a fresh form: the next submit is a new order); not final yet
  * with a page that follows the transaction (a refresh without scripts, a
- * status poll with them). The page carries its cashier:result event.
+ * status poll with them). The page carries its cashier:result event, and a
+ * decline its cashier:error (code `declined`).
  */
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
@@ -103,7 +104,11 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
     !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""
   }${cont}</p>`;
 
-  const body = html`<div data-cashier-result="${event}"${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${statusWord(x.status)}">
+  // A declined card is a refusal the customer can act on (another card): cashier:error beside cashier:result.
+  const refusal = declined
+    ? html` data-cashier-error="${JSON.stringify({ code: "declined", message: deposit ? declineReason(tr, x.errorCode) : t(headingKey(x)), error_code: x.errorCode })}"`
+    : "";
+  const body = html`<div data-cashier-result="${event}"${refusal}${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${statusWord(x.status)}">
 <h1>${t(headingKey(x))}</h1>
 ${message}
 ${receipt(tr, x)}

@@ -53,10 +53,14 @@ export interface FieldError {
   message: string;
 }
 
-/** The summary at the top of a form that failed: announced at once, each line a link to its field. */
+/**
+ * The summary at the top of a form that failed: announced at once, each line a link to its field. A framed hosted
+ * page posts it to its parent as cashier:error (code `invalid_fields`, the lines as `message`, the fields' ids).
+ */
 export function errorSummary(tr: Translator, errors: readonly FieldError[]): Html {
   if (errors.length === 0) return html``;
-  return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
+  const event = JSON.stringify({ code: "invalid_fields", message: errors.map((e) => e.message).join(" "), fields: errors.map((e) => e.field) });
+  return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary" data-cashier-error="${event}">
 <h2>${tr.t("kit.errorSummary", { count: errors.length })}</h2>
 <ul>${errors.map((e) => html`<li><a href="#${e.field}">${e.message}</a></li>`)}</ul>
 </div>`;

@@ -16,6 +16,8 @@ export interface Shell {
   body: Html;
   /** The exact origin of the parent window the script may post events to (framed pages only). */
   parentOrigin?: string;
+  /** Seconds the page's session has left when it is sent: the script posts cashier:expired when they pass. */
+  expiresIn?: number;
   /** More of the edge's own scripts (a face's enhancements), deferred, under the same nonce. */
   scripts?: readonly Asset[];
   /** Seconds after which a page without scripts reloads itself (a result that is not final yet). */
@@ -37,7 +39,7 @@ export function layout(s: Shell): Html {
 <script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
     (a) => html`\n<script src="${a.url}" integrity="${a.integrity}" nonce="${s.nonce}" defer></script>`,
   )}${s.refreshWithoutScript ? html`\n<noscript><meta http-equiv="refresh" content="${s.refreshWithoutScript}"></noscript>` : ""}</head>
-<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
+<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}${s.expiresIn !== undefined ? html` data-expires-in="${String(s.expiresIn)}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
 <main id="main" tabindex="-1">${s.body}</main></body></html>
 `;
 }
