@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { canonicalJson } from "../domain/audit-chain.ts";
-import { MAX_SAVED_SEARCHES, preferenceFaults, savedSearchFaults } from "../domain/work-preferences.ts";
+import { isSavedSearchId, MAX_SAVED_SEARCHES, preferenceFaults, savedSearchFaults } from "../domain/work-preferences.ts";
 import { describeViolations, domainError, type DomainError, type FieldViolation } from "../../shared/errors.ts";
 import type { SavedSearchRecord, WorkPreferences } from "../ports/preferences.ts";
 import type { Tx } from "../ports/transactions.ts";
@@ -79,6 +79,7 @@ export async function saveSearch(deps: BackofficeDeps, caller: ConsoleCaller, ra
 export async function deleteSavedSearch(deps: BackofficeDeps, caller: ConsoleCaller, id: string): Promise<SavedSearchRecord | undefined> {
   const who = await authenticate(deps, caller);
   const login = who.scope.login;
+  if (!isSavedSearchId(id)) return undefined;
   return deps.operators.transaction(async (tx) => {
     const gone = await deps.operators.deleteSavedSearch(login, id, tx);
     if (gone) await audited(deps, caller, login, "search.delete", { before: { id: gone.id, name: gone.name, query: gone.query } }, tx);

@@ -37,7 +37,13 @@ export function savedSearchFaults(name: string, query: string): FieldViolation[]
   // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character is what this refuses.
   else if (/[\u0000-\u001f\u007f]/.test(n)) faults.push({ field: "name", description: "may not hold control characters" });
   if (query.length > SEARCH_QUERY_MAX) faults.push({ field: "query", description: `is at most ${SEARCH_QUERY_MAX} characters` });
-  else if (query.startsWith("?") || /[\s#]/.test(query))
-    faults.push({ field: "query", description: "must be a URL query string without '?' (name=value&...)" });
+  // A query string as a URL carries it: printable ASCII, anything else percent-encoded.
+  else if (query.startsWith("?") || query.includes("#") || !/^[\x21-\x7e]*$/.test(query))
+    faults.push({ field: "query", description: "must be a URL query string without '?', percent-encoded (name=value&...)" });
   return faults;
+}
+
+/** A saved search's id as the engine makes them (a UUID): anything else names none. */
+export function isSavedSearchId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 }
