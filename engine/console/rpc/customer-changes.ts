@@ -46,7 +46,7 @@ export function customerChanges(deps: ConsoleCustomerDeps): ChangeCalls {
     who: SignedIn,
     r: { merchantId: string; pin: string; kind: number; value: string; cardTraceId: number; reason: string },
   ): Promise<NewBlock> {
-    const { merchantId, pin } = customerOf(who, r.merchantId, r.pin);
+    const { merchantId, pin } = await customerOf(deps, who, r.merchantId, r.pin);
     const kind: BlockKind | undefined = kindFromProto(r.kind);
     if (!kind) throw invalidArgument("kind", "must be customer, card, email or bin");
     fault(reasonFault(r.reason));
@@ -73,7 +73,7 @@ export function customerChanges(deps: ConsoleCustomerDeps): ChangeCalls {
         const target = `customer:${req.pin.slice(0, 64)}`;
         const who = await authorize(deps, caller, "customer.note", target);
         const note = await audited(who, caller, "customer.note", target, async () => {
-          const { merchantId, pin } = customerOf(who, req.merchantId, req.pin);
+          const { merchantId, pin } = await customerOf(deps, who, req.merchantId, req.pin);
           fault(noteFault(req.text));
           return deps.operators.transaction(async (tx) => {
             const n = await deps.customers.addNote({ merchantId, pin, text: req.text.trim(), createdBy: byOf(who) }, tx);

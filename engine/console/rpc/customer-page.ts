@@ -33,10 +33,16 @@ const NOTES = 100;
 const LIFTED = 50;
 const EMAILS = 10;
 
-/** The customer a call names: a merchant in scope (else NOT_FOUND) and a pin. */
-export function customerOf(who: Parameters<typeof merchantsFor>[0], merchantId: string, pin: string): { merchantId: string; pin: string } {
+/** The customer a call names: a merchant that exists in scope (else NOT_FOUND, alike) and a pin. */
+export async function customerOf(
+  deps: Pick<ConsoleCustomerDeps, "merchants">,
+  who: Parameters<typeof merchantsFor>[0],
+  merchantId: string,
+  pin: string,
+): Promise<{ merchantId: string; pin: string }> {
   if (merchantId === "") throw invalidArgument("merchant_id", "is required");
   merchantsFor(who, merchantId);
+  if (!(await deps.merchants.get(merchantId))) throw notFound(`no merchant ${merchantId}`);
   checkText("pin", pin);
   if (pin.trim() === "") throw invalidArgument("pin", "is required");
   if (pin.length > PIN_MAX) throw invalidArgument("pin", `must be at most ${PIN_MAX} characters`);
@@ -50,7 +56,7 @@ export function customerPage(deps: ConsoleCustomerDeps): PageCalls {
     getCustomer: (req) =>
       consoleCall(async () => {
         const who = await authorize(deps, callerOf(req.context), "transaction.read");
-        const { merchantId, pin } = customerOf(who, req.merchantId, req.pin);
+        const { merchantId, pin } = await customerOf(deps, who, req.merchantId, req.pin);
         const c = deps.customers;
         const [totals, cards, sessions, notes, blocks, emails] = await Promise.all([
           c.totals(merchantId, pin),
