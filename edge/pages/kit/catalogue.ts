@@ -10,18 +10,21 @@ import { IntlMessageFormat } from "intl-messageformat";
 import { CATALOGUES, type Locale, type MessageKey, type MessageValues, translator } from "./i18n.ts";
 
 /** A translator that knows a face's keys `K` as well as the kit's. */
-export interface FaceTranslator<K extends string> {
-  readonly locale: Locale;
+export interface FaceTranslator<K extends string, L extends Locale = Locale> {
+  readonly locale: L;
   readonly dir: "ltr" | "rtl";
   t(key: K | MessageKey, values?: MessageValues): string;
   amount(minor: bigint, currency: string): string;
 }
 
-/** Translators of every supported locale over `catalogues` (English's keys are the reference). */
-export function faceTranslators<K extends string>(
-  catalogues: Readonly<Record<Locale, Readonly<Record<string, string>>>>,
-): (locale: Locale) => FaceTranslator<K> {
-  const build = (locale: Locale): FaceTranslator<K> => {
+/**
+ * Translators over `catalogues`, one per language the face speaks (its keys
+ * `L`, English among them; English's keys are the reference).
+ */
+export function faceTranslators<K extends string, L extends Locale = Locale>(
+  catalogues: Readonly<Record<L | "en", Readonly<Record<string, string>>>>,
+): (locale: L) => FaceTranslator<K, L> {
+  const build = (locale: L): FaceTranslator<K, L> => {
     const kit = translator(locale);
     const formats = new Map<string, IntlMessageFormat>();
     const t = (key: K | MessageKey, values?: MessageValues): string => {
@@ -36,7 +39,7 @@ export function faceTranslators<K extends string>(
     };
     return { locale, dir: kit.dir, t, amount: (minor, currency) => kit.amount(minor, currency) };
   };
-  const all = new Map<Locale, FaceTranslator<K>>();
+  const all = new Map<L, FaceTranslator<K, L>>();
   return (locale) => {
     let tr = all.get(locale);
     if (!tr) {

@@ -5,9 +5,8 @@
  */
 import t from "tap";
 import { IntlMessageFormat } from "intl-messageformat";
-import { CONSOLE_CATALOGUES, consoleTranslator } from "../../../../../edge/backoffice/i18n.ts";
+import { CONSOLE_CATALOGUES, CONSOLE_LOCALES, consoleTranslator } from "../../../../../edge/backoffice/i18n.ts";
 import { signInPage } from "../../../../../edge/backoffice/views/gate.ts";
-import { LOCALES } from "../../../../../edge/pages/kit/i18n.ts";
 
 /** The argument names of an ICU message ({name}, {name, plural, ...}), nested ones included. */
 function placeholders(source: string): string[] {
@@ -53,7 +52,7 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     what: "This sale",
     rule: "eu-cards",
   };
-  for (const locale of LOCALES) {
+  for (const locale of CONSOLE_LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
     t.same(Object.keys(catalogue).sort(), keys, `${locale} has every key and no other`);
     for (const [key, source] of Object.entries(catalogue)) {

@@ -30,6 +30,8 @@ t.test("every catalogue has exactly English's keys, and every message parses", a
             status: "s",
             card: "c",
             seconds: 2,
+            decimal: ",",
+            example: "1234,50",
           }),
         `${locale} ${key}`,
       );
@@ -77,6 +79,11 @@ t.test("direction: Arabic is written right to left", async (t) => {
       ["en", "ltr"],
       ["de", "ltr"],
       ["ar", "rtl"],
+      ["es", "ltr"],
+      ["fr", "ltr"],
+      ["pt-BR", "ltr"],
+      ["it", "ltr"],
+      ["tr", "ltr"],
     ],
   );
 });
