@@ -22,6 +22,7 @@ import { PgOrderStore } from "./payments/store/order-store.ts";
 import { PgWebhookInbox } from "./payments/store/webhook-inbox-store.ts";
 import type { EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { PgSessionStore } from "./cashier/store/session-store.ts";
+import { PgCardTokenStore } from "./payments/store/card-token-store.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import type { MerchantSpec } from "./payments/ports/merchants.ts";
 import { PgFollowUpStore } from "./payments/store/follow-up-store.ts";
@@ -240,6 +241,8 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     warn: (fields, message) => log.warn(fields, message),
     sessions: new PgSessionStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
+    cardTokens: new PgCardTokenStore(orm),
+    cardTokenTtlSeconds: config.cardTokenTtlSeconds,
     operators: pgOperatorAccounts(orm),
     audit: new PgAuditStore(orm, keys.auditChain, now),
     backoffice: new PgBackofficeStore(orm, origin),

@@ -25,7 +25,8 @@ export type SessionPage =
   | `result/${number}/status`
   | `challenge/${number}`
   | "cancel"
-  | "cards/delete";
+  | "cards/delete"
+  | "fields";
 
 /** The address of a session's page, with the declared parent origin when there is one, and any other parameters. */
 export function sessionPath(sessionToken: string, page: SessionPage, parent?: string, query: Record<string, string> = {}): string {

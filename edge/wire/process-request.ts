@@ -21,6 +21,7 @@ const STRING_FIELDS = [
   "card_number",
   "cvv",
   "card_exp",
+  "card_token",
   "pin",
   "dob",
   "email",
@@ -105,6 +106,7 @@ export function decodeProcessRequest(body: Body): DecodeResult {
     version: s(body, "version"),
     errorCode: n(body, "error_code"),
     errorDetails: s(body, "error_details"),
+    cardToken: s(body, "card_token"),
     // A body with an object or array member has no canonical string (CONTRACT section 2; String() of one
     // nested 30,000 deep would not even return): it is refused for its members before any signature is checked.
     wireSignature: {

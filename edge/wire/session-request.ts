@@ -43,7 +43,7 @@ const STRING_FIELDS = [
 ] as const;
 const INT_FIELDS = ["amount", "balance", "timestamp"] as const;
 
-const INTENTS: Record<string, SessionIntent> = { deposit: SessionIntent.DEPOSIT, withdrawal: SessionIntent.WITHDRAWAL };
+const INTENTS: Record<string, SessionIntent> = { deposit: SessionIntent.DEPOSIT, withdrawal: SessionIntent.WITHDRAWAL, fields: SessionIntent.FIELDS };
 
 /** Members whose JSON type the session start does not allow, each named. */
 export function sessionTypeViolations(body: Body): WireViolation[] {

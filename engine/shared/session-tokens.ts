@@ -23,7 +23,8 @@ export const authToken = (key: KeyObject, nonce: string): string => derive(key, 
 export const newSessionToken = (): string => randomBytes(32).toString("base64url");
 
 /** The stored, keyed hash of a token, per kind so one kind never finds another. */
-export const tokenHash = (key: KeyObject, kind: "autologin" | "session", token: string): string => fingerprint(key, `cashier-session/${kind}-hash:${token}`);
+export const tokenHash = (key: KeyObject, kind: "autologin" | "session" | "card-token", token: string): string =>
+  fingerprint(key, `cashier-session/${kind}-hash:${token}`);
 
 /**
  * A Cashier deposit's order id, named by the session and the form's one-time

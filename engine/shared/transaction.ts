@@ -48,6 +48,8 @@ export interface ProcessInput {
   version: string;
   errorCode: number;
   errorDetails: string;
+  /** A hosted payment fields' card token in place of `card` (CONTRACT 12); absent or "" when the card came itself. */
+  cardToken?: string;
 }
 
 /**

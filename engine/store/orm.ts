@@ -31,6 +31,7 @@ import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-
 import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts";
 import { Migration024OperatorPreferences } from "./migrations/024-operator-preferences.ts";
 import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
+import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -58,6 +59,7 @@ const MIGRATIONS = [
   { name: "026-customer-blocks", class: Migration026CustomerBlocks },
   { name: "024-operator-preferences", class: Migration024OperatorPreferences },
   { name: "027-money-actions", class: Migration027MoneyActions },
+  { name: "028-card-tokens", class: Migration028CardTokens },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -42,8 +42,13 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
         framingOrigin: httpOrigin(ctx.get("referer")) ?? "",
       });
       const session = redeemed.session!;
-      const parent = declaredParent(ctx.query.parent, session.frontendSettings?.allowedOrigins ?? []);
-      const page = session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+      const allowed = session.frontendSettings?.allowedOrigins ?? [];
+      const fields = session.intent === SessionIntent.FIELDS;
+      // The hosted payment fields live only in a frame: without a declared parent, the framing page the browser
+      // named (its Referer's origin, when one of allowed_origins) is the one its token goes to.
+      const parent =
+        declaredParent(ctx.query.parent, allowed) ?? (fields && FRAMED.has(dest) ? declaredParent(httpOrigin(ctx.get("referer")), allowed) : undefined);
+      const page = fields ? "fields" : session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
       seeOther(ctx, sessionPath(redeemed.sessionToken, page, parent));
     } catch (err) {
       // A refused frame counts too: it tells a link is unused without using it, so it is rationed like a guess.

@@ -14,6 +14,7 @@ import type { CashierLimiters } from "../rate-limits.ts";
 import { autologinRoutes } from "./autologin.ts";
 import { bankCheckRoutes } from "./bank-check.ts";
 import { depositRoutes } from "./deposit.ts";
+import { fieldsRoutes } from "./fields.ts";
 import { resultRoutes } from "./result.ts";
 import { withdrawalRoutes } from "./withdrawal.ts";
 
@@ -24,6 +25,7 @@ export function cashierRoutes(
   const deps = { cashier: o.cashier, csrf: createCsrf(o.csrfKey), limiters: o.limiters, log: o.log };
   autologinRoutes(router, deps);
   depositRoutes(router, deps);
+  fieldsRoutes(router, deps);
   withdrawalRoutes(router, deps);
   resultRoutes(router, deps);
   bankCheckRoutes(router, deps);

@@ -26,6 +26,21 @@ export type StartResult = ({ ok: true } & StartedSession) | { ok: false; error: 
 
 const fail = (error: DomainError): StartResult => ({ ok: false, error });
 
+const EMPTY_CUSTOMER = {
+  pin: "",
+  email: "",
+  firstName: "",
+  lastName: "",
+  dob: "",
+  phone: "",
+  address: "",
+  city: "",
+  country: "",
+  state: "",
+  zip: "",
+  requesterIp: "",
+};
+
 const conflict = (orderId: string, why: string) => domainError("ORDER_CONFLICT", `order_id ${orderId} ${why}`, [{ field: "orderId", description: why }]);
 
 /** The autologin address: a page of the hosted Cashier under CASHIER_PUBLIC_URL. */
@@ -48,7 +63,9 @@ export async function startSession(deps: CashierDeps, input: SessionStartInput, 
   // The parameters: every member but the timestamp (and the signature, which is not in the input).
   const { timestamp: _t, ...parameters } = input;
   const fp = fingerprint(deps.keys.orderFingerprint, `session:${JSON.stringify(parameters)}`);
-  const idempotencyKey = input.intent === "withdrawal" ? `w:${input.orderId}` : `d:${fp}`;
+  const idempotencyKey = input.intent === "withdrawal" ? `w:${input.orderId}` : input.intent === "fields" ? `f:${fp}` : `d:${fp}`;
+  // A fields session keeps only what its card form needs: the customer's pin, which its tokens are bound to.
+  const fields = input.intent === "fields";
   const nonce = newNonce();
   const started = await deps.sessions.start(
     {
@@ -60,17 +77,17 @@ export async function startSession(deps: CashierDeps, input: SessionStartInput, 
       autologinHash: tokenHash(deps.keys.tokenHash, "autologin", autologinToken(deps.keys.tokenHash, nonce)),
       frontend: frontend.name,
       currency: input.currency,
-      amountMinor: input.amountMinor ?? null,
+      amountMinor: fields ? null : (input.amountMinor ?? null),
       balanceMinor: input.intent === "withdrawal" ? (input.balanceMinor ?? null) : null,
       pin: input.customer.pin,
-      customer: input.customer,
+      customer: fields ? { ...EMPTY_CUSTOMER, pin: input.customer.pin } : input.customer,
       locale: input.locale,
-      returnUrl: input.returnUrl,
-      notificationUrl: input.notificationUrl || null,
+      returnUrl: fields ? "" : input.returnUrl,
+      notificationUrl: fields ? null : input.notificationUrl || null,
       orderId: input.intent === "withdrawal" ? input.orderId : null,
-      scOrderId: input.scOrderId || null,
-      udef1: input.udef1 || null,
-      udef2: input.udef2 || null,
+      scOrderId: fields ? null : input.scOrderId || null,
+      udef1: fields ? null : input.udef1 || null,
+      udef2: fields ? null : input.udef2 || null,
       expiresAt: new Date(now.getTime() + deps.sessionTtlSeconds * 1000),
     },
     now,

@@ -13,7 +13,13 @@ import type { CustomerInput, FrontendView, ProcessInput } from "../../shared/tra
 import { validateProcess } from "../../payments/index.ts";
 import { CARD_NUMBER_IN_IDENTIFIER, cardNumberIn } from "../../shared/card-number-in-text.ts";
 
-export type SessionIntent = "deposit" | "withdrawal";
+export type SessionIntent = "deposit" | "withdrawal" | "fields";
+
+/**
+ * What a hosted payment fields session (CONTRACT 12) is judged on: its card form needs no customer beyond the pin,
+ * no return address and no amount, so only these of the shared rules apply; its other members are not read.
+ */
+const FIELDS_SESSION_FIELDS = new Set(["merchantId", "currency", "pin", "frontend", "version"]);
 
 /** A session start as the engine receives it (typed, minor units). */
 export interface SessionStartInput {
@@ -182,14 +188,20 @@ function sharedViolations(i: SessionStartInput, frontend: FrontendView | undefin
 /**
  * Every violation of a session start at once (CONTRACT 9's table), by the
  * domain's field names: intent, then the Process rules it shares, then the
- * amount, balance, order_id, locale and the echoed members.
+ * amount, balance, order_id, locale and the echoed members. A fields
+ * session: its signed members of CONTRACT 12 only.
  */
 export function validateSessionStart(i: SessionStartInput, ctx: { frontend: CashierFrontendView | undefined; now: Date }): FieldViolation[] {
   const out: FieldViolation[] = [];
   const add = (field: string, description: string | undefined) => {
     if (description) out.push({ field, description });
   };
-  add("intent", i.intent ? undefined : "must be deposit or withdrawal");
+  add("intent", i.intent ? undefined : "must be deposit or withdrawal (or fields: the hosted payment fields)");
+  if (i.intent === "fields") {
+    out.push(...sharedViolations(i, ctx.frontend, ctx.now).filter((v) => FIELDS_SESSION_FIELDS.has(v.field)));
+    add("locale", localeProblem(i.locale));
+    return out;
+  }
   out.push(...sharedViolations(i, ctx.frontend, ctx.now));
   const currencyOk = isCurrency(i.currency) && (!ctx.frontend || ctx.frontend.currencies.includes(i.currency));
   if (i.amountMinor !== undefined) {

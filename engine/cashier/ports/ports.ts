@@ -104,4 +104,6 @@ export interface CashierDeps extends ProcessDeps {
   sessions: SessionStore;
   /** CASHIER_SESSION_TTL_SECONDS: how long a session lasts from its start. */
   sessionTtlSeconds: number;
+  /** CASHIER_CARD_TOKEN_TTL_SECONDS: how long a hosted payment fields' card token may be used. */
+  cardTokenTtlSeconds: number;
 }

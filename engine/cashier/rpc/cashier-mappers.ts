@@ -23,6 +23,7 @@ const safeNumber = (v: bigint): number => (v <= BigInt(Number.MAX_SAFE_INTEGER) 
 const INTENTS: [SessionIntent, PbIntent][] = [
   ["deposit", PbIntent.DEPOSIT],
   ["withdrawal", PbIntent.WITHDRAWAL],
+  ["fields", PbIntent.FIELDS],
 ];
 
 export const intentToProto = (i: SessionIntent) => INTENTS.find(([d]) => d === i)?.[1] ?? PbIntent.UNSPECIFIED;

@@ -18,6 +18,7 @@ import {
   type StartSessionResponse,
   StartSessionResponseSchema,
   SubmitDepositResponseSchema,
+  SubmitFieldsResponseSchema,
   SubmitWithdrawalResponseSchema,
 } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { SignedReplySchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
@@ -28,6 +29,8 @@ import { redeemAutologin, sessionView } from "../app/cashier-session.ts";
 import { startSession, type StartedSession } from "../app/start-session.ts";
 import { submitDeposit } from "../app/submit-deposit.ts";
 import { submitWithdrawal } from "../app/submit-withdrawal.ts";
+import { submitFields } from "../app/submit-fields.ts";
+import { MaskedCardSchema } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { REASONS, inCallerNames, type DomainError } from "../../shared/errors.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import type { HmacKey } from "../../shared/hmac.ts";
@@ -148,6 +151,18 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
       const done = await deleteSavedCard(deps, req.sessionToken, req.cardId);
       if (!done.ok) throw toRpcError(done.error);
       return create(DeleteSavedCardResponseSchema, {});
+    },
+
+    async submitFields(req) {
+      checkText("holder", req.holder);
+      const card = { number: req.card?.number ?? "", expiry: req.card?.expiry ?? "", cvv: req.card?.cvv ?? "" };
+      const minted = await submitFields(deps, { sessionToken: req.sessionToken, card, holder: req.holder });
+      if (!minted.ok) throw toRpcError(minted.error);
+      return create(SubmitFieldsResponseSchema, {
+        cardToken: minted.cardToken,
+        card: create(MaskedCardSchema, { maskedNumber: minted.cardMasked, brand: minted.cardBrand, expiry: minted.cardExpiry }),
+        expireTime: timestampFromDate(minted.expiresAt),
+      });
     },
 
     async getSessionTransaction(req) {

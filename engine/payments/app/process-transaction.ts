@@ -9,9 +9,12 @@
  * only says who made the order, which auth_token Validation carries, and that
  * the platform, which saw no reply, is notified of every change and of the
  * first result, even one that stays as created (pending, requested).
+ * A card token (CONTRACT 12) is opened into the request's card after the
+ * merchant is known (card-token-use.ts) and used just before the order is
+ * made, so a request refused for another field leaves it usable.
  */
 import { cardBrand, maskCard } from "../../shared/card.ts";
-import { DomainFailure, describeViolations, domainError, type DomainError } from "../../shared/errors.ts";
+import { DomainFailure, describeViolations, domainError, type DomainError, type FieldViolation } from "../../shared/errors.ts";
 import { INITIAL_STATE, isFinal, stateOf } from "../domain/transitions.ts";
 import type { Attempt, ProcessInput, TransactionType } from "../../shared/transaction.ts";
 import { controlCharacterViolations, validateProcess } from "../domain/validate-process.ts";
@@ -26,6 +29,7 @@ import { routeOrder } from "./route-order.ts";
 import { runAttempt } from "./run-attempt.ts";
 import type { Routing } from "../domain/routing.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
+import { resolveCardToken, useCardToken, type TokenResolution } from "./card-token-use.ts";
 import { blockedDecision, blockKeys, refusingBlock } from "../domain/blocks.ts";
 
 /** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
@@ -141,13 +145,19 @@ function unreachable(deps: ProcessDeps, merchant: Merchant, type: TransactionTyp
   return domainError("UNAVAILABLE", `processor ${accounts.join(", ")} is unavailable (its acquirer simulator is restarting); retry later`);
 }
 
-export async function processTransaction(
-  deps: ProcessDeps,
-  input: ProcessInput,
-  wire: WireSignature | undefined,
-  origin?: OrderOrigin,
-): Promise<ProcessResult> {
+/** The card members a token stands in for: their rules give way to the token's own (a repeat's CVV is erased). */
+const TOKEN_CARD_FIELDS = new Set(["cardNumber", "cvv", "cardExp"]);
+
+/** The request's violations with its token's: a refused token is named instead of the card's members it replaces. */
+function withTokenViolations(violations: FieldViolation[], token: TokenResolution): FieldViolation[] {
+  if (token.kind === "none") return violations;
+  if (token.kind === "refused") return [...violations.filter((v) => !TOKEN_CARD_FIELDS.has(v.field)), ...token.violations];
+  return token.repeat ? violations.filter((v) => v.field !== "cvv") : violations;
+}
+
+export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, wire: WireSignature | undefined, origin?: OrderOrigin): Promise<ProcessResult> {
   const now = deps.now();
+  let input = sent;
   // A merchant_id holding a control character is never looked up: refused at once. Elsewhere, such a field is named
   // beside every other field at fault, in one answer (CONTRACT 3: the description names the offending fields).
   const unprintable = controlCharacterViolations(input);
@@ -157,7 +167,9 @@ export async function processTransaction(
   const merchant = named.merchant;
   const frontend = merchant?.frontends.find((f) => f.name === input.frontend);
   const unprintableFields = new Set(unprintable.map((v) => v.field));
-  const violations = [...unprintable, ...validateProcess(input, { frontend, now }).filter((v) => !unprintableFields.has(v.field))];
+  const token: TokenResolution = merchant && !unprintableFields.has("cardToken") ? await resolveCardToken(deps, input, merchant.id, now) : { kind: "none" };
+  if (token.kind === "card") input = token.input;
+  const violations = withTokenViolations([...unprintable, ...validateProcess(input, { frontend, now }).filter((v) => !unprintableFields.has(v.field))], token);
   if (!merchant && !violations.some((v) => v.field === "merchantId")) violations.unshift({ field: "merchantId", description: "names no merchant" });
   if (violations.length > 0 || !merchant || !input.type) return fail(domainError("INVALID_FIELDS", describeViolations(violations), violations));
 
@@ -177,6 +189,10 @@ export async function processTransaction(
   // refusal before any order exists, so that the platform's retry of the same order_id is processed then.
   const down = unreachable(deps, merchant, input.type, draft.processor, routing);
   if (down) return fail(down);
+  if (token.kind === "card") {
+    const lost = await useCardToken(deps, token, now);
+    if (lost) return fail(domainError("INVALID_FIELDS", describeViolations(lost), lost));
+  }
   let created: CreateOrderResult;
   try {
     created = await deps.orders.createOrder(draft);

@@ -226,6 +226,7 @@ function textFields(i: ProcessInput): [ProcessField, string][] {
     ["referenceId", i.referenceId],
     ["errorDetails", i.errorDetails],
     ["version", i.version],
+    ["cardToken", i.cardToken ?? ""],
   ];
 }
 

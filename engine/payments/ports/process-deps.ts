@@ -11,12 +11,15 @@ import type { CallbackLog, Send } from "./callbacks.ts";
 import type { FollowUpStore } from "./follow-ups.ts";
 import type { MerchantDirectory } from "./merchants.ts";
 import type { OrderStore } from "./orders.ts";
+import type { CardTokenStore } from "./card-tokens.ts";
 import type { BlockList } from "./blocks.ts";
 
 /** Everything a payments use case may call, wired once by engine.ts (and by test/support/engine-deps.ts). */
 export interface ProcessDeps {
   merchants: MerchantDirectory;
   orders: OrderStore;
+  /** The hosted payment fields' card tokens (CONTRACT 12); absent: every card_token is refused as unknown. */
+  cardTokens?: CardTokenStore;
   followUps: FollowUpStore;
   callbacks: CallbackLog;
   /** The operators' held blocks, looked up once per sale or payout before any processor or Validation call. */

@@ -77,6 +77,10 @@ export function startRetentionWorker(
         const rows = await store.purgeSessions(kind, new Date(now().getTime() - ms), r.batch);
         if (rows > 0) opts.onPurged?.(kind, rows);
       }
+      // Expired card tokens go at their expiry whatever the periods (CONTRACT 12): their sealed card, and a CVV never
+      // used, are of no more use to anyone.
+      const tokens = await store.purgeSessions("card_token", now(), r.batch);
+      if (tokens > 0) opts.onPurged?.("card_token", tokens);
       // Always "nothing found": the loop then waits everyMs before the next step, which bounds the rate.
       return 0;
     },

@@ -44,6 +44,7 @@ export interface RetentionStore {
 /**
  * What the session purge removes (docs/operations.md, Retention): ended or
  * expired console sessions, unfinished sign-ins, expired enrolment tokens,
- * ended hosted Cashier sessions.
+ * ended hosted Cashier sessions, expired card tokens of the hosted payment
+ * fields (at their expiry, whatever the periods).
  */
-export type SessionRetention = "console_session" | "console_sign_in" | "enrolment_token" | "hosted_session";
+export type SessionRetention = "console_session" | "console_sign_in" | "enrolment_token" | "hosted_session" | "card_token";

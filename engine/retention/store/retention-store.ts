@@ -13,6 +13,7 @@ import type { DroppedMonth, MonthlyTable, RetentionStore, RetentionTable, Sessio
 import { planPurge, type RetentionRow } from "../domain/retention.ts";
 import { clearEnrolmentTokens, purgeConsoleRows, purgeHostedSessions } from "./session-purge.ts";
 import { dropMonths, makeMonths } from "./partition-store.ts";
+import { purgeCardTokens } from "./card-token-purge.ts";
 import { type ExpressionBuilder, sql } from "kysely";
 import { type CashierDb, secondsAgo, typedDb } from "../../store/typed-db.ts";
 
@@ -80,6 +81,8 @@ export class PgRetentionStore implements RetentionStore {
           return clearEnrolmentTokens(db, endedBefore, batch);
         case "hosted_session":
           return purgeHostedSessions(db, endedBefore, batch);
+        case "card_token":
+          return purgeCardTokens(db, endedBefore, batch);
       }
     });
   }

@@ -61,6 +61,8 @@ export interface Config {
   challengeTtlSeconds: number;
   /** CASHIER_SESSION_TTL_SECONDS: how long a hosted Cashier session lasts from its start. */
   sessionTtlSeconds: number;
+  /** CASHIER_CARD_TOKEN_TTL_SECONDS: how long a hosted payment fields' card token may be used from its minting. */
+  cardTokenTtlSeconds: number;
   /** How often idle workers look for due work in the database (other engines' work included). */
   workerPollMs: number;
   /** Callback calls in flight at most, per engine (CASHIER_CALLBACK_CONCURRENCY). */
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     callbackRetrySeconds: secondsList(env, "CASHIER_CALLBACK_RETRY_SECONDS", D.callbacks.retrySeconds),
     challengeTtlSeconds: positiveInt(env, "CASHIER_CHALLENGE_TTL_SECONDS", D.challenge.ttlSeconds),
     sessionTtlSeconds: positiveInt(env, "CASHIER_SESSION_TTL_SECONDS", 900),
+    cardTokenTtlSeconds: positiveInt(env, "CASHIER_CARD_TOKEN_TTL_SECONDS", 900),
     workerPollMs: positiveInt(env, "CASHIER_WORKER_POLL_MS", D.workers.pollMs),
     callbackConcurrency: positiveInt(env, "CASHIER_CALLBACK_CONCURRENCY", 32),
     callbackMerchantConcurrency: positiveInt(env, "CASHIER_CALLBACK_MERCHANT_CONCURRENCY", 8),

@@ -33,6 +33,7 @@ export const PROCESS_FIELDS = [
   "errorCode",
   "version",
   "timestamp",
+  "cardToken",
 ] as const;
 
 export type ProcessField = (typeof PROCESS_FIELDS)[number];

@@ -35,4 +35,5 @@ export const PROTO_PATHS: FieldNames = {
   errorCode: "error_code",
   version: "version",
   timestamp: "timestamp",
+  cardToken: "card_token",
 };

@@ -34,4 +34,5 @@ export const WIRE_NAMES: FieldNames = {
   errorCode: "error_code",
   version: "version",
   timestamp: "timestamp",
+  cardToken: "card_token",
 };

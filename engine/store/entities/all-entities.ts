@@ -30,6 +30,7 @@ import { PayoutHoldEntity } from "./payout-hold.entity.ts";
 import { RefundFirstApprovalEntity } from "./refund-first-approval.entity.ts";
 import { CustomerBlockEntity } from "./customer-block.entity.ts";
 import { CustomerNoteEntity } from "./customer-note.entity.ts";
+import { CardTokenEntity } from "./card-token.entity.ts";
 import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
 import { OperatorSavedSearchEntity } from "./operator-saved-search.entity.ts";
 
@@ -67,6 +68,8 @@ export const ENTITIES = [
   // Operators' blocks and notes on customers (026).
   CustomerBlockEntity,
   CustomerNoteEntity,
+  // The hosted payment fields' card tokens (028).
+  CardTokenEntity,
   // Operators' work-view preferences and saved searches (024).
   OperatorPreferenceEntity,
   OperatorSavedSearchEntity,

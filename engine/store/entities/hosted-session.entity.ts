@@ -9,7 +9,7 @@ export const HostedSessionEntity = defineEntity({
   properties: {
     id: p.bigint("number").primary().autoincrement(),
     merchant: () => p.manyToOne(MerchantEntity).fieldName("merchant_id"),
-    intent: p.enum(["deposit", "withdrawal"] as const),
+    intent: p.enum(["deposit", "withdrawal", "fields"] as const),
     /** `w:<order_id>` for a withdrawal, `d:<parameters' keyed fingerprint>` for a deposit. */
     idempotencyKey: p.text(),
     /** Keyed fingerprint of the start's parameters (all but timestamp and signature). */

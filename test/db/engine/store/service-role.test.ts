@@ -65,6 +65,7 @@ t.test("every table has its access decided: a table a later migration adds fails
     audit_log: "ra--",
     callback: ROWS,
     callback_attempt: "ra-d",
+    card_token: ROWS,
     cashier_session: ROWS,
     console_session: ROWS,
     customer_block: ROWS,

@@ -44,7 +44,7 @@ t.before(async () => {
       },
     ],
   });
-  deps = { ...engine().deps, sessions: new PgSessionStore(engine().orm), sessionTtlSeconds: 600 };
+  deps = { ...engine().deps, sessions: new PgSessionStore(engine().orm), sessionTtlSeconds: 600, cardTokenTtlSeconds: 900 };
 });
 
 let n = 0;

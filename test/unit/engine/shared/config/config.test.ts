@@ -98,5 +98,7 @@ t.test(
 t.test("CASHIER_SESSION_TTL_SECONDS: 900 by default, a positive integer when set", async (t) => {
   t.equal(loadConfig({}).sessionTtlSeconds, 900);
   t.equal(loadConfig({ CASHIER_SESSION_TTL_SECONDS: "120" }).sessionTtlSeconds, 120);
+  t.equal(loadConfig({}).cardTokenTtlSeconds, 900);
+  t.equal(loadConfig({ CASHIER_CARD_TOKEN_TTL_SECONDS: "60" }).cardTokenTtlSeconds, 60);
   t.throws(() => loadConfig({ CASHIER_SESSION_TTL_SECONDS: "0" }), /CASHIER_SESSION_TTL_SECONDS/);
 });
