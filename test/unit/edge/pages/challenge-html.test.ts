@@ -97,3 +97,17 @@ t.test("German and Arabic: the texts, the amount as each writes it, the directio
   t.match(expiredPage("", kitFor("de")).html, "Diese Prüfung ist abgelaufen");
   t.match(refusalPage("NOT_FOUND", kitFor("ar")).html, "لا يوجد تحقق كهذا");
 });
+
+t.test("the added languages: the 3-D Secure page in French and Turkish, the amount as each writes money", async (t) => {
+  const view = { orderId: "ord-1", amountMinor: 12345678n, currency: "EUR", maskedCard: "400000******3220" };
+  const fr = openPage(view, kitFor("fr")).html;
+  t.match(fr, '<html lang="fr" dir="ltr">');
+  t.match(fr, "<h1>Vérification 3-D Secure</h1>");
+  t.match(fr, ">123\u202f456,78\u00a0€<");
+  t.match(fr, ">Approuver</button>");
+  const tr = openPage(view, kitFor("tr")).html;
+  t.match(tr, '<html lang="tr" dir="ltr">');
+  t.match(tr, "<h1>3-D Secure doğrulaması</h1>");
+  t.match(tr, ">€123.456,78<");
+  t.match(expiredPage("", kitFor("tr")).html, "Bu doğrulamanın süresi doldu");
+});
