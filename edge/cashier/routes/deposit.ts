@@ -15,15 +15,18 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { SessionIntent, type SubmitDepositRequest, SubmitDepositRequestSchema } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { FieldError } from "../../pages/kit/components.ts";
-import { parseAmountInput } from "../amount-input.ts";
+import { amountInputValue, parseAmountInput } from "../amount-input.ts";
 import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
+import { expiryPast, outOfBounds, unreadAmountMessage } from "../form-checks.ts";
 import { clientAddress } from "../../middleware/client.ts";
 import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
+import { CONFIRM_FIELD, confirmPage } from "../views/confirm.ts";
+import { savedCardLabel } from "../views/parts.ts";
 import { SUBMISSION_KEY_SHAPE } from "../../../engine/shared/session-tokens.ts";
 
 type Decoded = { ok: true; request: SubmitDepositRequest } | { ok: false; errors: FieldError[] };
@@ -41,9 +44,10 @@ export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Dec
     const typed = one(form, "amount").trim();
     const preset = one(form, "preset");
     if (typed) {
-      const parsed = parseAmountInput(typed, currency);
-      if (parsed.ok) amountMinor = parsed.minor;
-      else errors.push({ field: "amount", message: amountError(tr, session, "deposit", true) });
+      const parsed = parseAmountInput(typed, currency, tr.locale);
+      if (!parsed.ok) errors.push({ field: "amount", message: unreadAmountMessage(tr, session, "deposit", parsed) });
+      else if (outOfBounds(session, "deposit", parsed.minor)) errors.push({ field: "amount", message: amountError(tr, session, "deposit", false) });
+      else amountMinor = parsed.minor;
     } else if (preset && session.frontendSettings?.depositPresetsMinor.some((p) => String(p) === preset)) {
       amountMinor = BigInt(preset);
     } else errors.push({ field: "amount", message: t("cashier.amount.choose") });
@@ -69,10 +73,12 @@ export function decodeDeposit(form: URLSearchParams, l: Loaded, ip: string): Dec
     const cvv = cvvInput(one(form, "cvv"));
     const holder = holderInput(one(form, "holder"));
     if (!number.ok) errors.push({ field: "card_number", message: t("cashier.error.cardNumber") });
-    if (!expiry.ok) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
+    // An expiry in the past is named with the shape mistakes: the customer mends the whole form in one round.
+    const expired = expiry.ok && expiryPast(expiry.value);
+    if (!expiry.ok || expired) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
     if (!cvv.ok) errors.push({ field: "cvv", message: t("cashier.error.cvv") });
     if (!holder.ok) errors.push({ field: "holder", message: t("cashier.error.holder") });
-    if (number.ok && expiry.ok && cvv.ok && holder.ok) {
+    if (number.ok && expiry.ok && !expired && cvv.ok && holder.ok) {
       chosen = {
         case: "newCard",
         value: { card: { number: number.value, expiry: expiry.value, cvv: cvv.value }, holder: holder.value, save: one(form, "save_card") === "1" },
@@ -107,6 +113,18 @@ function valuesOf(form: URLSearchParams): DepositValues {
   };
 }
 
+/**
+ * "Try another card" after a decline keeps the amount (`?amount=<minor units>`): chosen again when it is a preset,
+ * else written into the field in the page's language. Only a hint for the form: the submit is checked as any.
+ */
+export function retryValues(l: Loaded, amount: unknown): DepositValues | undefined {
+  const { session } = l.frame;
+  if (session.amount || typeof amount !== "string" || !/^[1-9][0-9]{0,14}$/.test(amount)) return undefined;
+  const minor = BigInt(amount);
+  if (session.frontendSettings?.depositPresetsMinor.some((p) => p === minor)) return { preset: amount };
+  return { amount: amountInputValue(minor, session.currency, l.c.tr.locale) };
+}
+
 export function depositRoutes(router: Router, deps: CashierDeps): void {
   // A form shown again with its mistakes keeps the key it was sent with: mended and sent, it is still the one order
   // (a page brought back from the back-forward cache, whose card fields were cleared, leads to the order it made).
@@ -125,7 +143,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
-    show(ctx, l);
+    show(ctx, l, retryValues(l, ctx.query.amount));
   });
 
   router.post("/cashier/s/:session/deposit", async (ctx) => {
@@ -157,7 +175,26 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     const cardId = one(form, "card_id");
-    if (!l.frame.session.savedCards.some((c) => c.cardId === cardId)) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    const card = l.frame.session.savedCards.find((c) => c.cardId === cardId);
+    const page = l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+    if (!card) return seeOther(ctx, sessionPath(l.frame.sessionToken, page, l.frame.parent));
+    if (one(form, CONFIRM_FIELD) !== "1") {
+      // Remove asks first, on a page of its own (scripts or not): the sealed number is erased for good.
+      const tr = l.c.tr;
+      return send(
+        ctx,
+        confirmPage(l.c, l.frame, {
+          title: tr.t("cashier.cards.removeConfirm.title"),
+          body: tr.t("cashier.cards.removeConfirm.body", { card: savedCardLabel(tr, card) }),
+          action: "cards/delete",
+          fields: { card_id: cardId },
+          yes: tr.t("cashier.cards.removeConfirm.yes"),
+          no: tr.t("cashier.cards.removeConfirm.no"),
+          back: page,
+          csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent),
+        }),
+      );
+    }
     try {
       await deps.cashier.deleteSavedCard({ sessionToken: l.frame.sessionToken, cardId });
       seeOther(ctx, sessionPath(l.frame.sessionToken, l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit", l.frame.parent));

@@ -17,8 +17,10 @@ import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
 import { sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
 import { noticePage } from "../views/notice.ts";
-import { type CancelNotice, type WithdrawalValues, withdrawalPage } from "../views/withdrawal.ts";
+import { type CancelNotice, type WithdrawalValues, dateText, withdrawalPage } from "../views/withdrawal.ts";
+import { CONFIRM_FIELD, confirmPage } from "../views/confirm.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
+import { expiryPast, outOfBounds, unreadAmountMessage } from "../form-checks.ts";
 import { clientAddress } from "../../middleware/client.ts";
 import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
@@ -33,9 +35,12 @@ export function decodeWithdrawal(form: URLSearchParams, l: Loaded, ip: string): 
   const errors: FieldError[] = [];
   let amountMinor = session.amount?.amountMinor;
   if (amountMinor === undefined) {
-    const parsed = parseAmountInput(one(form, "amount"), session.currency);
-    if (parsed.ok) amountMinor = parsed.minor;
-    else errors.push({ field: "amount", message: amountError(tr, session, "withdrawal", one(form, "amount").trim() !== "") });
+    const typed = one(form, "amount");
+    const parsed = parseAmountInput(typed, session.currency, tr.locale);
+    if (!typed.trim()) errors.push({ field: "amount", message: amountError(tr, session, "withdrawal", false) });
+    else if (!parsed.ok) errors.push({ field: "amount", message: unreadAmountMessage(tr, session, "withdrawal", parsed) });
+    else if (outOfBounds(session, "withdrawal", parsed.minor)) errors.push({ field: "amount", message: amountError(tr, session, "withdrawal", false) });
+    else amountMinor = parsed.minor;
   }
   const cards = session.savedCards.filter((c) => c.withdrawable);
   const destination = cards.length > 0 ? one(form, "destination") : NEW_CARD;
@@ -50,9 +55,10 @@ export function decodeWithdrawal(form: URLSearchParams, l: Loaded, ip: string): 
     const expiry = expiryInput(one(form, "card_exp"));
     const holder = holderInput(one(form, "holder"));
     if (!number.ok) errors.push({ field: "card_number", message: t("cashier.error.cardNumber") });
-    if (!expiry.ok) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
+    const expired = expiry.ok && expiryPast(expiry.value);
+    if (!expiry.ok || expired) errors.push({ field: "card_exp", message: t("cashier.error.expiry") });
     if (!holder.ok) errors.push({ field: "holder", message: t("cashier.error.holder") });
-    if (number.ok && expiry.ok && holder.ok)
+    if (number.ok && expiry.ok && !expired && holder.ok)
       chosen = { case: "newCard", value: { card: { number: number.value, expiry: expiry.value }, holder: holder.value } };
   }
   if (errors.length > 0 || amountMinor === undefined || !chosen) return { ok: false, errors };
@@ -112,6 +118,28 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     if (!l) return;
     const traceId = traceIdOf(one(form, "trace_id"));
     if (traceId === undefined) return send(ctx, noticePage(l.c, "notFound"));
+    if (one(form, CONFIRM_FIELD) !== "1") {
+      // The list's Cancel asks first; a withdrawal no longer listed goes back to the page, which shows where it is.
+      const w = l.frame.session.pendingWithdrawals.find((p) => p.traceId === traceId);
+      if (!w) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent, { cancelled: "late" }));
+      const tr = l.c.tr;
+      return send(
+        ctx,
+        confirmPage(l.c, l.frame, {
+          title: tr.t("cashier.withdrawal.cancelConfirm.title"),
+          body: tr.t("cashier.withdrawal.cancelConfirm.body", {
+            amount: tr.amount(w.amount?.amountMinor ?? 0n, w.amount?.currency ?? ""),
+            date: dateText(tr, w),
+          }),
+          action: "cancel",
+          fields: { trace_id: String(traceId) },
+          yes: tr.t("cashier.withdrawal.cancelConfirm.yes"),
+          no: tr.t("cashier.withdrawal.cancelConfirm.no"),
+          back: "withdrawal",
+          csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent),
+        }),
+      );
+    }
     try {
       await deps.cashier.cancelWithdrawal({ sessionToken: l.frame.sessionToken, traceId });
       // Back to the page, which says so: a list that is simply one shorter leaves the customer unsure.

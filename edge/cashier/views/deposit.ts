@@ -12,6 +12,7 @@ import { type Html, html } from "../../pages/kit/html.ts";
 import { sessionPath } from "../paths.ts";
 import { type CashierPage, type PageContext, type SessionFrame, sessionPage } from "./page.ts";
 import { errorOf, formTokens, limitsHint, newCardFields, savedCardLabel, statusText } from "./parts.ts";
+import { payButton } from "./pay-button.ts";
 
 /** What the customer sent last time (to show again with its errors), without any card data. */
 export interface DepositValues {
@@ -125,7 +126,7 @@ ${cards}
 <fieldset id="new-card"${saved.length > 0 ? html` data-source-new="${NEW_CARD}"` : ""}><legend>${t("cashier.card.legend")}</legend>
 ${newCardFields(tr, { errors, holder: values.holder, cvv: true, save: settings?.saveCards ? { checked: values.save ?? false } : undefined })}
 </fieldset>
-${button({ label: t("cashier.deposit.submit"), id: "pay" })}
+${payButton(tr, s, values)}
 </form>
 ${saved.length > 0 ? savedCardsSection(c, f, form.csrfToken) : ""}`;
   return sessionPage(c, f, { http: errors.length > 0 ? 400 : 200, title: t("cashier.deposit.title"), body });

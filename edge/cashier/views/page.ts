@@ -53,7 +53,7 @@ export function sessionPage(
       body: p.body,
       parentOrigin: f.parent,
       expiresIn: secondsLeft(f.session),
-      scripts: [ASSETS_OF_CASHIER.form],
+      scripts: [ASSETS_OF_CASHIER.form, ASSETS_OF_CASHIER.typing],
       refreshWithoutScript: p.refreshWithoutScript,
       goTo: p.goTo,
     }).value,

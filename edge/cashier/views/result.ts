@@ -12,6 +12,7 @@ import { TransactionStatus, TransactionType } from "../../../gen/cashier/engine/
 import { amountDisplay, linkButton, pathButton } from "../../pages/kit/components.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
+import { declinedMessage, declinedText } from "./decline-reason.ts";
 import { withParent } from "../../pages/kit/security.ts";
 import { sessionPath } from "../paths.ts";
 import { statusWord } from "../../wire/status-words.ts";
@@ -22,23 +23,9 @@ import { dateText } from "./withdrawal.ts";
 /** Seconds between two looks at a transaction that is not final. */
 export const FOLLOW_SECONDS = 2;
 
-/** A decline's reason for the customer, by the transaction's error_code (ISO 8583 codes below 100, Cashier's from 9000). */
-export function declineReason(tr: Translator, errorCode: number): string {
-  const key: MessageKey =
-    errorCode === 51
-      ? "cashier.decline.insufficientFunds"
-      : errorCode === 5
-        ? "cashier.decline.doNotHonour"
-        : errorCode === 9001 || errorCode === 91
-          ? "cashier.decline.unavailable"
-          : errorCode === 9002 || errorCode === 9003
-            ? "cashier.decline.validation"
-            : errorCode === 9004
-              ? "cashier.decline.threeDsFailed"
-              : errorCode === 9005
-                ? "cashier.decline.threeDsExpired"
-                : "cashier.decline.other";
-  return tr.t(key);
+/** "Try another card" keeps the amount: the deposit page shows it again (its minor units; the page checks it is the session's currency). */
+function retryAmount(x: Transaction): Record<string, string> {
+  return x.amount ? { amount: String(x.amount.amountMinor) } : {};
 }
 
 function headingKey(x: Transaction): MessageKey {
@@ -79,6 +66,7 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
   const final = isFinal(x.status);
   // declined_retry is not the order's end: the cascade's next attempt follows (the route moves to it).
   const declined = x.status === TransactionStatus.DECLINED;
+  const approvedDeposit = deposit && x.status === TransactionStatus.APPROVED;
   const event = JSON.stringify({ intent, trace_id: x.traceId, order_id: x.orderId, transaction_status: statusWord(x.status) });
   const self = sessionPath(f.sessionToken, `result/${x.traceId}`, f.parent);
   const following = !final && x.status !== TransactionStatus.REQUESTED;
@@ -93,20 +81,20 @@ export function resultPage(c: PageContext, f: SessionFrame, x: Transaction): Cas
 
   let message: Html;
   if (x.status === TransactionStatus.APPROVED && deposit) message = html`<p id="result-message">${t("cashier.result.deposit.approvedBody")}</p>`;
-  else if (declined && deposit) message = html`<p id="result-message">${declineReason(tr, x.errorCode)}</p>`;
+  else if (declined) message = declinedMessage(tr, x, deposit);
   else if (x.status === TransactionStatus.REQUESTED) message = html`<p id="result-message">${t("cashier.result.requestedBody")}</p>`;
   else if (following) message = html`<p id="result-message" role="status">${t("cashier.result.pendingBody")}</p>`;
   else message = html``;
 
   const actions = html`<p class="actions">${challenge}${
-    declined && deposit ? pathButton(t("cashier.tryAgain"), sessionPath(f.sessionToken, "deposit", f.parent), "try-again") : ""
-  }${following ? pathButton(t("cashier.result.refresh"), self, "refresh", "secondary") : ""}${
+    declined && deposit ? pathButton(t("cashier.tryAgain"), sessionPath(f.sessionToken, "deposit", f.parent, retryAmount(x)), "try-again") : ""
+  }${approvedDeposit && !f.session.amount ? pathButton(t("cashier.depositAgain"), sessionPath(f.sessionToken, "deposit", f.parent), "deposit-again", "secondary") : ""}${following ? pathButton(t("cashier.result.refresh"), self, "refresh", "secondary") : ""}${
     !deposit ? pathButton(t("cashier.backToWithdrawal"), sessionPath(f.sessionToken, "withdrawal", f.parent), "back", "secondary") : ""
   }${cont}</p>`;
 
   // A declined card is a refusal the customer can act on (another card): cashier:error beside cashier:result.
   const refusal = declined
-    ? html` data-cashier-error="${JSON.stringify({ code: "declined", message: deposit ? declineReason(tr, x.errorCode) : t(headingKey(x)), error_code: x.errorCode })}"`
+    ? html` data-cashier-error="${JSON.stringify({ code: "declined", message: declinedText(tr, x, deposit), error_code: x.errorCode })}"`
     : "";
   const body = html`<div data-cashier-result="${event}"${refusal}${following ? html` data-follow="${sessionPath(f.sessionToken, `result/${x.traceId}/status`)}"` : ""} data-status="${statusWord(x.status)}">
 <h1>${t(headingKey(x))}</h1>

@@ -30,6 +30,39 @@ t.test("amounts are read exactly, with a point or a comma, never more decimals t
   t.equal(amountInputValue(1000n, "JPY"), "1000");
 });
 
+t.test("amounts are read by the page's language; two readings are refused as ambiguous, not guessed", async (t) => {
+  const rows: [string, string, string, bigint | "ambiguous" | "shape"][] = [
+    ["1.234,5", "EUR", "de", 123450n],
+    ["1.234", "EUR", "de", 123400n],
+    ["1.234.567,89", "EUR", "de", 123456789n],
+    ["25,5", "EUR", "de", 2550n],
+    ["25.5", "EUR", "de", 2550n],
+    ["1,234", "EUR", "de", "ambiguous"],
+    ["1,234.5", "USD", "en", 123450n],
+    ["1,234", "USD", "en", 123400n],
+    ["1.234,5", "USD", "en", 123450n],
+    ["1.234", "USD", "en", "ambiguous"],
+    ["1 234,5", "EUR", "fr", 123450n],
+    ["1\u202F234,5", "EUR", "fr", 123450n],
+    ["1.234", "BHD", "en", 1234n],
+    ["1,234", "BHD", "en", "ambiguous"],
+    ["1.234", "BHD", "de", "ambiguous"],
+    ["1.000", "JPY", "de", 1000n],
+    ["1,000", "JPY", "en", 1000n],
+    ["\u0661\u066C\u0662\u0663\u0664\u066B\u0665", "USD", "ar", 123450n],
+    ["12.34.567", "EUR", "de", "shape"],
+    ["1.2345", "EUR", "de", "shape"],
+    ["1.234,56,7", "EUR", "de", "shape"],
+  ];
+  for (const [raw, currency, locale, want] of rows) {
+    const text = JSON.parse(`"${raw}"`) as string;
+    const r = parseAmountInput(text, currency, locale);
+    t.same(r.ok ? r.minor : r.reason, want, `${JSON.stringify(text)} ${currency} ${locale}`);
+  }
+  t.equal(amountInputValue(123450n, "EUR", "de"), "1234,50", "written back in the page's language, without grouping");
+  t.equal(amountInputValue(123450n, "USD", "en"), "1234.50");
+});
+
 t.test("card fields by shape", async (t) => {
   t.same(cardNumberInput("4111 1111 1111 1111"), { ok: true, value: "4111111111111111" });
   t.same(cardNumberInput("4111-abc"), { ok: false });
