@@ -2,7 +2,8 @@
 // form can serve works without it. It draws the dashboard's charts
 // (chart.js, served by the console), runs passkey ceremonies
 // (@simplewebauthn/browser, served by the console), ticks "select all" of a
-// bulk form, and moves the focus to an error summary.
+// bulk form, moves the focus to an error summary, and moves between a list's
+// rows with j/k or the arrow keys (Enter opens the row's link as any link).
 
 (() => {
   document.documentElement.classList.add("js");
@@ -59,11 +60,34 @@
     }
   }
 
+  /** j or ArrowDown: the next row's link; k or ArrowUp: the previous one; from the list's box, the first. */
+  function rowNavigation() {
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const down = event.key === "j" || event.key === "ArrowDown";
+      const up = event.key === "k" || event.key === "ArrowUp";
+      if (!down && !up) return;
+      const here = document.activeElement;
+      if (!here || here.matches("input, select, textarea, [contenteditable]")) return;
+      const table = here.closest("table[data-row-nav]") || here.querySelector?.("table[data-row-nav]");
+      if (!table) return;
+      const links = [...table.querySelectorAll("tbody tr")].map((row) => row.querySelector("a[href]")).filter(Boolean);
+      if (links.length === 0) return;
+      const at = links.indexOf(here);
+      const next = at < 0 ? (down ? 0 : -1) : at + (down ? 1 : -1);
+      if (next < 0 || next >= links.length) return;
+      event.preventDefault();
+      links[next].focus();
+      links[next].closest("tr").scrollIntoView({ block: "nearest" });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const summary = document.getElementById("error-summary");
     if (summary) summary.focus();
     passkeys();
     charts();
     selectAll();
+    rowNavigation();
   });
 })();

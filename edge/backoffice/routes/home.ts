@@ -1,14 +1,30 @@
-/** The console's first page: the dashboard over the last 24 hours (or ?hours=1..744). */
+/** The console's first page: the dashboard over a period the operator picks (dashboard-period.ts; the last 24 hours by default). */
 import type Router from "@koa/router";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { dashboardPage } from "../views/dashboard.ts";
+import { periodForm } from "../views/dashboard-period.ts";
+import { html } from "../../pages/kit/html.ts";
+import { noticeBox } from "../views/gate.ts";
+import { sendPage } from "../request.ts";
+import { periodOf } from "./dashboard-period.ts";
 import { consoleGet, type PageDeps } from "./pages.ts";
 
 export function homeRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/", deps, async (ctx, s) => {
-    const hours = Math.min(744, Math.max(1, Number.parseInt(String(ctx.query.hours ?? "24"), 10) || 24));
-    const end = Date.now();
-    const d = await deps.client.work.getDashboard({ context: s.context, startTime: timestampFromMs(end - hours * 3_600_000), endTime: timestampFromMs(end) });
-    return s.render("dashboard", s.kit.tr.t("bo.nav.dashboard"), dashboardPage(s.kit.tr, d), ["chart"]);
+    const tr = s.kit.tr;
+    const period = periodOf(ctx.query, Date.now());
+    const form = periodForm(tr, period);
+    if (!period.window) {
+      // Named, with the form to mend it, and no figures of another period.
+      const notice = noticeBox({ kind: "error", text: `${tr.t("bo.dash.badPeriod")} (${period.bad.join(", ")})` });
+      sendPage(ctx, s.kit, 400, s.render("dashboard", tr.t("bo.nav.dashboard"), html`<h1>${tr.t("bo.nav.dashboard")}</h1>${notice}${form}`));
+      return undefined;
+    }
+    const d = await deps.client.work.getDashboard({
+      context: s.context,
+      startTime: timestampFromMs(period.window.start),
+      endTime: timestampFromMs(period.window.end),
+    });
+    return s.render("dashboard", tr.t("bo.nav.dashboard"), dashboardPage(tr, d, form), ["chart"]);
   });
 }

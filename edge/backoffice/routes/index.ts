@@ -12,10 +12,12 @@ import { frontendSettingsRoutes } from "./frontend-settings.ts";
 import { routingRoutes } from "./routing-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
+import { workPreferenceRoutes } from "./work-preferences.ts";
 
 export function consoleRoutes(router: Router, deps: PageDeps): void {
   homeRoutes(router, deps);
   transactionRoutes(router, deps);
+  workPreferenceRoutes(router, deps);
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);
   checkRoutes(router, deps);

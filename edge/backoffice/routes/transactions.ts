@@ -12,7 +12,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { majorString } from "../../pages/kit/i18n.ts";
 import { currencyExponent } from "../../../engine/shared/money.ts";
-import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage } from "../views/transactions.ts";
+import { detailPage, EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchPage, searchQuery } from "../views/transactions.ts";
+import { pageSizeOf } from "../views/transaction-columns.ts";
 import { TYPE_NAMES } from "../views/format.ts";
 import { STATUS_WORDS } from "../../wire/status-words.ts";
 import { namedIn, seeOther } from "../request.ts";
@@ -25,7 +26,6 @@ import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 import { dayRange } from "./date-filter.ts";
 import { secondsBehind } from "../views/replica-notice.ts";
 
-const PAGE_SIZE = 50;
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
 const EXPORT_PAGES = 100;
 
@@ -155,6 +155,21 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     }
     const pageToken = String(ctx.query.page_token ?? "").slice(0, 512);
     const t = s.kit.tr.t;
+    // The operator's columns, page size and saved searches, kept by the engine.
+    const mine = await deps.client.auth.getWorkPreferences({ context: s.context });
+    const pageSize = pageSizeOf(mine.preferences?.pageSize ?? 0);
+    const view = {
+      search,
+      columns: mine.preferences?.transactionColumns ?? [],
+      pageSize,
+      savedSearches: mine.savedSearches,
+      csrf: s.csrf,
+    };
+    const notices: Record<string, Notice> = {
+      prefs: { kind: "success", text: t("bo.prefs.saved") },
+      saved: { kind: "success", text: t("bo.saved.saved", { name: mine.savedSearches.find((x) => x.query === searchQuery(search).slice(1))?.name ?? "" }) },
+      unsaved: { kind: "success", text: t("bo.saved.deleted") },
+    };
     const bad = searchFaults(search);
     // A trace_id that names no attempt (a valid one went to its page above) is a filter not understood: named above an
     // empty list, not dropped so that every row would show as the answer.
@@ -163,23 +178,24 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
         "transactions",
         t("bo.nav.transactions"),
         searchPage(s.kit.tr, {
-          search,
+          ...view,
           transactions: [],
           nextPageToken: "",
           paged: false,
           notice: { kind: "error", text: bad.length > 0 ? t("bo.search.badFilters", { fields: bad.join(", ") }) : t("bo.search.badTrace") },
         }),
       );
-    const res = await deps.client.work.searchTransactions({ context: s.context, filter: filterOf(search, PAGE_SIZE, pageToken) });
+    const res = await deps.client.work.searchTransactions({ context: s.context, filter: filterOf(search, pageSize, pageToken) });
     return s.render(
       "transactions",
       t("bo.nav.transactions"),
       searchPage(s.kit.tr, {
-        search,
+        ...view,
         transactions: res.transactions,
         nextPageToken: res.nextPageToken,
         paged: pageToken !== "",
         readSource: res.readSource,
+        notice: namedIn(notices, ctx.query.notice),
       }),
     );
   });

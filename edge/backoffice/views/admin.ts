@@ -14,7 +14,7 @@ import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleKey, ConsoleTranslator } from "../i18n.ts";
 import { dataTable, inputField, selectField } from "./controls.ts";
-import { text, when } from "./format.ts";
+import { shortWhen, text, when } from "./format.ts";
 import { noticeBox, passkeyRegistration } from "./gate.ts";
 import type { Notice } from "./model.ts";
 import { pendingChange } from "./pending-change.ts";
@@ -158,7 +158,7 @@ ${
     : ""
 }
 ${noticeBox(v.notice)}
-<form method="get" action="/audit" class="filters" role="search" aria-label="${t("bo.audit.search")}">
+<form method="get" action="/audit" class="filters compact" role="search" aria-label="${t("bo.audit.search")}">
 ${inputField({ name: "actor", label: t("bo.audit.actor"), value: f.actor, maxlength: 128 })}
 ${inputField({ name: "action", label: t("bo.audit.action"), value: f.action, hint: t("bo.audit.actionHint"), maxlength: 64 })}
 ${inputField({ name: "merchant_id", id: "audit-merchant", label: t("bo.tx.merchant"), value: f.merchant_id, maxlength: 64 })}
@@ -178,17 +178,16 @@ ${dataTable({
     t("bo.audit.outcome"),
     t("bo.tx.merchant"),
     t("bo.audit.target"),
-    t("bo.audit.address"),
-    t("bo.audit.changes"),
-    t("bo.audit.detail"),
+    t("bo.audit.details"),
   ],
+  // One line per event; its address, before/after and detail on demand.
   rows: v.entries.map(
     (e) =>
-      html`<tr><td class="num">${e.id.toString()}</td><td>${when(tr, e.time)}</td><td>${e.actor}</td><td><code>${e.action}</code></td><td>${
+      html`<tr><td class="num">${e.id.toString()}</td><td>${shortWhen(tr, e.time)}</td><td><bdi class="clip" title="${e.actor}">${e.actor}</bdi></td><td><code>${e.action}</code></td><td>${
         e.outcome === AuditOutcome.FAILURE
           ? html`<span class="status bad">${t("bo.audit.failure")}</span>`
           : html`<span class="status good">${t("bo.audit.success")}</span>`
-      }</td><td>${text(e.merchantId)}</td><td>${text(e.target)}</td><td><bdi dir="ltr">${text(e.clientAddress)}</bdi></td><td>${changes(tr, e)}</td><td>${text(e.detail)}</td></tr>`,
+      }</td><td>${text(e.merchantId)}</td><td>${e.target ? html`<bdi class="clip" title="${e.target}">${e.target}</bdi>` : text("")}</td><td class="row-details"><details><summary>${t("bo.audit.details")}<span class="visually-hidden"> #${e.id.toString()}</span></summary><dl class="audit-detail"><dt>${t("bo.cb.time")}</dt><dd>${when(tr, e.time)}</dd><dt>${t("bo.audit.address")}</dt><dd><bdi dir="ltr">${text(e.clientAddress)}</bdi></dd><dt>${t("bo.audit.changes")}</dt><dd>${changes(tr, e)}</dd><dt>${t("bo.audit.detail")}</dt><dd>${text(e.detail)}</dd></dl></details></td></tr>`,
   ),
   empty: t("bo.audit.none"),
   numeric: [0],

@@ -70,9 +70,13 @@ export function dataTable(f: {
   rows: readonly Html[];
   empty: string;
   numeric?: readonly number[];
+  /** Rows one line each whose first link j/k and the arrows move between (console.js); the keys told in the caption. */
+  rowNav?: string;
 }): Html {
   const num = new Set(f.numeric ?? []);
-  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="${f.label ?? f.caption}"><table${f.id ? html` id="${f.id}"` : ""}><caption><span class="caption-text">${f.caption}</span></caption>
+  return html`<div class="table-wrap${f.rowNav ? " rows" : ""}" role="region" tabindex="0" aria-label="${f.label ?? f.caption}"><table${f.id ? html` id="${f.id}"` : ""}${
+    f.rowNav ? html` data-row-nav` : ""
+  }><caption><span class="caption-text">${f.caption}${f.rowNav ? html` <span class="row-nav-hint">${f.rowNav}</span>` : ""}</span></caption>
 <thead><tr>${f.head.map((h, i) => html`<th scope="col"${num.has(i) ? html` class="num"` : ""}>${h}</th>`)}</tr></thead>
 <tbody>${f.rows.length ? f.rows : html`<tr><td colspan="${f.head.length}" class="muted">${f.empty}</td></tr>`}</tbody></table></div>`;
 }

@@ -39,7 +39,8 @@ function chart(tr: ConsoleTranslator, c: ChartSpec): Html {
 </section>`;
 }
 
-export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse): Html {
+/** The dashboard under its period control (`periodForm`, drawn by the route). */
+export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse, periodForm: Html = html``): Html {
   const t = tr.t;
   const hours = [...new Set(d.volume.map((v) => v.hour?.seconds ?? 0n))].sort((a, b) => (a < b ? -1 : 1));
   const processors = [...new Set(d.volume.map((v) => v.processor))].sort();
@@ -47,8 +48,14 @@ export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse): H
   const sum = (rows: typeof d.volume, f: "attempts" | "approved") => rows.reduce((n, r) => n + r[f], 0);
   const totalAttempts = sum(d.volume, "attempts");
   const totalApproved = sum(d.volume, "approved");
+  // Per currency, summed as integers of minor units and formatted from the integer.
   const volumeByCurrency = new Map<string, bigint>();
-  for (const v of d.volume) volumeByCurrency.set(v.currency, (volumeByCurrency.get(v.currency) ?? 0n) + v.approvedAmount);
+  const byCurrency = new Map<string, { attempts: number; approved: number; amount: bigint }>();
+  for (const v of d.volume) {
+    volumeByCurrency.set(v.currency, (volumeByCurrency.get(v.currency) ?? 0n) + v.approvedAmount);
+    const c = byCurrency.get(v.currency) ?? { attempts: 0, approved: 0, amount: 0n };
+    byCurrency.set(v.currency, { attempts: c.attempts + v.attempts, approved: c.approved + v.approved, amount: c.amount + v.approvedAmount });
+  }
   const rate = (approved: number, attempts: number) => (attempts ? Math.round((approved / attempts) * 1000) / 10 : null);
   const labels = hours.map(hourLabel);
 
@@ -197,13 +204,27 @@ export function dashboardPage(tr: ConsoleTranslator, d: GetDashboardResponse): H
 
   return html`<h1>${t("bo.nav.dashboard")}</h1>
 ${replicaNotice(tr, d.readSource)}
-<p class="muted">${t("bo.dash.period")} ${when(tr, d.startTime)} – ${when(tr, d.endTime)}</p>
+${periodForm}
+<p class="muted" id="period-shown">${t("bo.dash.period")} ${when(tr, d.startTime)} – ${when(tr, d.endTime)}</p>
 <ul class="figures" id="figures">
 <li>${t("bo.dash.attempts")}<strong id="figure-attempts">${totalAttempts}</strong></li>
 <li>${t("bo.dash.rate")}<strong id="figure-rate">${rate(totalApproved, totalAttempts) ?? "–"} %</strong></li>
 ${[...volumeByCurrency].map(([c, v]) => html`<li>${t("bo.dash.volumeIn", { currency: c })}<strong>${tr.amount(v, c)}</strong></li>`)}
 <li>${t("bo.dash.payoutsWaiting")}<strong id="figure-payouts">${w?.count ?? 0}</strong>${w?.oldestCreateTime ? html` <span class="muted">${t("bo.dash.oldest", { age: age(tr, w.oldestCreateTime) })}</span>` : ""}</li>
 </ul>
+${dataTable({
+  id: "volume-by-currency",
+  caption: t("bo.dash.volumeTable"),
+  head: [t("bo.payout.currency"), t("bo.dash.attempts"), t("bo.dash.approved"), t("bo.dash.rate"), t("bo.dash.volume")],
+  rows: [...byCurrency]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([c, v]) =>
+        html`<tr><td>${c}</td><td class="num">${v.attempts}</td><td class="num">${v.approved}</td><td class="num">${rate(v.approved, v.attempts) ?? "–"} %</td><td class="num" data-minor="${v.amount.toString()}">${tr.amount(v.amount, c)}</td></tr>`,
+    ),
+  empty: t("bo.dash.noSales"),
+  numeric: [1, 2, 3, 4],
+})}
 <div class="cards">
 ${chart(tr, salesChart)}
 ${chart(tr, rateChart)}

@@ -108,6 +108,28 @@ export function when(tr: ConsoleTranslator, ts: Timestamp | undefined): Html {
   return html`<time datetime="${date.toISOString()}">${f.format(date)} UTC</time>`;
 }
 
+/**
+ * A timestamp in a list, on one line: "11-29 09:53" (UTC, month-day), the
+ * year too when it is not this one; the full time in its title and
+ * <time datetime>.
+ */
+export function shortWhen(tr: ConsoleTranslator, ts: Timestamp | undefined, now = new Date()): Html {
+  if (!ts) return html`<span class="muted">–</span>`;
+  const date = new Date(Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6));
+  const iso = date.toISOString();
+  const short = date.getUTCFullYear() === now.getUTCFullYear() ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  return html`<time datetime="${iso}" title="${fullTime(tr, date)}">${short}</time>`;
+}
+
+function fullTime(tr: ConsoleTranslator, date: Date): string {
+  let f = DATE_TIME.get(tr.locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(tr.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+    DATE_TIME.set(tr.locale, f);
+  }
+  return `${f.format(date)} UTC`;
+}
+
 /** Seconds since a timestamp, as the page's language writes a duration ("3 h 5 min"). */
 export function age(tr: ConsoleTranslator, ts: Timestamp | undefined, now = Date.now()): string {
   if (!ts) return "";

@@ -12,70 +12,22 @@ import type { FourEyesApproval } from "../../../gen/cashier/admin/v1/console_wor
 import type { Callback } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { CallbackKind } from "../../../gen/cashier/engine/v1/callback_pb.js";
 import { type Transaction, TransactionType } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { ListTransactionsRequestSchema } from "../../../gen/cashier/engine/v1/engine_service_pb.js";
 import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
-import { dataTable, inputField, type Option, selectField } from "./controls.ts";
-import { STATUS_WORDS } from "../../wire/status-words.ts";
-import { callbackBadge, kindName, money, reasonLabel, statusBadge, text, TYPE_NAMES, typeName, when } from "./format.ts";
+import { dataTable } from "./controls.ts";
+import { callbackBadge, kindName, money, reasonLabel, statusBadge, text, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
 import { type ReadSourceView, replicaNotice } from "./replica-notice.ts";
 import type { Notice } from "./model.ts";
 import { checkSection } from "./check.ts";
+import { type Search, searchQuery } from "./search.ts";
+import { filterChips, filterForm, preferencesForm, type SavedSearchView, savedSearches } from "./search-tools.ts";
+import { columnsOf, DEFAULT_PAGE_SIZE } from "./transaction-columns.ts";
 
-/** The search as the form (and the URL) carries it; every value a string, empty when unset. */
-export interface Search {
-  trace_id: string;
-  /** The filters below exist once the engine's ListTransactionsRequest has them (see EXTRA_FILTERS). */
-  email: string;
-  card_last_four: string;
-  processor: string;
-  frontend: string;
-  processor_transaction_id: string;
-  merchant_id: string;
-  order_id: string;
-  pin: string;
-  status: string;
-  type: string;
-  from: string;
-  to: string;
-}
-
-/**
- * Filters the console offers only when the engine's ListTransactionsRequest
- * has a field of that name: the form grows them by itself when the engine
- * does, and never sends a filter the engine would ignore.
- */
-export const EXTRA_FILTERS = ["email", "card_last_four", "processor", "frontend", "processor_transaction_id"] as const;
-const ENGINE_FILTERS = new Set(ListTransactionsRequestSchema.fields.map((f) => f.name));
-export const SUPPORTED_EXTRA_FILTERS: readonly (typeof EXTRA_FILTERS)[number][] = EXTRA_FILTERS.filter((f) => ENGINE_FILTERS.has(f));
-
-export const SEARCH_FIELDS: readonly (keyof Search)[] = [
-  "trace_id",
-  "merchant_id",
-  "order_id",
-  "pin",
-  "status",
-  "type",
-  "from",
-  "to",
-  ...SUPPORTED_EXTRA_FILTERS,
-];
-
-/** The search's query string (without page_token), for the next-page and export links. */
-export function searchQuery(s: Search, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams();
-  for (const k of SEARCH_FIELDS) if (s[k]) q.set(k, s[k]);
-  for (const [k, v] of Object.entries(extra)) if (v) q.set(k, v);
-  const text = q.toString();
-  return text ? `?${text}` : "";
-}
-
-function options(tr: ConsoleTranslator, names: Readonly<Record<number, string>>, prefix: "bo.status" | "bo.type"): Option[] {
-  return [{ value: "", label: tr.t("bo.search.any") }, ...Object.values(names).map((n) => ({ value: n, label: tr.t(`${prefix}.${n}` as never) }))];
-}
+// The search's fields and links (search.ts), here too for the pages and tests that import them from the list's view.
+export { EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, searchQuery } from "./search.ts";
 
 /** One result row; `extra` cells go at its end. */
 export function transactionRow(tr: ConsoleTranslator, x: Transaction, extra?: Html): Html {
@@ -120,28 +72,32 @@ export interface SearchView {
   notice?: Notice;
   /** Where the engine read the page (a replica far behind is said above the form). */
   readSource?: ReadSourceView;
+  /** The operator's kept columns (absent or empty: the default) and page size (absent: the default). */
+  columns?: readonly string[];
+  pageSize?: number;
+  /** The operator's saved searches, and the CSRF token of the forms that change them. */
+  savedSearches?: readonly SavedSearchView[];
+  csrf?: string;
 }
 
+/**
+ * The search: filters on one line with chips for the active ones, the
+ * operator's saved searches and column choice folded beside the export, and
+ * the list one line per row, full width; j/k or the arrows move between rows
+ * (console.js), each row's trace id is its link.
+ */
 export function searchPage(tr: ConsoleTranslator, v: SearchView): Html {
   const t = tr.t;
   const s = v.search;
+  const shown = columnsOf(v.columns ?? []);
+  const amountAt = shown.findIndex((c) => c.numeric);
   return html`<h1>${t("bo.nav.transactions")}</h1>
 ${noticeBox(v.notice)}
 ${replicaNotice(tr, v.readSource)}
-<form method="get" action="/transactions" class="filters" role="search" aria-label="${t("bo.search.label")}">
-${inputField({ name: "trace_id", label: t("bo.tx.trace"), value: s.trace_id, inputmode: "numeric", maxlength: 10, hint: t("bo.search.traceHint") })}
-${inputField({ name: "merchant_id", label: t("bo.tx.merchant"), value: s.merchant_id, maxlength: 64 })}
-${inputField({ name: "order_id", label: t("bo.tx.order"), value: s.order_id, maxlength: 128 })}
-${inputField({ name: "pin", label: t("bo.tx.pin"), value: s.pin, maxlength: 128 })}
-${selectField({ name: "status", label: t("bo.tx.status"), options: options(tr, STATUS_WORDS, "bo.status"), value: s.status })}
-${selectField({ name: "type", label: t("bo.tx.type"), options: options(tr, TYPE_NAMES, "bo.type"), value: s.type })}
-${SUPPORTED_EXTRA_FILTERS.map((f) => inputField({ name: f, label: t(`bo.search.${f}`), value: s[f], maxlength: f === "card_last_four" ? 4 : 128, inputmode: f === "card_last_four" ? "numeric" : undefined }))}
-${inputField({ name: "from", label: t("bo.search.from"), type: "date", value: s.from })}
-${inputField({ name: "to", label: t("bo.search.to"), type: "date", value: s.to, hint: t("bo.search.toHint") })}
-<div class="actions">${button({ label: t("bo.search.submit"), id: "search" })}</div>
-</form>
-<div class="pager"><a href="/transactions.csv${searchQuery(s)}" id="export" download>${t("bo.search.export")}</a></div>
-${dataTable({ id: "results", caption: t("bo.search.results"), head: [...transactionHead(tr), t("bo.tx.madeBy")], rows: v.transactions.map((x) => transactionRow(tr, x, html`<td>${madeBy(tr, x)}</td>`)), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: [6] })}
+${filterForm(tr, s)}
+${filterChips(tr, s)}
+<div class="list-tools">${savedSearches(tr, v.savedSearches ?? [], s, v.csrf ?? "")}${preferencesForm(tr, shown, v.pageSize ?? DEFAULT_PAGE_SIZE, s, v.csrf ?? "")}<a href="/transactions.csv${searchQuery(s)}" id="export" download>${t("bo.search.export")}</a></div>
+${dataTable({ id: "results", caption: t("bo.search.results"), head: shown.map((c) => t(c.label)), rows: v.transactions.map((x) => html`<tr>${shown.map((c) => c.cell(tr, x))}</tr>`), empty: v.nextPageToken ? t("bo.search.noneOnPage") : t("bo.search.none"), numeric: amountAt >= 0 ? [amountAt] : [], rowNav: t("bo.prefs.keys") })}
 <nav class="pager" aria-label="${t("bo.search.pages")}">${v.paged ? html`<a href="/transactions${searchQuery(s)}" id="first-page">${t("bo.search.first")}</a>` : ""}${
     v.nextPageToken ? html`<a href="/transactions${searchQuery(s, { page_token: v.nextPageToken })}" id="next-page">${t("bo.search.next")}</a>` : ""
   }</nav>`;
