@@ -9,6 +9,7 @@
  */
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
+import { ConsoleCustomerService } from "../../gen/cashier/admin/v1/console_customer_service_pb.js";
 import { ConsoleMoneyService } from "../../gen/cashier/admin/v1/console_money_service_pb.js";
 import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
@@ -21,6 +22,8 @@ export interface BackofficeClient {
   work: Client<typeof ConsoleWorkService>;
   /** Merchants, four-eyes amounts, operators, the audit log. */
   settings: Client<typeof ConsoleSettingsService>;
+  /** The customer page: notes, blocks and their lift. */
+  customers: Client<typeof ConsoleCustomerService>;
   /** Refunds, sale cancels, payout holds, bulk rejection and cancellation. */
   money: Client<typeof ConsoleMoneyService>;
 }
@@ -31,6 +34,7 @@ export function createBackofficeClient(transport: Transport): BackofficeClient {
     auth: createClient(ConsoleAuthService, transport),
     work: createClient(ConsoleWorkService, transport),
     settings: createClient(ConsoleSettingsService, transport),
+    customers: createClient(ConsoleCustomerService, transport),
     money: createClient(ConsoleMoneyService, transport),
   };
 }

@@ -4,6 +4,7 @@ import type { PageDeps } from "./pages.ts";
 import { accountRoutes } from "./account.ts";
 import { adminRoutes } from "./admin.ts";
 import { checkRoutes } from "./check.ts";
+import { customerRoutes } from "./customer.ts";
 import { homeRoutes } from "./home.ts";
 import { merchantRoutes } from "./merchants.ts";
 import { payoutRoutes } from "./payouts.ts";
@@ -21,6 +22,7 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);
   checkRoutes(router, deps);
+  customerRoutes(router, deps);
   merchantRoutes(router, deps);
   processorAccountRoutes(router, deps);
   frontendSettingsRoutes(router, deps);

@@ -24,6 +24,7 @@ import { consoleGet, consolePost, type PageDeps, refuseFilters, refuseSearch, re
 import { csvLine, sendCsv } from "./csv.ts";
 import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
 import { dayRange } from "./date-filter.ts";
+import { refusingBlockNotice } from "./refusing-block.ts";
 import { secondsBehind } from "../views/replica-notice.ts";
 
 /** An export reads at most this many pages of 500 (50,000 rows); the file says when it was cut. */
@@ -140,7 +141,7 @@ export async function detailOf(
       canRedeliver: s.operator.actions.has("callback.redeliver"),
       canCheck: s.operator.actions.has("transaction.check") && res.checkOffered,
       csrf: s.csrf,
-      notice: typeof notice === "function" ? notice(res) : notice,
+      notice: (typeof notice === "function" ? notice(res) : notice) ?? (await refusingBlockNotice(deps, s, res.transaction!)),
     }),
   );
 }

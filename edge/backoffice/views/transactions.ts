@@ -16,6 +16,7 @@ import { button, hiddenFields } from "../../pages/kit/components.ts";
 import { CSRF_FIELD } from "../../pages/kit/csrf.ts";
 import { type Html, html } from "../../pages/kit/html.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
+import { pinLink } from "./customer-link.ts";
 import { dataTable } from "./controls.ts";
 import { callbackBadge, kindName, money, reasonLabel, statusBadge, text, typeName, when } from "./format.ts";
 import { noticeBox } from "./gate.ts";
@@ -33,7 +34,7 @@ export { EXTRA_FILTERS, type Search, SEARCH_FIELDS, SUPPORTED_EXTRA_FILTERS, sea
 export function transactionRow(tr: ConsoleTranslator, x: Transaction, extra?: Html): Html {
   return html`<tr><td><a href="/transactions/${x.traceId}">${x.traceId}</a></td><td>${when(tr, x.createTime)}</td><td>${x.merchantId}</td>
 <td><bdi>${x.orderId}</bdi></td><td>${typeName(tr, x.transactionType)}</td><td>${statusBadge(tr, x.status, x.payoutLetter)}</td>
-<td class="num">${money(tr, x.amount)}</td><td>${text(x.paymentProcessor)}</td><td><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi></td><td>${text(x.pin)}</td>${extra ?? ""}</tr>`;
+<td class="num">${money(tr, x.amount)}</td><td>${text(x.paymentProcessor)}</td><td><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi></td><td>${pinLink(x.merchantId, x.pin)}</td>${extra ?? ""}</tr>`;
 }
 
 /**
@@ -179,7 +180,7 @@ ${noticeBox(v.notice)}
 <dt>${t("bo.tx.routingRule")}</dt><dd id="routing-rule">${x.routingRule ? html`<bdi>${x.routingRule}</bdi>` : x.transactionType === TransactionType.REFUND ? t("bo.tx.routingRefund") : t("bo.tx.routingDefault")}</dd>
 <dt>${t("bo.tx.error")}</dt><dd>${x.errorCode ? `${x.errorCode} ${x.errorDetails}` : text("")}</dd>
 <dt>${t("bo.tx.card")}</dt><dd><bdi dir="ltr">${text(x.card?.maskedNumber)}</bdi> ${x.card?.brand ?? ""}</dd>
-<dt>${t("bo.tx.pin")}</dt><dd>${text(x.pin)}</dd>
+<dt>${t("bo.tx.pin")}</dt><dd>${pinLink(x.merchantId, x.pin)}</dd>
 <dt>${t("bo.tx.frontend")}</dt><dd>${text(x.frontend)}</dd>
 <dt>${t("bo.tx.attempt")}</dt><dd>${x.attempt}</dd>
 <dt>${t("bo.tx.madeBy")}</dt><dd id="made-by">${madeBy(tr, x)}</dd>
