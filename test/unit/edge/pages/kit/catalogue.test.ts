@@ -51,6 +51,13 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     amount: "1000",
     what: "This sale",
     rule: "eu-cards",
+    value: "declined",
+    remaining: "5.00 USD",
+    example: "12.50",
+    card: "411111******1111",
+    refund: "9",
+    decision: "Approve",
+    totals: "10.00 USD",
   };
   for (const locale of CONSOLE_LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
