@@ -189,6 +189,16 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
   // refusal before any order exists, so that the platform's retry of the same order_id is processed then.
   const down = unreachable(deps, merchant, input.type, draft.processor, routing);
   if (down) return fail(down);
+  // An operator's block (the customer, the card, the e-mail, the BIN) declines a sale or payout before the platform's
+  // Validation and any processor (docs/backoffice-operations.md, Blocks): one indexed lookup, read before the order is
+  // made, so that a lookup that fails leaves no order behind to be processed later without it. A refund is never blocked.
+  const keys = blockKeys(input.type, {
+    pin: input.customer.pin,
+    email: input.customer.email,
+    cardNumber: input.card.number,
+    cardFingerprint: draft.cardFingerprint,
+  });
+  const block = keys.length > 0 ? refusingBlock(keys, await deps.blocks.held(merchant.id, keys)) : undefined;
   if (token.kind === "card") {
     const lost = await useCardToken(deps, token, now);
     if (lost) return fail(domainError("INVALID_FIELDS", describeViolations(lost), lost));
@@ -229,15 +239,7 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
   }
   // A session's order answers the customer, not the platform: every change is notified, and its first result.
   const ctx = { merchant, afterReply: origin?.session !== undefined, updatedBy: "system" };
-  // An operator's block (the customer, the card, the e-mail, the BIN) declines a sale or payout before the platform's
-  // Validation and any processor: one indexed lookup; a refund is never blocked (docs/backoffice-operations.md, Blocks).
-  const keys = blockKeys(input.type, {
-    pin: input.customer.pin,
-    email: input.customer.email,
-    cardNumber: input.card.number,
-    cardFingerprint: draft.cardFingerprint,
-  });
-  const block = keys.length > 0 ? refusingBlock(keys, await deps.blocks.held(merchant.id, keys)) : undefined;
+  // The order's first attempt is declined by the block read above, as a decline of the platform's Validation would be.
   if (block) {
     const declined = await advance(deps, created.attempt, blockedDecision(input.type, block), ctx);
     return { ok: true, attempt: declined.attempt, merchant, replayed: false };
