@@ -7,8 +7,9 @@
 import { SECRET } from "./merchants.ts";
 import { sign, type Body } from "./wire.ts";
 
-/** `m-fields` with two frontends (`fields-usd`, `fields-eur`), framed by `parentOrigin`; its platform at `stubUrl`. */
-export function fieldsMerchants(stubUrl: string, parentOrigin: string) {
+/** `m-fields` with two frontends (`fields-usd`, `fields-eur`), framed by `parentOrigins`; its platform at `stubUrl`. */
+export function fieldsMerchants(stubUrl: string, parentOrigins: string | string[]) {
+  const allowed = Array.isArray(parentOrigins) ? parentOrigins : [parentOrigins];
   const common = { secret: SECRET, site_id: 11, platform_url: stubUrl, processors: ["sim-a", "sim-b"] };
   return {
     merchants: [
@@ -16,11 +17,11 @@ export function fieldsMerchants(stubUrl: string, parentOrigin: string) {
         ...common,
         merchant_id: "m-fields",
         frontends: [
-          { name: "fields-usd", base_currency: "USD", currencies: ["USD"], allowed_origins: [parentOrigin] },
-          { name: "fields-eur", base_currency: "EUR", currencies: ["EUR", "USD"], allowed_origins: [parentOrigin] },
+          { name: "fields-usd", base_currency: "USD", currencies: ["USD"], allowed_origins: allowed },
+          { name: "fields-eur", base_currency: "EUR", currencies: ["EUR", "USD"], allowed_origins: allowed },
         ],
       },
-      { ...common, merchant_id: "m-fields-other", frontends: [{ name: "other-usd", base_currency: "USD", allowed_origins: [parentOrigin] }] },
+      { ...common, merchant_id: "m-fields-other", frontends: [{ name: "other-usd", base_currency: "USD", allowed_origins: allowed }] },
     ],
   };
 }
