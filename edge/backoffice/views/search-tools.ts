@@ -65,7 +65,8 @@ function filterField(tr: ConsoleTranslator, s: Search, f: keyof Search): Html {
 /** The filter form: one line, the rest folded (open when one of them is set). */
 export function filterForm(tr: ConsoleTranslator, s: Search): Html {
   const t = tr.t;
-  const more = SEARCH_FIELDS.filter((f) => !INLINE.includes(f));
+  // The dates last, as the form always had them (a date input holds the focus over its parts).
+  const more = [...SEARCH_FIELDS.filter((f) => !INLINE.includes(f) && f !== "from" && f !== "to"), "from", "to"] as const;
   const open = more.some((f) => s[f] !== "");
   return html`<form method="get" action="/transactions" class="filters compact" role="search" aria-label="${t("bo.search.label")}">
 ${INLINE.map((f) => filterField(tr, s, f))}
@@ -86,7 +87,7 @@ export function filterChips(tr: ConsoleTranslator, s: Search): Html {
   const active = SEARCH_FIELDS.filter((f) => s[f] !== "");
   if (active.length === 0) return html``;
   const t = tr.t;
-  return html`<nav class="chips" aria-label="${t("bo.search.active")}" id="active-filters"><ul>${active.map((f) => {
+  return html`<nav class="chips" aria-label="${t("bo.search.active")}" id="active-filters"><ul class="chip-list">${active.map((f) => {
     const label = t(FILTER_LABEL[f]);
     const value = chipValue(tr, f, s[f]);
     return html`<li><a class="chip" href="/transactions${searchQuery({ ...s, [f]: "" })}" aria-label="${t("bo.search.removeFilter", { label, value })}" data-filter="${f}">${label}: <bdi>${value}</bdi> <span aria-hidden="true">×</span></a></li>`;
