@@ -6,10 +6,12 @@
  * Cashier's height; an approved deposit reaches onEvent as cashier:result; a
  * declined card and a form's errors as cashier:error; a session that ends
  * while shown as cashier:expired, and again when a form is sent after its end;
- * close() removes the frame. Messages from another origin, from the shop's
- * own window or from another Cashier frame never reach a handle's onEvent; a
- * frame refused by allowed_origins is reported as frame_not_loaded, and the
- * fields' promise rejects with that code.
+ * close() removes the frame. Cashier.fields resolves with the card token (the
+ * fields' own errors heard, not rejecting) and rejects when its session ends.
+ * Messages from another origin, from the shop's own window or from another
+ * Cashier frame never reach a handle's onEvent; a frame refused by
+ * allowed_origins is reported as frame_not_loaded, and the fields' promise
+ * rejects with that code.
  */
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -19,6 +21,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { launchBrowser, screenshot } from "../support/browser.ts";
 import { cashierMerchants, SECRET, sessionBody, startSession } from "../support/cashier.ts";
 import { movableClock } from "../support/clock.ts";
+import { fieldsMerchants, fieldsSessionBody } from "../support/hosted-fields.ts";
 import { startPlatformStub, type PlatformStub } from "../support/platform-stub.ts";
 import { useService } from "../support/service.ts";
 
@@ -85,7 +88,7 @@ t.before(async () => {
 });
 
 const service = useService(t, { CASHIER_CALLBACK_ALLOW_PRIVATE: "1", CASHIER_WORKER_POLL_MS: "100", CASHIER_SESSION_TTL_SECONDS: String(TTL) }, () => ({
-  merchants: cashierMerchants(stub.url, shop),
+  merchants: { merchants: [...cashierMerchants(stub.url, shop).merchants, ...fieldsMerchants(stub.url, shop).merchants] },
   now: clock.now,
 }));
 
@@ -108,6 +111,13 @@ async function shopPage(t: Test, origin = shop): Promise<Page> {
 async function session(t: Test): Promise<string> {
   const reply = await startSession(service().edgeUrl, sessionBody({ return_url: `${stub.url}/return`, timestamp: Math.floor(clock.now().getTime() / 1000) }));
   t.equal(reply.http, 200, "the session starts", { reply: reply.body });
+  return reply.body.redirect_url as string;
+}
+
+/** A hosted fields session's autologin address (intent fields), started on the engine's clock. */
+async function fieldsSession(t: Test, pin: string): Promise<string> {
+  const reply = await startSession(service().edgeUrl, fieldsSessionBody({ pin }, clock.now().getTime()));
+  t.equal(reply.http, 200, "the fields session starts", { reply: reply.body });
   return reply.body.redirect_url as string;
 }
 
@@ -230,6 +240,32 @@ t.test("only the handle's own frame is heard: not another origin, not the shop's
   t.equal(b.filter((e) => e.type === "cashier:loaded").length, 1, "the second too");
 });
 
+t.test("fields: the promise resolves with the card token, after the fields' own errors", async (t) => {
+  const page = await shopPage(t);
+  const url = await fieldsSession(t, "cust-embed-fields");
+  await page.evaluate(`void (window.fieldsOutcome = startFields("f", { url: ${JSON.stringify(url)}, container: "#pay" }))`);
+  await waitFor(page, "f", "cashier:loaded");
+  const frame = cashierFrame(page);
+  await frame.fill("#card_number", "4111111111111112");
+  await frame.fill("#card_exp", "12/30");
+  await frame.fill("#cvv", "123");
+  await frame.fill("#holder", "Jane Doe");
+  await frame.click("#use-card");
+  await waitFor(page, "f", "cashier:error");
+  t.equal((await eventsOf(page, "f")).find((e) => e.type === "cashier:error")!.code, "invalid_fields", "a number that fails: heard, not a rejection");
+  // The page gives no card field back: the customer types the card again.
+  await frame.fill("#card_number", APPROVED);
+  await frame.fill("#card_exp", "12/30");
+  await frame.fill("#cvv", "123");
+  await frame.click("#use-card");
+  const outcome = (await page.evaluate("window.fieldsOutcome")) as { ok?: Record<string, string> };
+  t.ok(outcome.ok, "resolved", { outcome });
+  t.same(Object.keys(outcome.ok ?? {}).sort(), ["brand", "card_token", "expiry", "masked"]);
+  t.ok(outcome.ok!.card_token.length > 0 && outcome.ok!.card_token.length <= 64, "a card token of at most 64 characters");
+  t.equal(outcome.ok!.masked, "411111******1111");
+  t.notMatch(JSON.stringify(await eventsOf(page, "f")), APPROVED, "no card number in any event");
+});
+
 t.test("a frame refused by allowed_origins is reported: frame_not_loaded, and the fields' promise rejects with it", async (t) => {
   const page = await shopPage(t, stranger);
   await page.evaluate(`start("r", { url: ${JSON.stringify(await session(t))}, container: "#pay", loadTimeout: 3000 })`);
@@ -248,12 +284,19 @@ t.test("expired: the session's end while shown, and a form sent after it, reach 
   // The session is started on a clock set back so that it has a few seconds left now.
   clock.advance(-(TTL - 8) * 1000);
   const url = await session(t);
+  const fieldsUrl = await fieldsSession(t, "cust-embed-expiring");
   const page = await shopPage(t);
   await page.evaluate(`start("x", { url: ${JSON.stringify(url)}, container: "#pay" })`);
+  await page.evaluate(`void (window.fieldsOutcome = startFields("xf", { url: ${JSON.stringify(fieldsUrl)}, container: "#pay2" }))`);
   await waitFor(page, "x", "cashier:loaded");
   const frame = cashierFrame(page);
   await waitFor(page, "x", "cashier:expired");
   t.pass("the page said so when its time passed");
+  t.same(
+    await page.evaluate("window.fieldsOutcome"),
+    { code: "expired", message: "The card fields' session ended before a card was sent." },
+    "the fields' promise rejects",
+  );
   // The engine's clock reaches the session's end too; the customer sends the form all the same.
   clock.advance(TTL * 1000);
   await pay(frame, APPROVED);

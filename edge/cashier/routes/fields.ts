@@ -45,7 +45,7 @@ const ownPage = (intent: SessionIntent) => (intent === SessionIntent.WITHDRAWAL 
 
 export function fieldsRoutes(router: Router, deps: CashierDeps): void {
   const show = (ctx: Context, l: Loaded, holder?: string, errors?: FieldError[]) =>
-    send(ctx, fieldsFormPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken), holder, errors }));
+    send(ctx, fieldsFormPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent), holder, errors }));
 
   router.get("/cashier/s/:session/fields", async (ctx) => {
     const l = await loadSession(ctx, deps);

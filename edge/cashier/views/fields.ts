@@ -16,7 +16,7 @@ import { pageHeaders } from "../../pages/kit/security.ts";
 import { ASSETS_OF_CASHIER } from "../assets.ts";
 import { FIELDS_SCRIPT } from "../fields-script.ts";
 import { sessionPath } from "../paths.ts";
-import type { CashierPage, PageContext, SessionFrame } from "./page.ts";
+import { type CashierPage, type PageContext, type SessionFrame, secondsLeft } from "./page.ts";
 import { brandName, errorOf, formTokens } from "./parts.ts";
 
 export interface FieldsForm {
@@ -36,6 +36,8 @@ function fieldsPage(c: PageContext, f: SessionFrame, p: { http: number; title: s
       title: p.title,
       body: p.body,
       parentOrigin: f.parent,
+      // The page posts cashier:expired when the session's time passes, as the Cashier's pages do.
+      expiresIn: secondsLeft(f.session),
       scripts: [ASSETS_OF_CASHIER.form, FIELDS_SCRIPT],
     }).value,
   };
