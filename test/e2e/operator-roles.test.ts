@@ -3,7 +3,8 @@
  * (role, action) pair is tried with a real call and is either let through or
  * refused with PERMISSION_DENIED naming the action (and audited); the
  * expected table is written here from the roles' definitions (viewer reads,
- * support adds redelivery and check now, payouts adds payout decisions, admin
+ * support adds redelivery and check now, payouts adds payout decisions, holds,
+ * refunds and sale cancels, admin
  * everything), not read from the code. An operator scoped to one merchant
  * sees and acts on nothing of another: those answer NOT_FOUND. Card numbers come back masked.
  */
@@ -32,6 +33,10 @@ const CALLS: Record<string, Call> = {
   "callback.redeliver": (c, s) => c.redeliverCallback({ context: ctx(s), id: 987_654n }),
   "transaction.check": (c, s) => c.checkTransactionNow({ context: ctx(s), traceId: 987_654 }),
   "payout.decide": (c, s) => c.decidePayout({ context: ctx(s), traceId: 987_654, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED }),
+  "payout.hold": (c, s) => c.holdPayout({ context: ctx(s), traceId: 987_654, reason: "role walk" }),
+  "transaction.refund": (c, s) =>
+    c.refundSale({ context: ctx(s), traceId: 987_654, amount: { amountMinor: 100n, currency: "EUR" }, reason: "role walk", requestId: "role-walk-refund" }),
+  "transaction.cancel": (c, s) => c.cancelSale({ context: ctx(s), traceId: 987_654, reason: "role walk" }),
   "merchant.update": (c, s) => c.setFourEyesThresholds({ context: ctx(s), merchantId: "m-single", thresholds: [] }),
   "merchant.rotate_secret": (c, s) => c.rotateMerchantSecret({ context: ctx(s), rotation: { merchantId: "m-none", newSecret: "a-new-secret-0123456789" } }),
   "operator.read": (c, s) => c.listOperators({ context: ctx(s) }),
@@ -44,7 +49,8 @@ const READS = ["transaction.read", "payout.read", "merchant.read", "dashboard.re
 const EXPECTED: Record<string, string[]> = {
   viewer: READS,
   support: [...READS, "callback.redeliver", "transaction.check"],
-  payouts: [...READS, "callback.redeliver", "transaction.check", "payout.decide"],
+  // Money moves from payouts up (docs/backoffice-operations.md, Money actions).
+  payouts: [...READS, "callback.redeliver", "transaction.check", "payout.decide", "payout.hold", "transaction.refund", "transaction.cancel"],
   admin: Object.keys(CALLS),
 };
 
@@ -73,7 +79,7 @@ t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the acti
     }
   }
   const denied = await svc().sql<{ n: string }>("select count(*) as n from audit_log where outcome = 'failure' and detail like 'role % does not allow %'");
-  t.equal(Number(denied[0].n), 9 + 7 + 6, "each refused action is in the audit log");
+  t.equal(Number(denied[0].n), 12 + 10 + 6, "each refused action is in the audit log");
   const targets = await svc().sql<{ action: string; target: string }>(
     "select action, target from audit_log where actor = 'walk-viewer' and outcome = 'failure' and action in ('payout.decide', 'callback.redeliver', 'transaction.check', 'operator.manage') order by id",
   );

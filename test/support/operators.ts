@@ -13,6 +13,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
+import { ConsoleMoneyService } from "../../gen/cashier/admin/v1/console_money_service_pb.js";
 import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import type { MovableClock } from "./clock.ts";
@@ -25,10 +26,13 @@ export const PASSWORD = "correct horse battery staple 42";
 export const BROWSER_KEY = "test-browser-enrolment-key-0123456789";
 
 /**
- * The console's three services (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService) as one client, so
+ * The console's services (ConsoleAuthService, ConsoleWorkService, ConsoleSettingsService, ConsoleMoneyService) as one client, so
  * that a test calls `bo.signIn(...)` and `bo.decidePayout(...)` alike; each method still goes to its own service.
  */
-export type BackofficeClient = Client<typeof ConsoleAuthService> & Client<typeof ConsoleWorkService> & Client<typeof ConsoleSettingsService>;
+export type BackofficeClient = Client<typeof ConsoleAuthService> &
+  Client<typeof ConsoleWorkService> &
+  Client<typeof ConsoleSettingsService> &
+  Client<typeof ConsoleMoneyService>;
 
 export function backofficeClient(engineUrl: string, token = SERVICE_TOKEN): BackofficeClient {
   const auth: Interceptor = (next) => (req) => {
@@ -36,7 +40,12 @@ export function backofficeClient(engineUrl: string, token = SERVICE_TOKEN): Back
     return next(req);
   };
   const transport = createGrpcTransport({ baseUrl: engineUrl, interceptors: [auth] });
-  return { ...createClient(ConsoleAuthService, transport), ...createClient(ConsoleWorkService, transport), ...createClient(ConsoleSettingsService, transport) };
+  return {
+    ...createClient(ConsoleAuthService, transport),
+    ...createClient(ConsoleWorkService, transport),
+    ...createClient(ConsoleSettingsService, transport),
+    ...createClient(ConsoleMoneyService, transport),
+  };
 }
 
 /** The console context of a call: session token (or none), a client address. */

@@ -13,12 +13,14 @@ import { frontendSettingsRoutes } from "./frontend-settings.ts";
 import { routingRoutes } from "./routing-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
+import { moneyActionRoutes } from "./money-actions.ts";
 import { workPreferenceRoutes } from "./work-preferences.ts";
 
 export function consoleRoutes(router: Router, deps: PageDeps): void {
   homeRoutes(router, deps);
   transactionRoutes(router, deps);
   workPreferenceRoutes(router, deps);
+  moneyActionRoutes(router, deps);
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);
   checkRoutes(router, deps);

@@ -15,6 +15,17 @@ import type { ConsoleKey } from "../i18n.ts";
 import { consoleGet, consolePost, type PageDeps } from "./pages.ts";
 import { fileRefusedForm } from "./refused-form.ts";
 import { traceIdOf } from "../../wire/ids.ts";
+import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
+import { html, type Html } from "../../pages/kit/html.ts";
+import { heldTable, holdSection } from "../views/payout-holds.ts";
+import type { SignedIn } from "./pages.ts";
+
+/** The payout page's hold section, for a role that holds payouts and a payout still waiting. */
+async function holdOf(deps: PageDeps, s: SignedIn, traceId: number, status: TransactionStatus | undefined): Promise<Html> {
+  if (!s.operator.actions.has("payout.hold") || status !== TransactionStatus.REQUESTED) return html``;
+  const { hold } = await deps.client.money.getMoneyActions({ context: s.context, traceId });
+  return holdSection(s.kit.tr, { traceId, hold, csrf: s.csrf });
+}
 
 const byName = (names: Readonly<Record<number, string>>, name: string | null) => Number(Object.entries(names).find(([, n]) => n === name)?.[0] ?? 0);
 
@@ -23,6 +34,8 @@ const NOTICES: Record<string, ConsoleKey> = {
   first: "bo.payout.noticeFirst",
   rejected: "bo.payout.noticeRejected",
   cancelled: "bo.payout.noticeCancelled",
+  held: "bo.money.noticeHeld",
+  released: "bo.money.noticeReleased",
 };
 
 /** The message key when the reason does not fit the decision (the engine's rule, said in the operator's language). */
@@ -47,19 +60,21 @@ function reasonProblem(decision: PayoutDecision, reason: PayoutReason, note: str
 export function payoutRoutes(router: Router, deps: PageDeps): void {
   consoleGet(router, "/payouts", deps, async (ctx, s) => {
     const res = await deps.client.work.listPayoutQueue({ context: s.context, pageSize: 50, pageToken: String(ctx.query.page_token ?? "").slice(0, 512) });
+    // Held payouts wait apart, under the queue (money-actions.ts); their first page is enough to see them.
+    const held = await deps.client.work.listPayoutQueue({ context: s.context, pageSize: 50, held: true });
     const t = s.kit.tr.t;
     const key = namedIn(NOTICES, ctx.query.notice);
     const trace = String(ctx.query.trace ?? "");
     return s.render(
       "payouts",
       t("bo.nav.payouts"),
-      queuePage(s.kit.tr, {
+      html`${queuePage(s.kit.tr, {
         payouts: res.payouts,
         nextPageToken: res.nextPageToken,
         canDecide: s.operator.actions.has("payout.decide"),
         csrf: s.csrf,
         notice: key && traceIdOf(trace) ? { kind: "success", text: t(key, { trace }) } : undefined,
-      }),
+      })}${heldTable(s.kit.tr, held.payouts)}`,
     );
   });
 
@@ -70,7 +85,12 @@ export function payoutRoutes(router: Router, deps: PageDeps): void {
     return s.render(
       "payouts",
       s.kit.tr.t("bo.payout.title", { trace: traceId }),
-      payoutPage(s.kit.tr, { context, canDecide: s.operator.actions.has("payout.decide"), csrf: s.csrf, login: s.operator.login }),
+      html`${payoutPage(s.kit.tr, { context, canDecide: s.operator.actions.has("payout.decide"), csrf: s.csrf, login: s.operator.login })}${await holdOf(
+        deps,
+        s,
+        traceId,
+        context.payout?.transaction?.status,
+      )}`,
     );
   });
 

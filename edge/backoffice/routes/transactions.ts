@@ -23,6 +23,7 @@ import type { Notice } from "../views/model.ts";
 import { consoleGet, consolePost, type PageDeps, refuseFilters, refuseSearch, refusalPage, type SignedIn, signedIn } from "./pages.ts";
 import { csvLine, sendCsv } from "./csv.ts";
 import { callbackIdOf, traceIdOf } from "../../wire/ids.ts";
+import { moneyOf } from "./money-section.ts";
 import { dayRange } from "./date-filter.ts";
 import { refusingBlockNotice } from "./refusing-block.ts";
 import { secondsBehind } from "../views/replica-notice.ts";
@@ -140,6 +141,7 @@ export async function detailOf(
       callbacks: res.callbacks,
       canRedeliver: s.operator.actions.has("callback.redeliver"),
       canCheck: s.operator.actions.has("transaction.check") && res.checkOffered,
+      money: await moneyOf(deps, s, res.transaction!),
       csrf: s.csrf,
       notice: (typeof notice === "function" ? notice(res) : notice) ?? (await refusingBlockNotice(deps, s, res.transaction!)),
     }),
@@ -237,6 +239,10 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const t = s.kit.tr.t;
     const notices: Record<string, Notice | ((detail: GetTransactionDetailResponse) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
+      // The money actions (money-actions.ts): the refund made, or waiting for its second approval; the sale cancelled.
+      refunded: { kind: "success", text: t("bo.money.noticeRefunded", { refund: String(Number(ctx.query.refund) || "") }) },
+      "refund-first": { kind: "success", text: t("bo.money.noticeFirst") },
+      cancelled: { kind: "success", text: t("bo.money.noticeCancelled") },
       // While the engine still offers a check, the follow-up's answer is to come; once it is not, the status shown is that answer.
       checked: (d) => ({ kind: "success", text: t(d.checkOffered ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),
     };

@@ -2,7 +2,8 @@
  * The payout queue (payouts waiting in requested, oldest first, with how
  * long they wait and whether four eyes are needed), bulk approval, and one
  * payout's page with its customer's history at the merchant and the decision
- * form: approve, reject or cancel with a listed reason and a note. Operators
+ * form: approve, reject or cancel with a listed reason and a note; bulk
+ * rejection and cancellation (payout-holds.ts) beside bulk approval. Operators
  * whose role may not decide see the queue without the forms.
  */
 import {
@@ -23,6 +24,7 @@ import { noticeBox } from "./gate.ts";
 import { NOTE_MAX } from "../../../engine/shared/payout-reasons.ts";
 import type { Notice } from "./model.ts";
 import { transactionHead, transactionRow } from "./transactions.ts";
+import { bulkRefuseFieldset } from "./payout-holds.ts";
 
 export const DECISION_NAMES: Readonly<Record<number, string>> = {
   [PayoutDecision.APPROVE]: "approve",
@@ -92,7 +94,8 @@ ${table}
 ${selectField({ name: "reason", id: "bulk-reason", label: t("bo.payout.reason"), options: reasonOptions(tr, [PayoutReason.CHECKS_PASSED, PayoutReason.OTHER]), value: "checks_passed" })}
 ${textArea({ name: "note", id: "bulk-note", label: t("bo.payout.note"), hint: t("bo.payout.noteHint"), maxlength: NOTE_MAX })}
 <div class="actions">${button({ label: t("bo.payout.bulkApprove"), id: "bulk-approve" })}</div>
-</fieldset></form>`
+</fieldset>
+${bulkRefuseFieldset(tr)}</form>`
     : table
 }
 ${v.nextPageToken ? html`<nav class="pager" aria-label="${t("bo.search.pages")}"><a href="/payouts?page_token=${encodeURIComponent(v.nextPageToken)}" id="next-page">${t("bo.search.next")}</a></nav>` : ""}`;

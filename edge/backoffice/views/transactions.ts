@@ -114,6 +114,8 @@ export interface DetailView {
   canRedeliver: boolean;
   /** The role holds transaction.check and the engine offers a check on this attempt (check_offered). */
   canCheck?: boolean;
+  /** The money actions' section (views/money-actions.ts), drawn by its route when the role may refund or cancel. */
+  money?: Html;
   csrf: string;
   notice?: Notice;
 }
@@ -191,6 +193,7 @@ ${x.referenceTraceId ? html`<dt>${t("bo.tx.refunds")}</dt><dd><a href="/transact
 <dt>${t("bo.tx.updated")}</dt><dd>${when(tr, x.updateTime)}</dd>
 </dl>
 ${v.canCheck ? checkSection(tr, x.traceId, v.csrf) : ""}
+${v.money ?? ""}
 <h2>${t("bo.detail.timeline")}</h2>
 ${dataTable({
   id: "timeline",

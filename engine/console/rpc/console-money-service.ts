@@ -18,7 +18,7 @@ import {
   RefundSaleResponseSchema,
   ReleasePayoutResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_money_service_pb.js";
-import { BulkApprovalResultSchema, PayoutDecision as PbDecision, PayoutHoldSchema } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
+import { BulkApprovalResultSchema, PayoutDecision as PbDecision } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { type ProcessDeps, type PayoutDecision, refundRefusal, saleCancelRefusal } from "../../payments/index.ts";
 import { attemptToProto } from "../../payments/rpc/index.ts";
@@ -31,12 +31,12 @@ import { decideConsolePayout, reasonFaults } from "../app/console-payouts.ts";
 import { refundFromConsole } from "../app/console-refunds.ts";
 import { cancelSaleFromConsole } from "../app/console-sale-cancel.ts";
 import { holdPayout, releasePayout } from "../app/payout-holds.ts";
-import type { PayoutHold } from "../ports/money-actions.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import { callerOf, consoleCall, payoutsTarget } from "./console-mappers.ts";
 import { notFound } from "./console-scope.ts";
+import { holdToProto } from "./money-mappers.ts";
 import { reasonFromProto } from "./work-payouts.ts";
 
 type Deps = ProcessDeps & BackofficeDeps;
@@ -47,9 +47,6 @@ const REFUSALS = new Map<PbDecision, PayoutDecision>([
 ]);
 
 const money = (minor: number, currency: string) => create(MoneySchema, { amountMinor: BigInt(minor), currency });
-
-/** A hold as the console shows it. */
-export const holdToProto = (h: PayoutHold) => create(PayoutHoldSchema, { login: h.login, reason: h.reason, time: timestampFromDate(h.heldAt) });
 
 /** A request's amount in minor units: a safe integer, or INVALID_ARGUMENT naming the field. */
 function amountOf(m: { amountMinor: bigint } | undefined): number {

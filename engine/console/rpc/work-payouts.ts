@@ -33,7 +33,7 @@ import { merchantsFor, notFound } from "./console-scope.ts";
 import { checkTraceId, invalidArgument, toRpcError } from "../../rpc/errors.ts";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { attemptToProto, pageOf, readPage } from "../../payments/rpc/index.ts";
-import { holdToProto } from "./console-money-service.ts";
+import { holdToProto } from "./money-mappers.ts";
 
 type PayoutDeps = ProcessDeps & BackofficeDeps;
 
