@@ -194,27 +194,29 @@ t.test("a blocked card, e-mail or BIN declines another customer's sale, each nam
   const named = await c.getRefusingBlock({ context: as(ops.viewer), traceId: byBin.body.trace_id });
   t.equal(named.block?.id, bin.block?.id);
 
-  const faults: [string, Promise<unknown>, string][] = [
+  // Each call made when its turn comes: a refusal left waiting would be an unhandled rejection.
+  const faults: [string, () => Promise<unknown>, string][] = [
     [
       "a 7-digit BIN",
-      c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, kind: BlockKind.BIN, value: "5555555", reason: "review" }),
+      () => c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, kind: BlockKind.BIN, value: "5555555", reason: "review" }),
       "value",
     ],
-    ["no kind", c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, reason: "review" }), "kind"],
+    ["no kind", () => c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, reason: "review" }), "kind"],
     [
       "a reason holding a card number",
-      c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, kind: BlockKind.BIN, value: "400000", reason: "saw 4111 1111 1111 1111" }),
+      () =>
+        c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: PIN, kind: BlockKind.BIN, value: "400000", reason: "saw 4111 1111 1111 1111" }),
       "reason",
     ],
     [
       "another customer's attempt",
-      c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: "nobody", kind: BlockKind.CARD, cardTraceId: firstSale, reason: "review" }),
+      () => c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: "nobody", kind: BlockKind.CARD, cardTraceId: firstSale, reason: "review" }),
       "card_trace_id",
     ],
-    ["no pin", c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: "", kind: BlockKind.CUSTOMER, reason: "review" }), "pin"],
+    ["no pin", () => c.createBlock({ context: as(ops.support), merchantId: "m-test", pin: "", kind: BlockKind.CUSTOMER, reason: "review" }), "pin"],
   ];
-  for (const [name, p, field] of faults) {
-    const r = await refusal(p);
+  for (const [name, call, field] of faults) {
+    const r = await refusal(call());
     t.same([r.code, r.fields], [Code.InvalidArgument, [field]], name);
   }
   t.equal(
