@@ -143,7 +143,10 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   const { page, traceId } = await requestedAndBack(t, s.redirectUrl, "4111 1111 1111 1111");
   t.same(await axeViolations(page), [], "axe: pending list with cancel");
   t.comment(`screenshot: ${await screenshot(page, "cashier-withdrawal-pending-en")}`);
-  await Promise.all([page.waitForURL(/\/withdrawal/), page.click(`#cancel-${traceId}`)]);
+  // Cancel asks first, on a page of its own; then it is done.
+  await Promise.all([page.waitForURL(/\/cancel/), page.click(`#cancel-${traceId}`)]);
+  t.equal(await page.textContent("h1"), "Cancel this withdrawal?");
+  await Promise.all([page.waitForURL(/\/withdrawal/), page.click("#confirm-yes")]);
   t.match(await page.textContent("#pending-count"), "You have no pending withdrawals.");
   t.equal(await page.textContent("#withdrawal-made"), "This session's withdrawal is cancelled.", "the session's payout is told as it is now");
   t.equal(await page.textContent("#cancelled"), "Your withdrawal is cancelled.", "the page says what happened");
@@ -155,7 +158,10 @@ t.test("cancel: offered only where the frontend allows it; the customer's cancel
   const late = await withdrawalSession(t);
   const { page: p3, traceId: lateId } = await requestedAndBack(t, late.redirectUrl, "4111111111111111");
   await service().admin.approvePayout({ traceId: lateId, operator: "alice" });
-  await Promise.all([p3.waitForURL(/\/withdrawal/), p3.click(`#cancel-${lateId}`)]);
+  // Still listed, it asks first and the engine's refusal follows the Yes; already gone from the list, no question.
+  await p3.click(`#cancel-${lateId}`);
+  await p3.waitForSelector("#confirm-yes, #cancel-late");
+  if (await p3.locator("#confirm-yes").count()) await Promise.all([p3.waitForURL(/\/withdrawal/), p3.click("#confirm-yes")]);
   t.equal(
     await p3.textContent("#cancel-late"),
     "This withdrawal could not be cancelled: it was decided meanwhile and is no longer waiting.",
