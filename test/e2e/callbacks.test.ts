@@ -103,6 +103,7 @@ t.test("a Validation rejection declines with the platform's description and call
   t.equal(r.body.transaction_id, "", "no processor id: none was called");
   t.ok(replySigned(r.body), "the reply is signed");
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(got.transaction?.platformMessage, "Deposit count exceeded", "the platform's words, as the hosted Cashier shows them");
   const validation = got.callbacks.find((c) => c.kind === CallbackKind.VALIDATION);
   t.equal(validation?.state, CallbackState.REFUSED, "the Validation call is kept, refused");
   t.equal(validation?.attempts[0].httpStatus, 200);
@@ -118,9 +119,19 @@ t.test("a card number in the platform's Validation description is masked in the 
   const r = await processSale(svc().edgeUrl, PLAT);
   t.equal(r.body.error_details, "card 4111 11** **** 1111 is blocked");
   const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(got.transaction?.platformMessage, "", "words that held a card number are not shown to the customer, not even masked");
   const body = got.callbacks.find((c) => c.kind === CallbackKind.VALIDATION)?.attempts[0].responseBody ?? "";
   t.match(body, /card 4111 11\*\* \*{4} 1111 is blocked/, "the reply as operators see it");
   t.notMatch(JSON.stringify(got, (_, v) => (typeof v === "bigint" ? String(v) : v)).replace(/[ -]/g, ""), /4111111111111111/, "the number is nowhere whole");
+});
+
+t.test("a rejection without a description: the engine's own words for the platform, none for the customer", async (t) => {
+  stub.script("validation", { status: 4, description: "" });
+  const r = await processSale(svc().edgeUrl, PLAT);
+  t.equal(r.body.error_code, 9002);
+  t.equal(r.body.error_details, "Rejected by the platform (status 4)");
+  const got = await svc().client.getTransaction({ traceId: r.body.trace_id });
+  t.equal(got.transaction?.platformMessage, "", "the hosted Cashier shows its own reason instead");
 });
 
 t.test("an unusable Validation reply declines with 9003 and says why", async (t) => {
