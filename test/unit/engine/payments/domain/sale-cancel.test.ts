@@ -32,9 +32,16 @@ t.test("every status of a sale", async (t) => {
 });
 
 t.test("a challenge at the acquirer's own page, or an answer on its way, is refused by name", async (t) => {
-  t.match(saleCancelRefusal(sale("pending_async", { acquirerRedirectUrl: "https://acs.example/c" }), now), /on sim-a's own page, where the acquirer authorises/);
+  t.match(
+    saleCancelRefusal(sale("pending_async", { acquirerRedirectUrl: "https://acs.example/c" }), now),
+    /on sim-a's own page, where the acquirer authorises/,
+  );
   t.match(saleCancelRefusal(sale("pending_async", { completingUntil: new Date(now.getTime() + 1000) }), now), /being sent to the processor right now/);
-  t.equal(saleCancelRefusal(sale("pending_async", { completingUntil: new Date(now.getTime() - 1000) }), now), undefined, "a claim run out is no answer on its way");
+  t.equal(
+    saleCancelRefusal(sale("pending_async", { completingUntil: new Date(now.getTime() - 1000) }), now),
+    undefined,
+    "a claim run out is no answer on its way",
+  );
 });
 
 t.test("only sales", async (t) => {
