@@ -463,7 +463,8 @@ t.test("a saved card pays again with a fresh security code", async (t) => {
   // The customer removes it: the next session offers no saved card.
   const third = await openSession(t, { pin, sc_order_id: "sc-79" });
   await page.goto(third.reply.redirect_url);
-  await Promise.all([page.waitForURL(/\/deposit/), page.click("#remove-0")]);
+  await Promise.all([page.waitForURL(/\/cards\/delete/), page.click("#remove-0")]);
+  await Promise.all([page.waitForURL(/\/deposit/), page.click("#confirm-yes")]);
   t.equal(await page.locator("#card-0").count(), 0, "the card is gone");
   t.equal(await page.locator("#cards-heading").count(), 0);
 });
