@@ -28,8 +28,8 @@ import { Migration020WebhookRetention } from "./migrations/020-webhook-retention
 import { Migration021AuditCheckpoints } from "./migrations/021-audit-checkpoints.ts";
 import { Migration022MonthlyPartitions } from "./migrations/022-monthly-partitions.ts";
 import { Migration023OperatorDualControl } from "./migrations/023-operator-dual-control.ts";
-import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts";
 import { Migration024OperatorPreferences } from "./migrations/024-operator-preferences.ts";
+import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts";
 import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
 import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
 
@@ -56,8 +56,8 @@ const MIGRATIONS = [
   { name: "021-audit-checkpoints", class: Migration021AuditCheckpoints },
   { name: "022-monthly-partitions", class: Migration022MonthlyPartitions },
   { name: "023-operator-dual-control", class: Migration023OperatorDualControl },
-  { name: "026-customer-blocks", class: Migration026CustomerBlocks },
   { name: "024-operator-preferences", class: Migration024OperatorPreferences },
+  { name: "026-customer-blocks", class: Migration026CustomerBlocks },
   { name: "027-money-actions", class: Migration027MoneyActions },
   { name: "028-card-tokens", class: Migration028CardTokens },
 ];
