@@ -9,6 +9,8 @@
  * honoured only when it is one of the frontend's allowed_origins.
  */
 
+import { SessionIntent } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
+
 /** An autologin or browser session token as the engine makes them (base64url). */
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -27,6 +29,12 @@ export type SessionPage =
   | "cancel"
   | "cards/delete"
   | "fields";
+
+/** The page a session of `intent` is opened on, and where any other session page sends it. */
+export function intentPage(intent: SessionIntent): "deposit" | "withdrawal" | "fields" {
+  if (intent === SessionIntent.FIELDS) return "fields";
+  return intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+}
 
 /** The address of a session's page, with the declared parent origin when there is one, and any other parameters. */
 export function sessionPath(sessionToken: string, page: SessionPage, parent?: string, query: Record<string, string> = {}): string {

@@ -97,6 +97,13 @@ t.test("the page: card inputs only, one submit button, framed by allowed_origins
   t.match(page.headers.get("content-security-policy") ?? "", `frame-ancestors ${PARENT}`);
   const again = await fetch(started.body.redirect_url, { redirect: "manual" });
   t.not(again.status, 303, "the autologin address opens once");
+  // A deposit or withdrawal address typed by hand for this session leads to its fields page, in one step.
+  const fieldsPath = page.path.split("?")[0];
+  for (const other of ["deposit", "withdrawal"]) {
+    const r = await fetch(`${service().edgeUrl}${fieldsPath.replace(/fields$/, other)}`, { redirect: "manual" });
+    t.equal(r.status, 303, `${other}: sent on`);
+    t.equal(new URL(r.headers.get("location") ?? "", service().edgeUrl).pathname, fieldsPath, `${other}: to the fields page`);
+  }
 });
 
 t.test("errors show in the frame, each tied to its field, and are carried for cashier:error", async (t) => {

@@ -10,7 +10,7 @@
 import type Router from "@koa/router";
 import { SessionIntent } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { declaredParent, httpOrigin } from "../../pages/kit/security.ts";
-import { isToken, sessionPath } from "../paths.ts";
+import { intentPage, isToken, sessionPath } from "../paths.ts";
 import { noticePage } from "../views/notice.ts";
 import { clientAddress } from "../../middleware/client.ts";
 import { type CashierDeps, noticeOf, pageContext, refuse, seeOther, send } from "./respond.ts";
@@ -48,7 +48,7 @@ export function autologinRoutes(router: Router, deps: CashierDeps): void {
       // named (its Referer's origin, when one of allowed_origins) is the one its token goes to.
       const parent =
         declaredParent(ctx.query.parent, allowed) ?? (fields && FRAMED.has(dest) ? declaredParent(httpOrigin(ctx.get("referer")), allowed) : undefined);
-      const page = fields ? "fields" : session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+      const page = intentPage(session.intent);
       seeOther(ctx, sessionPath(redeemed.sessionToken, page, parent));
     } catch (err) {
       // A refused frame counts too: it tells a link is unused without using it, so it is rationed like a guess.

@@ -18,7 +18,7 @@ import type { FieldError } from "../../pages/kit/components.ts";
 import { amountInputValue, parseAmountInput } from "../amount-input.ts";
 import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
-import { sessionPath } from "../paths.ts";
+import { intentPage, sessionPath } from "../paths.ts";
 import { type DepositValues, NEW_CARD, SUBMISSION_KEY_FIELD, depositPage } from "../views/deposit.ts";
 import { amountError, fieldErrorsOf } from "./form-errors.ts";
 import { expiryPast, outOfBounds, unreadAmountMessage } from "../form-checks.ts";
@@ -142,7 +142,8 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/s/:session/deposit", async (ctx) => {
     const l = await loadSession(ctx, deps);
     if (!l) return;
-    if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
+    if (l.frame.session.intent !== SessionIntent.DEPOSIT)
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     show(ctx, l, retryValues(l, ctx.query.amount));
   });
 
@@ -152,7 +153,8 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     // A withdrawal session's form is on its own page, as a GET here would be sent: no deposit, no deposit form.
-    if (l.frame.session.intent !== SessionIntent.DEPOSIT) return seeOther(ctx, sessionPath(l.frame.sessionToken, "withdrawal", l.frame.parent));
+    if (l.frame.session.intent !== SessionIntent.DEPOSIT)
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     const decoded = decodeDeposit(form, l, clientAddress(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors, one(form, SUBMISSION_KEY_FIELD));
     try {
@@ -176,7 +178,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     if (!l) return;
     const cardId = one(form, "card_id");
     const card = l.frame.session.savedCards.find((c) => c.cardId === cardId);
-    const page = l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit";
+    const page = intentPage(l.frame.session.intent);
     if (!card) return seeOther(ctx, sessionPath(l.frame.sessionToken, page, l.frame.parent));
     if (one(form, CONFIRM_FIELD) !== "1") {
       // Remove asks first, on a page of its own (scripts or not): the sealed number is erased for good.
@@ -197,7 +199,7 @@ export function depositRoutes(router: Router, deps: CashierDeps): void {
     }
     try {
       await deps.cashier.deleteSavedCard({ sessionToken: l.frame.sessionToken, cardId });
-      seeOther(ctx, sessionPath(l.frame.sessionToken, l.frame.session.intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit", l.frame.parent));
+      seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     } catch (err) {
       refuse(ctx, deps, err, l.frame.session);
     }

@@ -15,7 +15,7 @@ import type { FieldError } from "../../pages/kit/components.ts";
 import type { MessageKey, Translator } from "../../pages/kit/i18n.ts";
 import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, cvvInput, expiryInput, holderInput } from "../card-input.ts";
-import { sessionPath } from "../paths.ts";
+import { intentPage, sessionPath } from "../paths.ts";
 import { fieldsDonePage, fieldsFormPage } from "../views/fields.ts";
 import { type CashierDeps, isFieldRefusal, refuse, seeOther, send } from "./respond.ts";
 import { type Loaded, guardedForm, loadSession, one } from "./session-pages.ts";
@@ -40,9 +40,6 @@ function engineErrors(err: Parameters<typeof isFieldRefusal>[0], tr: Translator)
   return out.length > 0 ? out : [{ field: "card_number", message: tr.t("cashier.error.field") }];
 }
 
-/** The page of another intent's session. */
-const ownPage = (intent: SessionIntent) => (intent === SessionIntent.WITHDRAWAL ? "withdrawal" : "deposit");
-
 export function fieldsRoutes(router: Router, deps: CashierDeps): void {
   const show = (ctx: Context, l: Loaded, holder?: string, errors?: FieldError[]) =>
     send(ctx, fieldsFormPage(l.c, l.frame, { csrfToken: deps.csrf.token(l.frame.sessionToken, l.frame.parent), holder, errors }));
@@ -51,7 +48,7 @@ export function fieldsRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     if (l.frame.session.intent !== SessionIntent.FIELDS)
-      return seeOther(ctx, sessionPath(l.frame.sessionToken, ownPage(l.frame.session.intent), l.frame.parent));
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     show(ctx, l);
   });
 
@@ -61,7 +58,7 @@ export function fieldsRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     if (l.frame.session.intent !== SessionIntent.FIELDS)
-      return seeOther(ctx, sessionPath(l.frame.sessionToken, ownPage(l.frame.session.intent), l.frame.parent));
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     const t = l.c.tr.t;
     const number = cardNumberInput(one(form, "card_number"));
     const expiry = expiryInput(one(form, "card_exp"));

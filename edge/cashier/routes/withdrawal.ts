@@ -14,7 +14,7 @@ import type { FieldError } from "../../pages/kit/components.ts";
 import { parseAmountInput } from "../amount-input.ts";
 import { maskCardNumbers } from "../../../engine/shared/card.ts";
 import { cardNumberInput, expiryInput, holderInput } from "../card-input.ts";
-import { sessionPath } from "../paths.ts";
+import { intentPage, sessionPath } from "../paths.ts";
 import { NEW_CARD } from "../views/deposit.ts";
 import { noticePage } from "../views/notice.ts";
 import { type CancelNotice, type WithdrawalValues, dateText, withdrawalPage } from "../views/withdrawal.ts";
@@ -89,7 +89,8 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
   router.get("/cashier/s/:session/withdrawal", async (ctx) => {
     const l = await loadSession(ctx, deps);
     if (!l) return;
-    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL)
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     show(ctx, l, undefined, undefined, ctx.query.cancelled === "1" ? "done" : ctx.query.cancelled === "late" ? "late" : undefined);
   });
 
@@ -99,7 +100,8 @@ export function withdrawalRoutes(router: Router, deps: CashierDeps): void {
     const l = await loadSession(ctx, deps);
     if (!l) return;
     // A deposit session's form is on its own page, as a GET here would be sent: no payout, no payout form.
-    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL) return seeOther(ctx, sessionPath(l.frame.sessionToken, "deposit", l.frame.parent));
+    if (l.frame.session.intent !== SessionIntent.WITHDRAWAL)
+      return seeOther(ctx, sessionPath(l.frame.sessionToken, intentPage(l.frame.session.intent), l.frame.parent));
     const decoded = decodeWithdrawal(form, l, clientAddress(ctx));
     if (!decoded.ok) return show(ctx, l, valuesOf(form), decoded.errors);
     try {
