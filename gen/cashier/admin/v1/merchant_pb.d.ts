@@ -90,6 +90,13 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
    * @generated from field: optional bool player_cancel_withdrawal = 10;
    */
   playerCancelWithdrawal?: boolean | undefined;
+
+  /**
+   * The hosted Cashier's name, colours and corners; unset: the Cashier's own look, no merchant name.
+   *
+   * @generated from field: cashier.admin.v1.FrontendBranding branding = 11;
+   */
+  branding?: FrontendBranding | undefined;
 };
 
 /**
@@ -97,6 +104,62 @@ export declare type Frontend = Message<"cashier.admin.v1.Frontend"> & {
  * Use `create(FrontendSchema)` to create a new message.
  */
 export declare const FrontendSchema: GenMessage<Frontend>;
+
+/**
+ * FrontendBranding dresses a frontend's hosted Cashier. The engine refuses a
+ * colour pair below WCAG AA contrast (4.5:1), naming the field and the ratio.
+ *
+ * @generated from message cashier.admin.v1.FrontendBranding
+ */
+export declare type FrontendBranding = Message<"cashier.admin.v1.FrontendBranding"> & {
+  /**
+   * The merchant's name as players know it: plain text, 1 to 60 characters; the page's title and header show it.
+   *
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+
+  /**
+   * #rrggbb fill of the primary buttons; empty: the Cashier's own.
+   *
+   * @generated from field: string primary_color = 2;
+   */
+  primaryColor: string;
+
+  /**
+   * #rrggbb background of the page; empty: white.
+   *
+   * @generated from field: string background_color = 3;
+   */
+  backgroundColor: string;
+
+  /**
+   * #rrggbb text of the page, at least 4.5:1 on background_color; empty: the Cashier's own.
+   *
+   * @generated from field: string text_color = 4;
+   */
+  textColor: string;
+
+  /**
+   * square, rounded or pill; empty: rounded.
+   *
+   * @generated from field: string corner_style = 5;
+   */
+  cornerStyle: string;
+
+  /**
+   * Output only: the primary buttons' text colour the engine chose (white, else text_color, whichever reaches 4.5:1).
+   *
+   * @generated from field: string button_text_color = 6;
+   */
+  buttonTextColor: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.FrontendBranding.
+ * Use `create(FrontendBrandingSchema)` to create a new message.
+ */
+export declare const FrontendBrandingSchema: GenMessage<FrontendBranding>;
 
 /**
  * FrontendLimits bounds the amounts of one currency, each in its wire unit; an

@@ -515,6 +515,13 @@ export declare type CashierFrontend = Message<"cashier.engine.v1.CashierFrontend
    * @generated from field: bool player_cancel_withdrawal = 10;
    */
   playerCancelWithdrawal: boolean;
+
+  /**
+   * The merchant's name and look on the page; unset: the Cashier's own look.
+   *
+   * @generated from field: cashier.engine.v1.CashierBranding branding = 11;
+   */
+  branding?: CashierBranding | undefined;
 };
 
 /**
@@ -522,6 +529,62 @@ export declare type CashierFrontend = Message<"cashier.engine.v1.CashierFrontend
  * Use `create(CashierFrontendSchema)` to create a new message.
  */
 export declare const CashierFrontendSchema: GenMessage<CashierFrontend>;
+
+/**
+ * CashierBranding is a frontend's branding as the engine checked it: every
+ * colour #rrggbb and every pair at least WCAG AA.
+ *
+ * @generated from message cashier.engine.v1.CashierBranding
+ */
+export declare type CashierBranding = Message<"cashier.engine.v1.CashierBranding"> & {
+  /**
+   * The merchant's name, plain text: the page's title and header.
+   *
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+
+  /**
+   * Fill of the primary buttons.
+   *
+   * @generated from field: string primary_color = 2;
+   */
+  primaryColor: string;
+
+  /**
+   * Background of the page.
+   *
+   * @generated from field: string background_color = 3;
+   */
+  backgroundColor: string;
+
+  /**
+   * Text of the page.
+   *
+   * @generated from field: string text_color = 4;
+   */
+  textColor: string;
+
+  /**
+   * Text on the primary buttons, chosen by the engine.
+   *
+   * @generated from field: string button_text_color = 5;
+   */
+  buttonTextColor: string;
+
+  /**
+   * square, rounded or pill.
+   *
+   * @generated from field: string corner_style = 6;
+   */
+  cornerStyle: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.CashierBranding.
+ * Use `create(CashierBrandingSchema)` to create a new message.
+ */
+export declare const CashierBrandingSchema: GenMessage<CashierBranding>;
 
 /**
  * SavedCard is a card the customer kept; its number never leaves the engine.
