@@ -12,6 +12,7 @@ import type { CardDetails, ChargeRequest, PaymentParty } from "../processors/pro
 import { callWithin } from "../processors/call-within.ts";
 import { hmacHex } from "../../shared/hmac.ts";
 import { advance, type StepContext } from "./advance.ts";
+import { isMotoSale, motoOutcome } from "../domain/moto.ts";
 import type { Merchant } from "../ports/merchants.ts";
 import type { ProcessDeps } from "../ports/process-deps.ts";
 import type { RefundableSale } from "../ports/orders.ts";
@@ -116,6 +117,7 @@ export async function submitAttempt(
 ): Promise<Attempt> {
   // The request's customer when it is in memory; else the order's (a cascade attempt, an operator's approval).
   const party = customer ?? (await deps.orders.customer(a.orderRef));
+  const moto = isMotoSale(a);
   const charge: ChargeRequest = {
     traceId: a.traceId,
     amountMinor: a.amountMinor,
@@ -124,10 +126,13 @@ export async function submitAttempt(
     orderId: a.orderId,
     ...(party ? { customer: paymentParty(party) } : {}),
     returnUrl: challengeReturnUrl(deps, a.traceId),
+    // A MOTO sale has no customer at a browser: no 3-D Secure (domain/moto.ts).
+    ...(moto ? { moto: true } : {}),
   };
   const call = callFor(deps, a, charge, sale, ctx.merchant);
   // Nothing was sent: the attempt fails (E for a sale) with the refusal's words as its details.
   let outcome: ProcessorOutcome = call.ok ? await askProcessor(deps, a, call.call) : { kind: "unavailable", message: call.error.message };
+  if (moto) outcome = motoOutcome(outcome);
   // A challenge that this processor could never finish is refused by name, not left open.
   if (outcome.kind === "challenge") {
     const finish = deps.processors.capability(a.processor, "threeDSecure", ctx.merchant);

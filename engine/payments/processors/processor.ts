@@ -47,6 +47,12 @@ export interface ChargeRequest {
   customer?: PaymentParty;
   /** Where a real acquirer sends the customer back after its 3-D Secure page (Cashier's return route). */
   returnUrl?: string;
+  /**
+   * A mail or telephone order (the Backoffice's Virtual Terminal): the card was read out to an agent, so there is no
+   * customer to authenticate. The connector marks it MOTO in its acquirer's words and asks for no 3-D Secure (the
+   * returnUrl is given all the same, for an acquirer whose schema requires one on every payment).
+   */
+  moto?: boolean;
 }
 
 export interface RefundRequest extends ChargeRequest {

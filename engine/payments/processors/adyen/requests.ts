@@ -132,6 +132,9 @@ function shopper(req: SaleRequest): Record<string, unknown> {
  * name when the customer gave them, `browserInfo` when complete.
  * `captureDelayHours: 0` captures at once, whatever the account's default,
  * because a Cashier sale is a captured payment (and Adyen refunds only captured ones).
+ * A MOTO sale (the Virtual Terminal) is `shopperInteraction: "Moto"` with no `recurringProcessingModel` (a single
+ * keyed-in payment, not a stored card's): no channel, origin, browser data or 3-D Secure request; the returnUrl that
+ * Adyen's schema requires on every payment is still sent, and never used.
  */
 export function paymentBody(req: SaleRequest, s: AdyenSettings): Record<string, unknown> {
   const [expiryMonth, expiryYear] = expiry(req.card.expiry);
@@ -139,6 +142,20 @@ export function paymentBody(req: SaleRequest, s: AdyenSettings): Record<string, 
   if (req.card.cvv) card.cvc = req.card.cvv;
   const holder = `${req.customer?.firstName ?? ""} ${req.customer?.lastName ?? ""}`.trim();
   if (holder) card.holderName = holder;
+  if (req.moto) {
+    const moto: Record<string, unknown> = {
+      amount: amount(req),
+      reference: String(req.traceId),
+      merchantAccount: s.merchantAccount,
+      paymentMethod: card,
+      returnUrl: req.returnUrl ?? "",
+      shopperInteraction: "Moto",
+      captureDelayHours: 0,
+      ...shopper(req),
+    };
+    if (req.orderId) moto.merchantOrderReference = req.orderId;
+    return moto;
+  }
   const body: Record<string, unknown> = {
     amount: amount(req),
     reference: String(req.traceId),

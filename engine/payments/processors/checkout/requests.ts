@@ -61,7 +61,11 @@ const ipv4 = (ip: string | undefined) => (ip && /^(\d{1,3})(\.\d{1,3}){3}$/.test
 
 const BAD_EXPIRY = "the card's expiry is not MM/YYYY";
 
-/** `POST /payments` for a card sale, 3-D Secure on when there is a return URL for the customer to come back to. */
+/**
+ * `POST /payments` for a card sale, 3-D Secure on when there is a return URL for the customer to come back to. A MOTO
+ * sale (the Virtual Terminal) is `payment_type: "MOTO"`, out of scope of strong customer authentication: no `3ds`, no
+ * success or failure URL.
+ */
 export function saleBody(req: ChargeRequest, s: CheckoutSettings): Built {
   const exp = expiryOf(req.card.expiry);
   if (!exp) return { ok: false, why: BAD_EXPIRY };
@@ -80,7 +84,7 @@ export function saleBody(req: ChargeRequest, s: CheckoutSettings): Built {
     source,
     amount: req.amountMinor,
     currency: req.currency,
-    payment_type: "Regular",
+    payment_type: req.moto ? "MOTO" : "Regular",
     reference: String(req.traceId),
     capture: true,
     processing_channel_id: s.processingChannelId,
@@ -90,7 +94,7 @@ export function saleBody(req: ChargeRequest, s: CheckoutSettings): Built {
   const ip = ipv4(c?.ip);
   if (ip) body.payment_ip = ip;
   if (req.orderId) body.metadata = { order_id: req.orderId };
-  if (req.returnUrl) {
+  if (req.returnUrl && !req.moto) {
     if (req.returnUrl.length > 255) return { ok: false, why: "the return URL is longer than Checkout.com's 255 characters" };
     body["3ds"] = { enabled: true };
     body.success_url = req.returnUrl;

@@ -11,6 +11,7 @@ export type Operation = "sale" | "payout" | "refund";
 /**
  * The body of POST /v1/payments. The CVV goes only when given (a sale's first attempt); a refund made in the
  * Backoffice has no card number (it goes back to its sale's payment, named by original_payment_id) and sends no card.
+ * A MOTO sale (the Virtual Terminal) says `channel: "moto"`: the simulator then asks for no 3-D Secure.
  */
 export function paymentBody(operation: Operation, req: ChargeRequest | RefundRequest): Record<string, unknown> {
   const card: Record<string, string> = { number: req.card.number, expiry: req.card.expiry };
@@ -18,6 +19,7 @@ export function paymentBody(operation: Operation, req: ChargeRequest | RefundReq
   const body: Record<string, unknown> = { operation, amount: req.amountMinor, currency: req.currency };
   if (req.card.number || operation !== "refund") body.card = card;
   if ("saleTransactionId" in req) body.original_payment_id = req.saleTransactionId;
+  if (operation === "sale" && req.moto) body.channel = "moto";
   return body;
 }
 

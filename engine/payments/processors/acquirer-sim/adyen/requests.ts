@@ -17,6 +17,8 @@ export interface AdyenPaymentRequest {
   currency: string;
   card: { number: string; expiryMonth: string; expiryYear: string; holderName?: string };
   returnUrl: string;
+  /** shopperInteraction Moto: a mail or telephone order, never sent to 3-D Secure. */
+  moto: boolean;
   /** additionalData.RequestedTestAcquirerResponseCode. */
   testCode?: string;
 }
@@ -43,10 +45,17 @@ function readAmount(b: Record<string, unknown>): Read<{ value: number; currency:
   return { ok: true, value: { value: amount.value as number, currency: amount.currency } };
 }
 
+const SHOPPER_INTERACTIONS: ReadonlySet<string> = new Set(["Ecommerce", "ContAuth", "Moto", "POS"]);
+
 /** POST /payments. */
 export function readPaymentRequest(body: unknown): Read<AdyenPaymentRequest> {
   const b = obj(body);
   if (!b) return invalid("702", "Unable to parse the request body");
+  if (b.shopperInteraction !== undefined && !SHOPPER_INTERACTIONS.has(b.shopperInteraction as string))
+    return invalid("14_012", "Invalid shopperInteraction: Ecommerce, ContAuth, Moto or POS");
+  const moto = b.shopperInteraction === "Moto";
+  // A MOTO payment is keyed in by the merchant, once: no stored-card model.
+  if (moto && b.recurringProcessingModel !== undefined) return invalid("14_013", "recurringProcessingModel is not allowed with shopperInteraction Moto");
   for (const field of ["merchantAccount", "reference", "returnUrl"]) if (typeof b[field] !== "string" || b[field] === "") return missing(field);
   if ((b.reference as string).length > 80) return invalid("132", "Reference too long");
   if (!URL.canParse(b.returnUrl as string)) return invalid("14_004", "Invalid returnUrl");
@@ -72,6 +81,7 @@ export function readPaymentRequest(body: unknown): Read<AdyenPaymentRequest> {
       ...amount.value,
       card: { number: pm.number, expiryMonth: pm.expiryMonth.padStart(2, "0"), expiryYear: pm.expiryYear, holderName: pm.holderName as string | undefined },
       returnUrl: b.returnUrl as string,
+      moto,
       testCode: testCode === undefined ? undefined : String(testCode),
     },
   };

@@ -104,12 +104,13 @@ export const AUTHENTICATION_REQUIRED: CkoCode = c("20154", "3D Secure authentica
 export type CkoDecision = { kind: "approved" } | { kind: "declined"; code: CkoCode } | { kind: "challenge" };
 
 /** A card sale's outcome: the card first, then the amount. */
-export function decideSale(card: string, amountMinor: number, currency: string, threeDs: boolean): CkoDecision {
+export function decideSale(card: string, amountMinor: number, currency: string, threeDs: boolean, moto = false): CkoDecision {
   const byCard = DECLINE_CARDS[card];
   if (byCard) return { kind: "declined", code: byCard };
   if (threeDs && CHALLENGE_CARDS.has(card)) return { kind: "challenge" };
   if (threeDs && FRICTIONLESS_FAILED_CARDS.has(card)) return { kind: "declined", code: AUTHENTICATION_FAILED };
-  if (!threeDs && card === AUTHENTICATION_REQUIRED_CARD) return { kind: "declined", code: AUTHENTICATION_REQUIRED };
+  // A MOTO payment is out of scope of strong customer authentication: the card that demands it elsewhere approves.
+  if (!threeDs && !moto && card === AUTHENTICATION_REQUIRED_CARD) return { kind: "declined", code: AUTHENTICATION_REQUIRED };
   const byAmount = amountCode(amountMinor, currency, threeDs);
   return byAmount ? { kind: "declined", code: byAmount } : { kind: "approved" };
 }

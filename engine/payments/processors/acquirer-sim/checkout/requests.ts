@@ -22,6 +22,8 @@ export interface SaleRequest {
   reference?: string;
   capture: boolean;
   threeDs: boolean;
+  /** payment_type MOTO: a mail or telephone order, out of scope of strong customer authentication. */
+  moto: boolean;
   success_url?: string;
   failure_url?: string;
   processing_channel_id: string;
@@ -81,6 +83,9 @@ function checkCommon(b: Record<string, unknown>, codes: string[]): void {
 const isUrl = (v: unknown) => typeof v === "string" && /^https?:\/\/\S+$/.test(v) && URL.canParse(v);
 
 /** POST /payments: a card sale, or a card payout when the body has a `destination`. */
+/** The payment types the stand-in takes (Checkout.com's list, less Installment). */
+const PAYMENT_TYPES: ReadonlySet<string> = new Set(["Regular", "Recurring", "MOTO", "Unscheduled"]);
+
 export function readPaymentRequest(body: unknown, now: Date): Checked<SaleRequest | PayoutRequest> {
   const b = obj(body);
   if (!b) return { ok: false, codes: ["request_body_invalid"] };
@@ -121,6 +126,10 @@ export function readPaymentRequest(body: unknown, now: Date): Checked<SaleReques
   const threeDs = obj(b["3ds"]);
   if (b["3ds"] !== undefined && (!threeDs || (threeDs.enabled !== undefined && typeof threeDs.enabled !== "boolean"))) codes.push("3ds_invalid");
   if (b.success_url !== undefined && !isUrl(b.success_url)) codes.push("success_url_invalid");
+  if (b.payment_type !== undefined && !PAYMENT_TYPES.has(b.payment_type as string)) codes.push("payment_type_invalid");
+  const moto = b.payment_type === "MOTO";
+  // No customer is at a browser on a mail or telephone order: 3-D Secure cannot be asked for.
+  if (moto && threeDs?.enabled === true) codes.push("3ds_not_supported_for_moto");
   if (b.failure_url !== undefined && !isUrl(b.failure_url)) codes.push("failure_url_invalid");
   if (!card || codes.length > 0) return { ok: false, codes };
   return {
@@ -133,6 +142,7 @@ export function readPaymentRequest(body: unknown, now: Date): Checked<SaleReques
       reference: b.reference as string | undefined,
       capture: b.capture !== false,
       threeDs: threeDs?.enabled === true,
+      moto,
       success_url: b.success_url as string | undefined,
       failure_url: b.failure_url as string | undefined,
       processing_channel_id: b.processing_channel_id as string,
