@@ -32,6 +32,7 @@ import { Migration024OperatorPreferences } from "./migrations/024-operator-prefe
 import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts";
 import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
 import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
+import { Migration029FrontendBranding } from "./migrations/029-frontend-branding.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -60,6 +61,7 @@ const MIGRATIONS = [
   { name: "026-customer-blocks", class: Migration026CustomerBlocks },
   { name: "027-money-actions", class: Migration027MoneyActions },
   { name: "028-card-tokens", class: Migration028CardTokens },
+  { name: "029-frontend-branding", class: Migration029FrontendBranding },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

@@ -6,6 +6,7 @@
 import type { CashierSession } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
 import { TransactionStatus } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import { ASSETS_OF_CASHIER } from "../assets.ts";
+import { pageBrand } from "./brand.ts";
 import type { Html } from "../../pages/kit/html.ts";
 import type { Translator } from "../../pages/kit/i18n.ts";
 import { layout } from "../../pages/kit/layout.ts";
@@ -56,6 +57,7 @@ export function sessionPage(
       scripts: [ASSETS_OF_CASHIER.form, ASSETS_OF_CASHIER.typing],
       refreshWithoutScript: p.refreshWithoutScript,
       goTo: p.goTo,
+      brand: pageBrand(f.session.frontendSettings?.branding),
     }).value,
   };
 }

@@ -28,18 +28,23 @@ export interface Shell {
    * without that site in the form's CSP form-action (the Cashier's way to an acquirer's 3-D Secure page).
    */
   goTo?: string;
+  /**
+   * A frontend's branding (edge/cashier/views/brand.ts): its name after the title and in a header above the page,
+   * its custom properties in a <style> under the nonce, after the stylesheet they override.
+   */
+  brand?: { name: string; css: string };
 }
 
 export function layout(s: Shell): Html {
   return html`<!doctype html>
 <html lang="${s.tr.locale}" dir="${s.tr.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex">${s.goTo ? html`<meta http-equiv="refresh" content="0; url=${s.goTo}">` : ""}<title>${s.title}</title>
+<meta name="robots" content="noindex">${s.goTo ? html`<meta http-equiv="refresh" content="0; url=${s.goTo}">` : ""}<title>${s.brand ? `${s.title} · ${s.brand.name}` : s.title}</title>
 <link rel="icon" href="${ASSETS.icon.url}" type="image/svg+xml">
-<link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">
+<link rel="stylesheet" href="${ASSETS.css.url}" integrity="${ASSETS.css.integrity}" nonce="${s.nonce}">${s.brand ? html`\n<style nonce="${s.nonce}">${s.brand.css}</style>` : ""}
 <script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
     (a) => html`\n<script src="${a.url}" integrity="${a.integrity}" nonce="${s.nonce}" defer></script>`,
   )}${s.refreshWithoutScript ? html`\n<noscript><meta http-equiv="refresh" content="${s.refreshWithoutScript}"></noscript>` : ""}</head>
-<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}${s.expiresIn !== undefined ? html` data-expires-in="${String(s.expiresIn)}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
+<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}${s.expiresIn !== undefined ? html` data-expires-in="${String(s.expiresIn)}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>${s.brand ? html`\n<header class="brand"><p class="brand-name">${s.brand.name}</p></header>` : ""}
 <main id="main" tabindex="-1">${s.body}</main></body></html>
 `;
 }

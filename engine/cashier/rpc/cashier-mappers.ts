@@ -2,6 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
+  CashierBrandingSchema,
   CashierFrontendSchema,
   CashierSessionSchema,
   SavedCardSchema,
@@ -10,6 +11,7 @@ import {
   type NewCard,
   type StartSessionRequest,
 } from "../../../gen/cashier/engine/v1/cashier_service_pb.js";
+import { buttonTextOf } from "../../shared/branding.ts";
 import { MoneySchema, type Money } from "../../../gen/cashier/engine/v1/money_pb.js";
 import { MaskedCardSchema } from "../../../gen/cashier/engine/v1/transaction_pb.js";
 import type { CardSource } from "../app/cashier-forms.ts";
@@ -90,6 +92,16 @@ export function sessionToProto(v: SessionView): CashierSession {
       saveCards: st.saveCards,
       closedLoopWithdrawals: st.closedLoopWithdrawals,
       playerCancelWithdrawal: st.playerCancelWithdrawal,
+      branding: st.branding
+        ? create(CashierBrandingSchema, {
+            displayName: st.branding.displayName,
+            primaryColor: st.branding.primaryColor,
+            backgroundColor: st.branding.backgroundColor,
+            textColor: st.branding.textColor,
+            buttonTextColor: buttonTextOf(st.branding),
+            cornerStyle: st.branding.cornerStyle,
+          })
+        : undefined,
     }),
     savedCards: v.savedCards.map((c) =>
       create(SavedCardSchema, {

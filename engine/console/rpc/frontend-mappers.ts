@@ -4,7 +4,8 @@
  * (engine/payments/app/merchant-spec.ts) and refuses the same faults by field name.
  */
 import { create } from "@bufbuild/protobuf";
-import { FrontendLimitsSchema, FrontendSchema, type Frontend } from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { FrontendBrandingSchema, FrontendLimitsSchema, FrontendSchema, type Frontend } from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { buttonTextOf } from "../../shared/branding.ts";
 import type { FrontendWithSettings } from "../../payments/index.ts";
 import { LIMIT_FIELDS } from "../../payments/index.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
@@ -20,6 +21,7 @@ export const FRONTEND_FIELDS = [
   "save_cards",
   "closed_loop_withdrawals",
   "player_cancel_withdrawal",
+  "branding",
 ] as const;
 export type FrontendField = (typeof FRONTEND_FIELDS)[number];
 
@@ -33,6 +35,7 @@ const PROTO_KEY = {
   save_cards: "saveCards",
   closed_loop_withdrawals: "closedLoopWithdrawals",
   player_cancel_withdrawal: "playerCancelWithdrawal",
+  branding: "branding",
 } as const satisfies Record<FrontendField, keyof Frontend>;
 
 /** The stored frontend as operators see it: every setting present, defaults included. */
@@ -59,6 +62,16 @@ export function frontendToProto(f: FrontendWithSettings): Frontend {
     saveCards: s.saveCards,
     closedLoopWithdrawals: s.closedLoopWithdrawals,
     playerCancelWithdrawal: s.playerCancelWithdrawal,
+    branding: s.branding
+      ? create(FrontendBrandingSchema, {
+          displayName: s.branding.displayName,
+          primaryColor: s.branding.primaryColor,
+          backgroundColor: s.branding.backgroundColor,
+          textColor: s.branding.textColor,
+          cornerStyle: s.branding.cornerStyle,
+          buttonTextColor: buttonTextOf(s.branding),
+        })
+      : undefined,
   });
 }
 
@@ -102,5 +115,15 @@ export function frontendEntryOf(f: Frontend, field: string): Record<string, unkn
     save_cards: f.saveCards,
     closed_loop_withdrawals: f.closedLoopWithdrawals,
     player_cancel_withdrawal: f.playerCancelWithdrawal,
+    // button_text_color is the engine's output, never read back in.
+    branding: f.branding
+      ? {
+          display_name: f.branding.displayName,
+          primary_color: f.branding.primaryColor,
+          background_color: f.branding.backgroundColor,
+          text_color: f.branding.textColor,
+          corner_style: f.branding.cornerStyle || undefined,
+        }
+      : undefined,
   };
 }

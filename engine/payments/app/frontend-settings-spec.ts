@@ -6,6 +6,7 @@
  */
 import type { CurrencyLimits } from "../../shared/money.ts";
 import { DEFAULT_FRONTEND_SETTINGS, type FrontendSettings, LIMIT_FIELDS } from "../domain/frontend-settings.ts";
+import { parseBranding } from "./branding-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 
 export const MAX_ALLOWED_ORIGINS = 20;
@@ -111,6 +112,7 @@ export function parseFrontendSettings(f: Record<string, unknown>, fw: string, cu
   const dupPreset = depositPresets.findIndex((a, i) => depositPresets.indexOf(a) !== i);
   if (dupPreset >= 0) throw new MerchantsFileError(`${fw}.deposit_presets[${dupPreset}]`, `repeats ${depositPresets[dupPreset]}`);
   const d = DEFAULT_FRONTEND_SETTINGS;
+  const branding = parseBranding(f.branding, `${fw}.branding`);
   return {
     allowedOrigins,
     depositPresets,
@@ -119,5 +121,6 @@ export function parseFrontendSettings(f: Record<string, unknown>, fw: string, cu
     saveCards: flag(f, "save_cards", fw, d.saveCards),
     closedLoopWithdrawals: flag(f, "closed_loop_withdrawals", fw, d.closedLoopWithdrawals),
     playerCancelWithdrawal: flag(f, "player_cancel_withdrawal", fw, d.playerCancelWithdrawal),
+    ...(branding ? { branding } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * merchants file writes them, so a setting reads back as it was given.
  */
 import type { CurrencyLimits } from "../../shared/money.ts";
+import type { Branding } from "../../shared/branding.ts";
 
 export interface FrontendSettings {
   /** Origins (scheme://host[:port]) that may frame the Cashier and receive its events; empty: no framing. */
@@ -22,6 +23,8 @@ export interface FrontendSettings {
   closedLoopWithdrawals: boolean;
   /** Whether the customer may cancel their own pending withdrawal (off: the UK Gambling Commission forbids it). */
   playerCancelWithdrawal: boolean;
+  /** The merchant's name, colours and corners on its hosted Cashier (branding-spec.ts); absent: the Cashier's own look. */
+  branding?: Branding;
 }
 
 /** CONTRACT 9's defaults: no framing, no presets, no limits, English, saved cards on, closed loop on, no cancel. */

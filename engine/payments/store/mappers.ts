@@ -126,6 +126,7 @@ function frontendOf(f: InferEntity<typeof FrontendEntity>): FrontendWithSettings
       saveCards: f.saveCards,
       closedLoopWithdrawals: f.closedLoopWithdrawals,
       playerCancelWithdrawal: f.playerCancelWithdrawal,
+      ...(f.branding ? { branding: f.branding } : {}),
     },
   };
 }

@@ -86,6 +86,7 @@ function frontendColumnsOf(f: FrontendSpec) {
     saveCards: settings.saveCards,
     closedLoopWithdrawals: settings.closedLoopWithdrawals,
     playerCancelWithdrawal: settings.playerCancelWithdrawal,
+    branding: settings.branding ?? null,
   };
 }
 
