@@ -36,6 +36,8 @@ import { createSender } from "./payments/callbacks/http-sender.ts";
 import { callbackUrlCheck } from "./payments/callbacks/address-guard.ts";
 import { PgCallbackStore } from "./payments/store/callback-store.ts";
 import { PgBlockList } from "./payments/store/block-lookup.ts";
+import { PgRiskRules } from "./payments/store/risk-rules-store.ts";
+import { PgRiskRuleStore } from "./console/store/risk-rule-store.ts";
 import { PgCustomerStore } from "./console/store/customer-store.ts";
 import { startWorkers, stopWorkers, wakeWorkers, type Workers } from "./workers.ts";
 import { scheduleFromConfig } from "./payments/app/schedule.ts";
@@ -226,7 +228,9 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     followUps: new PgFollowUpStore(orm),
     callbacks: new PgCallbackStore(orm, origin),
     blocks: new PgBlockList(orm),
+    risk: new PgRiskRules(orm, undefined, (fields, message) => log.warn(fields, message)),
     customers: new PgCustomerStore(orm),
+    riskRules: new PgRiskRuleStore(orm),
     processors: processorRegistry(config, sim, schedule.processor.timeoutMs, supervision),
     keys,
     send: createSender({ allowPrivate: config.callbackAllowPrivate }),

@@ -22,6 +22,8 @@ import { consoleSettingsService, type ConsoleSettingsDeps } from "./console/rpc/
 import { consoleWorkService, type ConsoleWorkDeps } from "./console/rpc/console-work-service.ts";
 import { consoleMoneyService } from "./console/rpc/console-money-service.ts";
 import { consoleCustomerService, type ConsoleCustomerDeps } from "./console/rpc/console-customer-service.ts";
+import { ConsoleRiskService, file_cashier_admin_v1_console_risk_service } from "../gen/cashier/admin/v1/console_risk_service_pb.js";
+import { consoleRiskService, type ConsoleRiskDeps } from "./console/rpc/console-risk-service.ts";
 import type { MerchantAdminDeps } from "./console/rpc/merchant-admin.ts";
 import { registration, type ServiceRegistration } from "./rpc/server.ts";
 
@@ -36,7 +38,7 @@ export interface ServiceTokens {
 }
 
 /** What the services' handlers need, wired by engine.ts. */
-export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps & ConsoleCustomerDeps;
+export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps & ConsoleCustomerDeps & ConsoleRiskDeps;
 
 /** Every service the engine answers, each behind the tokens of the callers it is for. */
 export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens): ServiceRegistration[] {
@@ -53,6 +55,8 @@ export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens):
     registration(ConsoleMoneyService, consoleMoneyService(deps), tokens.backoffice),
     // The customer page: notes and blocks (enforced by Process, payments/domain/blocks.ts).
     registration(ConsoleCustomerService, consoleCustomerService(deps), tokens.backoffice),
+    // A merchant's risk rules and their dry run (enforced by Process, payments/domain/risk-rules.ts).
+    registration(ConsoleRiskService, consoleRiskService(deps), tokens.backoffice),
   ];
 }
 
@@ -66,5 +70,6 @@ export const REFLECTED_FILES: DescFile[] = [
   file_cashier_admin_v1_console_settings_service,
   file_cashier_admin_v1_console_money_service,
   file_cashier_admin_v1_console_customer_service,
+  file_cashier_admin_v1_console_risk_service,
   file_cashier_engine_v1_errors,
 ];

@@ -103,6 +103,8 @@ export const ERROR_CODES = {
   OPERATOR_DECISION: 9007,
   /** An operator's block (the customer, a card, an e-mail or a BIN) refused the transaction before any processor was called. */
   CUSTOMER_BLOCKED: 9008,
+  /** One of the merchant's risk rules (velocity, country mismatch, deposit limit) refused the transaction before any processor was called. */
+  RISK_DECLINED: 9009,
 } as const;
 
 /** What an engine answers (UNAVAILABLE, with its ErrorDetail) when its database is not there; the edge tells that from an unreachable engine by the ErrorDetail, not by these words. */

@@ -33,6 +33,7 @@ import { Migration026CustomerBlocks } from "./migrations/026-customer-blocks.ts"
 import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
 import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
 import { Migration029FrontendBranding } from "./migrations/029-frontend-branding.ts";
+import { Migration030RiskRules } from "./migrations/030-risk-rules.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -62,6 +63,7 @@ const MIGRATIONS = [
   { name: "027-money-actions", class: Migration027MoneyActions },
   { name: "028-card-tokens", class: Migration028CardTokens },
   { name: "029-frontend-branding", class: Migration029FrontendBranding },
+  { name: "030-risk-rules", class: Migration030RiskRules },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

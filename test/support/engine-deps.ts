@@ -13,6 +13,7 @@ import { createSender } from "../../engine/payments/callbacks/http-sender.ts";
 import { ownAccounts, ProcessorRegistry } from "../../engine/payments/processors/registry.ts";
 import { deriveKeys } from "../../engine/security/keys.ts";
 import { PgCallbackStore } from "../../engine/payments/store/callback-store.ts";
+import { PgRiskRules } from "../../engine/payments/store/risk-rules-store.ts";
 import { PgBlockList } from "../../engine/payments/store/block-lookup.ts";
 import { PgFollowUpStore } from "../../engine/payments/store/follow-up-store.ts";
 import { PgMerchantStore } from "../../engine/payments/store/merchant-store.ts";
@@ -56,6 +57,7 @@ export function useEngineDeps(t: { before(fn: () => Promise<void>): void; teardo
       followUps: new PgFollowUpStore(orm),
       callbacks: new PgCallbackStore(orm, "in-process"),
       blocks: new PgBlockList(orm),
+      risk: new PgRiskRules(orm, 1),
       processors: new ProcessorRegistry(ownAccounts(sim.sim.url, TEST_KEYS, 5000), { timeoutMs: 5000 }),
       keys,
       send: createSender({ allowPrivate: true }),

@@ -27,6 +27,8 @@ export const ACTIONS = [
   "transaction.cancel",
   "merchant.update",
   "merchant.rotate_secret",
+  // Risk rules decide which sales and payouts are refused before any processor: admins only (docs/backoffice-operations.md, Risk rules).
+  "risk.edit",
   "operator.read",
   "operator.manage",
   "audit.read",

@@ -1,6 +1,6 @@
 /**
  * The Process use case: authenticate -> validate -> load (frontend, refunded
- * sale) -> create the order idempotently -> the operators' blocks -> Validation with the platform (when
+ * sale) -> create the order idempotently -> the operators' blocks -> the merchant's risk rules -> Validation with the platform (when
  * the merchant has a validation_url) -> run the attempt -> answer. A repeat
  * with the same parameters answers the order's current attempt and processes
  * nothing; other parameters under a used order_id are ORDER_CONFLICT.
@@ -31,6 +31,8 @@ import type { Routing } from "../domain/routing.ts";
 import { validateWithPlatform } from "./validate-with-platform.ts";
 import { resolveCardToken, useCardToken, type TokenResolution } from "./card-token-use.ts";
 import { blockedDecision, blockKeys, refusingBlock } from "../domain/blocks.ts";
+import { refusingRiskRule } from "./risk-check.ts";
+import { riskDecision } from "../domain/risk-rules.ts";
 
 /** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
 export interface OrderOrigin {
@@ -199,6 +201,9 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
     cardFingerprint: draft.cardFingerprint,
   });
   const block = keys.length > 0 ? refusingBlock(keys, await deps.blocks.held(merchant.id, keys)) : undefined;
+  // The merchant's risk rules, when no block refused (docs/backoffice-operations.md, Risk rules): the rules from the
+  // cache and, when any counts, one query for all their counts, read before the order is made as the blocks are.
+  const risky = block ? undefined : await refusingRiskRule(deps, merchant.id, input, draft.cardFingerprint, now);
   if (token.kind === "card") {
     const lost = await useCardToken(deps, token, now);
     if (lost) return fail(domainError("INVALID_FIELDS", describeViolations(lost), lost));
@@ -242,6 +247,10 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
   // The order's first attempt is declined by the block read above, as a decline of the platform's Validation would be.
   if (block) {
     const declined = await advance(deps, created.attempt, blockedDecision(input.type, block), ctx);
+    return { ok: true, attempt: declined.attempt, merchant, replayed: false };
+  }
+  if (risky) {
+    const declined = await advance(deps, created.attempt, riskDecision(input.type, risky), ctx);
     return { ok: true, attempt: declined.attempt, merchant, replayed: false };
   }
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {

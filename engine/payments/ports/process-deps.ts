@@ -13,6 +13,7 @@ import type { MerchantDirectory } from "./merchants.ts";
 import type { OrderStore } from "./orders.ts";
 import type { CardTokenStore } from "./card-tokens.ts";
 import type { BlockList } from "./blocks.ts";
+import type { RiskRuleSource } from "./risk.ts";
 
 /** Everything a payments use case may call, wired once by engine.ts (and by test/support/engine-deps.ts). */
 export interface ProcessDeps {
@@ -24,6 +25,8 @@ export interface ProcessDeps {
   callbacks: CallbackLog;
   /** The operators' held blocks, looked up once per sale or payout before any processor or Validation call. */
   blocks: BlockList;
+  /** The merchant's risk rules and their one counts query, read after the blocks and before any processor or Validation call. */
+  risk: RiskRuleSource;
   processors: ProcessorRegistry;
   keys: Keys;
   send: Send;

@@ -6,3 +6,4 @@
 export { selectAttempts } from "./attempt-select.ts";
 export { customerFromRecord, customerRecord } from "./customer-record.ts";
 export { attemptFromRow } from "./mappers.ts";
+export { storedFields } from "./risk-rules-store.ts";

@@ -29,6 +29,7 @@ import { PayoutFirstApprovalEntity } from "./payout-first-approval.entity.ts";
 import { PayoutHoldEntity } from "./payout-hold.entity.ts";
 import { RefundFirstApprovalEntity } from "./refund-first-approval.entity.ts";
 import { CustomerBlockEntity } from "./customer-block.entity.ts";
+import { RiskRuleEntity } from "./risk-rule.entity.ts";
 import { CustomerNoteEntity } from "./customer-note.entity.ts";
 import { CardTokenEntity } from "./card-token.entity.ts";
 import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
@@ -67,6 +68,7 @@ export const ENTITIES = [
   RefundFirstApprovalEntity,
   // Operators' blocks and notes on customers (026).
   CustomerBlockEntity,
+  RiskRuleEntity,
   CustomerNoteEntity,
   // The hosted payment fields' card tokens (028).
   CardTokenEntity,

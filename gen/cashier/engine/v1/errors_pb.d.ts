@@ -348,6 +348,15 @@ export enum ErrorCode {
    * @generated from enum value: ERROR_CODE_CUSTOMER_BLOCKED = 9008;
    */
   CUSTOMER_BLOCKED = 9008,
+
+  /**
+   * One of the merchant's risk rules (velocity, country mismatch, a customer's
+   * deposit limit) refused the sale or payout before any processor was called;
+   * error_details is the catalogue's words, never the rule's name.
+   *
+   * @generated from enum value: ERROR_CODE_RISK_DECLINED = 9009;
+   */
+  RISK_DECLINED = 9009,
 }
 
 /**
