@@ -37,8 +37,8 @@ function page(b = brand()) {
 t.test("a branded page names the merchant in its title and header, escaped", async (t) => {
   const h = page().html;
   t.match(h, /<title>[^<]+ · Lucky &#60;Star&#62; &#38; Co<\/title>/);
-  t.match(h, '<header class="brand"><p class="brand-name">Lucky &#60;Star&#62; &#38; Co</p></header>');
-  t.ok(h.indexOf('class="brand"') < h.indexOf("<main"), "the header comes before the main landmark");
+  t.match(h, '<header class="merchant-header"><p class="merchant-name">Lucky &#60;Star&#62; &#38; Co</p></header>');
+  t.ok(h.indexOf('class="merchant-header"') < h.indexOf("<main"), "the header comes before the main landmark");
 });
 
 t.test("the colours and corners go in a nonce'd <style> after the stylesheet, never a style attribute", async (t) => {
@@ -61,7 +61,7 @@ t.test("no branding: the Cashier's own look and title", async (t) => {
     { csrfToken: "x", submissionKey: "k" },
   ).html;
   t.notOk(h.includes("<style"), "no brand style");
-  t.notOk(h.includes('<header class="brand">'), "no brand header");
+  t.notOk(h.includes('class="merchant-header"'), "no brand header");
   t.notOk(/<title>[^<]* · /.test(h), "the title names no merchant");
 });
 
