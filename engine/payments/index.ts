@@ -12,6 +12,7 @@ export { cancelSaleByOperator } from "./app/cancel-sale.ts";
 export { saleCancelRefusal } from "./domain/sale-cancel.ts";
 export { MIN_SECRET_LENGTH, MerchantsFileError, parseFrontend, parseMerchantEntry, parseProcessorAccounts } from "./app/merchant-spec.ts";
 export { processTransaction, type OrderOrigin } from "./app/process-transaction.ts";
+export { BACKOFFICE_MAKER, motoNotificationUrl } from "./domain/moto.ts";
 export { cardTokenHash, sealTokenCard } from "./app/card-token-use.ts";
 export type { CardTokenStore } from "./ports/card-tokens.ts";
 export { connectorCatalogue, type ConnectorEntry } from "./app/connector-catalogue.ts";

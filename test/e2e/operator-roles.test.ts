@@ -4,7 +4,7 @@
  * refused with PERMISSION_DENIED naming the action (and audited); the
  * expected table is written here from the roles' definitions (viewer reads,
  * support adds redelivery and check now, payouts adds payout decisions, holds,
- * refunds and sale cancels, admin
+ * refunds, sale cancels and the Virtual Terminal's MOTO sale, admin
  * everything), not read from the code. An operator scoped to one merchant
  * sees and acts on nothing of another: those answer NOT_FOUND. Card numbers come back masked.
  */
@@ -37,6 +37,15 @@ const CALLS: Record<string, Call> = {
   "transaction.refund": (c, s) =>
     c.refundSale({ context: ctx(s), traceId: 987_654, amount: { amountMinor: 100n, currency: "EUR" }, reason: "role walk", requestId: "role-walk-refund" }),
   "transaction.cancel": (c, s) => c.cancelSale({ context: ctx(s), traceId: 987_654, reason: "role walk" }),
+  // A merchant that does not exist: NOT_FOUND when let through, nothing charged.
+  "transaction.moto": (c, s) =>
+    c.takeMotoPayment({
+      context: ctx(s),
+      merchantId: "m-none",
+      amount: { amountMinor: 100n, currency: "EUR" },
+      reason: "role walk",
+      requestId: "role-walk-moto",
+    }),
   "merchant.update": (c, s) => c.setFourEyesThresholds({ context: ctx(s), merchantId: "m-single", thresholds: [] }),
   "merchant.rotate_secret": (c, s) => c.rotateMerchantSecret({ context: ctx(s), rotation: { merchantId: "m-none", newSecret: "a-new-secret-0123456789" } }),
   "operator.read": (c, s) => c.listOperators({ context: ctx(s) }),
@@ -50,7 +59,16 @@ const EXPECTED: Record<string, string[]> = {
   viewer: READS,
   support: [...READS, "callback.redeliver", "transaction.check"],
   // Money moves from payouts up (docs/backoffice-operations.md, Money actions).
-  payouts: [...READS, "callback.redeliver", "transaction.check", "payout.decide", "payout.hold", "transaction.refund", "transaction.cancel"],
+  payouts: [
+    ...READS,
+    "callback.redeliver",
+    "transaction.check",
+    "payout.decide",
+    "payout.hold",
+    "transaction.refund",
+    "transaction.cancel",
+    "transaction.moto",
+  ],
   admin: Object.keys(CALLS),
 };
 
@@ -79,7 +97,7 @@ t.test("every (role, action) pair: allowed, or PERMISSION_DENIED naming the acti
     }
   }
   const denied = await svc().sql<{ n: string }>("select count(*) as n from audit_log where outcome = 'failure' and detail like 'role % does not allow %'");
-  t.equal(Number(denied[0].n), 12 + 10 + 6, "each refused action is in the audit log");
+  t.equal(Number(denied[0].n), 13 + 11 + 6, "each refused action is in the audit log");
   const targets = await svc().sql<{ action: string; target: string }>(
     "select action, target from audit_log where actor = 'walk-viewer' and outcome = 'failure' and action in ('payout.decide', 'callback.redeliver', 'transaction.check', 'operator.manage') order by id",
   );

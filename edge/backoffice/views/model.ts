@@ -22,6 +22,7 @@ export type Action =
   | "payout.hold"
   | "transaction.refund"
   | "transaction.cancel"
+  | "transaction.moto"
   | "merchant.read"
   | "merchant.update"
   | "merchant.rotate_secret"

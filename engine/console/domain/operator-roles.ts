@@ -25,6 +25,7 @@ export const ACTIONS = [
   "payout.hold",
   "transaction.refund",
   "transaction.cancel",
+  "transaction.moto",
   "merchant.update",
   "merchant.rotate_secret",
   // Risk rules decide which sales and payouts are refused before any processor: admins only (docs/backoffice-operations.md, Risk rules).
@@ -41,11 +42,21 @@ const VIEWER: readonly Action[] = ["transaction.read", "payout.read", "merchant.
 // money move again: payouts and up (docs/backoffice-operations.md, Blocks).
 const SUPPORT: readonly Action[] = [...VIEWER, "callback.redeliver", "transaction.check", "customer.note", "customer.block"];
 /**
- * Money moves from payouts up: deciding payouts, holding them, refunding and cancelling sales. Support answers
- * customers and redelivers callbacks but moves no money: a refund or a cancellation is a decision on the merchant's
- * funds, audited and four-eyed as a payout's approval is (docs/backoffice-operations.md, Money actions).
+ * Money moves from payouts up: deciding payouts, holding them, refunding and cancelling sales, and taking a card sale
+ * by phone (the Virtual Terminal, transaction.moto). Support answers customers and redelivers callbacks but moves no
+ * money: a refund or a cancellation is a decision on the merchant's funds, audited and four-eyed as a payout's
+ * approval is, and a keyed-in sale charges a card no customer authenticates (docs/backoffice-operations.md, Money
+ * actions and Virtual Terminal).
  */
-const PAYOUTS: readonly Action[] = [...SUPPORT, "payout.decide", "payout.hold", "transaction.refund", "transaction.cancel", "customer.unblock"];
+const PAYOUTS: readonly Action[] = [
+  ...SUPPORT,
+  "payout.decide",
+  "payout.hold",
+  "transaction.refund",
+  "transaction.cancel",
+  "transaction.moto",
+  "customer.unblock",
+];
 
 /** The roles table. */
 export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Action>>> = {

@@ -3,7 +3,8 @@
  * authorized by its own action in the roles table (transaction.refund,
  * transaction.cancel, payout.hold, payout.decide) before it decodes into a
  * use case (app/console-refunds.ts, console-sale-cancel.ts, payout-holds.ts,
- * console-payouts.ts). GetMoneyActions tells the console what to offer on a
+ * console-payouts.ts), and the Virtual Terminal's TakeMotoPayment (transaction.moto, app/virtual-terminal.ts).
+ * GetMoneyActions tells the console what to offer on a
  * transaction, from the same rules the actions apply.
  */
 import { create } from "@bufbuild/protobuf";
@@ -17,6 +18,7 @@ import {
   RefundApprovalSchema,
   RefundSaleResponseSchema,
   ReleasePayoutResponseSchema,
+  TakeMotoPaymentResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_money_service_pb.js";
 import { BulkApprovalResultSchema, PayoutDecision as PbDecision } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
@@ -31,12 +33,13 @@ import { decideConsolePayout, reasonFaults } from "../app/console-payouts.ts";
 import { refundFromConsole } from "../app/console-refunds.ts";
 import { cancelSaleFromConsole } from "../app/console-sale-cancel.ts";
 import { holdPayout, releasePayout } from "../app/payout-holds.ts";
+import { takeMotoPayment } from "../app/virtual-terminal.ts";
 import type { BackofficeDeps } from "../ports/ports.ts";
 import { ConsoleRefusal } from "../domain/console-rules.ts";
 import { inScope } from "../domain/operator-roles.ts";
 import { callerOf, consoleCall, payoutsTarget } from "./console-mappers.ts";
 import { notFound } from "./console-scope.ts";
-import { holdToProto } from "./money-mappers.ts";
+import { holdToProto, motoFormOf } from "./money-mappers.ts";
 import { reasonFromProto } from "./work-payouts.ts";
 
 type Deps = ProcessDeps & BackofficeDeps;
@@ -163,6 +166,14 @@ export function consoleMoneyService(deps: Deps): ServiceImpl<typeof ConsoleMoney
           }
         }
         return create(BulkDecidePayoutsResponseSchema, { results });
+      }),
+
+    takeMotoPayment: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.moto", `merchant:${req.merchantId}`);
+        const r = await takeMotoPayment(deps, who, motoFormOf(req, amountOf(req.amount)));
+        if (!r.ok) throw toRpcError(r.error);
+        return create(TakeMotoPaymentResponseSchema, { transaction: attemptToProto(r.attempt), replayed: r.replayed });
       }),
   };
 }

@@ -34,9 +34,12 @@ import { blockedDecision, blockKeys, refusingBlock } from "../domain/blocks.ts";
 import { refusingRiskRule } from "./risk-check.ts";
 import { riskDecision } from "../domain/risk-rules.ts";
 
-/** Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. */
+/**
+ * Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. `backoffice:<login>`: the
+ * Backoffice's Virtual Terminal, whose sale is sent MOTO (domain/moto.ts).
+ */
 export interface OrderOrigin {
-  createdBy: "api" | "customer";
+  createdBy: "api" | "customer" | `backoffice:${string}`;
   /** The hosted Cashier session the order is made in. */
   session?: {
     ref: number;
@@ -243,7 +246,8 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
     return { ok: true, attempt, merchant, replayed: true };
   }
   // A session's order answers the customer, not the platform: every change is notified, and its first result.
-  const ctx = { merchant, afterReply: origin?.session !== undefined, updatedBy: "system" };
+  // An operator's MOTO sale answers the console, not the platform: the same.
+  const ctx = { merchant, afterReply: origin?.session !== undefined || origin?.createdBy.startsWith("backoffice:") === true, updatedBy: "system" };
   // The order's first attempt is declined by the block read above, as a decline of the platform's Validation would be.
   if (block) {
     const declined = await advance(deps, created.attempt, blockedDecision(input.type, block), ctx);

@@ -10,6 +10,16 @@ import type { ProcessorOutcome } from "./outcome.ts";
 /** The maker of every order the Backoffice makes: `backoffice:<login>`. */
 export const BACKOFFICE_MAKER = "backoffice:";
 
+const base = (url: string) => url.replace(/\/+$/, "");
+
+/**
+ * Where a MOTO sale's status notifications go: no platform sent its notification_url, so `{platform_url}/Notification`,
+ * beside the platform's other methods under platform_url (UpdatePayout, RecordFailedDeposit); none without one.
+ */
+export function motoNotificationUrl(m: { platformUrl: string | null }): string {
+  return m.platformUrl ? `${base(m.platformUrl)}/Notification` : "";
+}
+
 /** Whether the attempt is a MOTO sale: a sale whose order an operator made. */
 export function isMotoSale(a: Pick<Attempt, "type" | "createdBy">): boolean {
   return a.type === "sale" && a.createdBy.startsWith(BACKOFFICE_MAKER);

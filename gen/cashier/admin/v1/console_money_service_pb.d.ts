@@ -6,14 +6,112 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import type { Message } from "@bufbuild/protobuf";
 import type { ConsoleContext } from "./console_pb.js";
 import type { Money } from "../../engine/v1/money_pb.js";
+import type { CardInput, Customer } from "../../engine/v1/engine_service_pb.js";
+import type { Transaction } from "../../engine/v1/transaction_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { BulkApprovalResult, PayoutDecision, PayoutHold, PayoutReason } from "./console_work_service_pb.js";
-import type { Transaction } from "../../engine/v1/transaction_pb.js";
 
 /**
  * Describes the file cashier/admin/v1/console_money_service.proto.
  */
 export declare const file_cashier_admin_v1_console_money_service: GenFile;
+
+/**
+ * TakeMotoPaymentRequest is one sale keyed in by an operator.
+ *
+ * @generated from message cashier.admin.v1.TakeMotoPaymentRequest
+ */
+export declare type TakeMotoPaymentRequest = Message<"cashier.admin.v1.TakeMotoPaymentRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant (within the operator's scope).
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The merchant's frontend whose amounts and currencies the sale follows.
+   *
+   * @generated from field: string frontend = 3;
+   */
+  frontend: string;
+
+  /**
+   * The amount, in one of the frontend's currencies.
+   *
+   * @generated from field: cashier.engine.v1.Money amount = 4;
+   */
+  amount?: Money | undefined;
+
+  /**
+   * The customer: pin, e-mail, first and last name and country at least, as Process requires them.
+   *
+   * @generated from field: cashier.engine.v1.Customer customer = 5;
+   */
+  customer?: Customer | undefined;
+
+  /**
+   * The card as the customer read it out; never kept past the attempt, the CVV never stored.
+   *
+   * @generated from field: cashier.engine.v1.CardInput card = 6;
+   */
+  card?: CardInput | undefined;
+
+  /**
+   * Why, or the call's reference (1 to 255 characters, no card number): in the audit log.
+   *
+   * @generated from field: string reason = 7;
+   */
+  reason: string;
+
+  /**
+   * The form's own key (8 to 40 of A-Z, a-z, 0-9, '-', '_'): the order is bo-moto-<request_id>, so a form sent
+   * twice charges once.
+   *
+   * @generated from field: string request_id = 8;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.TakeMotoPaymentRequest.
+ * Use `create(TakeMotoPaymentRequestSchema)` to create a new message.
+ */
+export declare const TakeMotoPaymentRequestSchema: GenMessage<TakeMotoPaymentRequest>;
+
+/**
+ * TakeMotoPaymentResponse is the sale as it stands after its attempt.
+ *
+ * @generated from message cashier.admin.v1.TakeMotoPaymentResponse
+ */
+export declare type TakeMotoPaymentResponse = Message<"cashier.admin.v1.TakeMotoPaymentResponse"> & {
+  /**
+   * The sale (approved, declined, pending): its trace_id links to its page.
+   *
+   * @generated from field: cashier.engine.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+
+  /**
+   * True when this request_id had already made the sale: nothing was charged again.
+   *
+   * @generated from field: bool replayed = 2;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message cashier.admin.v1.TakeMotoPaymentResponse.
+ * Use `create(TakeMotoPaymentResponseSchema)` to create a new message.
+ */
+export declare const TakeMotoPaymentResponseSchema: GenMessage<TakeMotoPaymentResponse>;
 
 /**
  * GetMoneyActionsRequest names a transaction.
@@ -533,6 +631,19 @@ export declare const ConsoleMoneyService: GenService<{
     methodKind: "unary";
     input: typeof BulkDecidePayoutsRequestSchema;
     output: typeof BulkDecidePayoutsResponseSchema;
+  },
+  /**
+   * TakeMotoPayment is the Virtual Terminal: a card sale an operator keys in for a customer on the phone (a mail or
+   * telephone order, action transaction.moto). It goes through Process's own path (the frontend's rules, the blocks
+   * and risk rules, the platform's Validation, routing and cascade, callbacks) made by `backoffice:<login>`, and is
+   * sent MOTO to its processor, never to 3-D Secure. The card is kept no longer than the attempt: no saved card.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleMoneyService.TakeMotoPayment
+   */
+  takeMotoPayment: {
+    methodKind: "unary";
+    input: typeof TakeMotoPaymentRequestSchema;
+    output: typeof TakeMotoPaymentResponseSchema;
   },
 }>;
 

@@ -19,10 +19,12 @@ const EXPECTED: Record<string, readonly string[]> = {
     "customer.block",
     "payout.decide",
     "customer.unblock",
-    // Money moves from payouts up: payout holds, refunds and cancels of sales (support moves none).
+    // Money moves from payouts up: payout holds, refunds and cancels of sales, the Virtual Terminal's MOTO sale
+    // (support moves none).
     "payout.hold",
     "transaction.refund",
     "transaction.cancel",
+    "transaction.moto",
   ],
   admin: ACTIONS,
 };
