@@ -99,7 +99,8 @@ function routeOf(method: string, pathname: string): CallbackKind | "return" | "e
   if (method !== "POST") return null;
   // A notification_url may end in anything; the platform endpoints are matched on their last segment so that
   // a merchant's platform_url may carry a prefix (`{platform_url}/RecordFailedDeposit`).
-  if (pathname === "/notify" || pathname.startsWith("/notify/")) return "notification";
+  // A Virtual Terminal sale's notifications go to {platform_url}/Notification (docs/backoffice-operations.md).
+  if (pathname === "/notify" || pathname.startsWith("/notify/") || last === "Notification") return "notification";
   if (last === "validation") return "validation";
   if (last === "UpdatePayout") return "update_payout";
   if (last === "RecordFailedDeposit") return "record_failed_deposit";

@@ -15,12 +15,14 @@ import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
 import { moneyActionRoutes } from "./money-actions.ts";
 import { workPreferenceRoutes } from "./work-preferences.ts";
+import { virtualTerminalRoutes } from "./virtual-terminal.ts";
 
 export function consoleRoutes(router: Router, deps: PageDeps): void {
   homeRoutes(router, deps);
   transactionRoutes(router, deps);
   workPreferenceRoutes(router, deps);
   moneyActionRoutes(router, deps);
+  virtualTerminalRoutes(router, deps);
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);
   checkRoutes(router, deps);

@@ -53,6 +53,7 @@ export function merchantRoutes(router: Router, deps: PageDeps): void {
         fourEyes: res.fourEyesThresholds,
         canUpdate: s.operator.actions.has("merchant.update"),
         canRotate: s.operator.actions.has("merchant.rotate_secret"),
+        canMoto: s.operator.actions.has("transaction.moto"),
         csrf: s.csrf,
         notice,
       }),

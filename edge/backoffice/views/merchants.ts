@@ -58,6 +58,8 @@ export interface MerchantView {
   fourEyes: readonly Money[];
   canUpdate: boolean;
   canRotate: boolean;
+  /** The role may take a card payment by phone (transaction.moto): the page links the Virtual Terminal. */
+  canMoto?: boolean;
   csrf: string;
   notice?: Notice;
 }
@@ -132,6 +134,7 @@ ${noticeBox(v.notice)}
   }</dd>
 <dt>${t("bo.merchant.updated")}</dt><dd>${when(tr, m.updateTime)}</dd>
 </dl>
+${v.canMoto ? html`<p><a href="${path}/virtual-terminal" id="virtual-terminal-link">${t("bo.vt.link")}</a></p>` : ""}
 ${accountsSection(tr, { merchantId: m.merchantId, accounts: v.accounts, connectors: v.connectors, canUpdate: v.canUpdate })}
 <h2>${t("bo.merchant.fourEyes")}</h2>
 <p>${t("bo.merchant.fourEyesIntro")}</p>
