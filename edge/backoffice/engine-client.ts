@@ -11,6 +11,7 @@ import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { ConsoleAuthService } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { ConsoleCustomerService } from "../../gen/cashier/admin/v1/console_customer_service_pb.js";
 import { ConsoleMoneyService } from "../../gen/cashier/admin/v1/console_money_service_pb.js";
+import { ConsoleRiskService } from "../../gen/cashier/admin/v1/console_risk_service_pb.js";
 import { ConsoleSettingsService } from "../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { ConsoleWorkService } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 
@@ -26,6 +27,8 @@ export interface BackofficeClient {
   customers: Client<typeof ConsoleCustomerService>;
   /** Refunds, sale cancels, payout holds, bulk rejection and cancellation. */
   money: Client<typeof ConsoleMoneyService>;
+  /** A merchant's risk rules and their dry run. */
+  risk: Client<typeof ConsoleRiskService>;
 }
 
 /** Over `transport`: the edge's engineTransport (edge/engine-client.ts), built with the Backoffice's token. */
@@ -36,5 +39,6 @@ export function createBackofficeClient(transport: Transport): BackofficeClient {
     settings: createClient(ConsoleSettingsService, transport),
     customers: createClient(ConsoleCustomerService, transport),
     money: createClient(ConsoleMoneyService, transport),
+    risk: createClient(ConsoleRiskService, transport),
   };
 }

@@ -11,6 +11,7 @@ import { payoutRoutes } from "./payouts.ts";
 import { processorAccountRoutes } from "./processor-accounts.ts";
 import { frontendSettingsRoutes } from "./frontend-settings.ts";
 import { routingRoutes } from "./routing-rules.ts";
+import { riskRoutes } from "./risk-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
 import { moneyActionRoutes } from "./money-actions.ts";
@@ -31,6 +32,7 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   processorAccountRoutes(router, deps);
   frontendSettingsRoutes(router, deps);
   routingRoutes(router, deps);
+  riskRoutes(router, deps);
   adminRoutes(router, deps);
   accountRoutes(router, deps);
 }

@@ -54,6 +54,7 @@ ${dataTable({
   empty: t("bo.merchant.noAccounts"),
 })}
 <p><a href="${path}/routing" id="routing-link">${t("bo.routing.link")}</a></p>
+<p><a href="${path}/risk" id="risk-link">${t("bo.risk.link")}</a></p>
 ${
   v.canUpdate
     ? html`<form method="get" action="${path}/new-account" class="inline-form">
