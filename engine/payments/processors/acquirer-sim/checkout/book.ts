@@ -46,6 +46,8 @@ export interface CkoPayment {
   three_ds?: { challenged: boolean; result?: "passed" | "failed"; after?: CkoCode };
   success_url?: string;
   failure_url?: string;
+  /** payment_type MOTO (a mail or telephone order); absent: Regular. */
+  moto?: boolean;
   refunds: CkoRefund[];
 }
 

@@ -44,7 +44,13 @@ export function takePayment(scope: string, req: SaleRequest | PayoutRequest, now
     return { p: { ...p, status: "Paid", approved: true, response: APPROVED, processed_on: now }, http: 202, events: ["payment_approved", "payment_paid"] };
   }
   const d = decideSale(req.card.number, req.amount, req.currency, req.threeDs, req.moto);
-  const withUrls = { ...p, success_url: req.success_url, failure_url: req.failure_url, ...(req.threeDs ? { three_ds: { challenged: false } } : {}) };
+  const withUrls = {
+    ...p,
+    success_url: req.success_url,
+    failure_url: req.failure_url,
+    ...(req.threeDs ? { three_ds: { challenged: false } } : {}),
+    ...(req.moto ? { moto: true } : {}),
+  };
   if (d.kind === "challenge") {
     // What the authorization answers once the customer passes: the amount's code, if it has one.
     const after = amountCode(req.amount, req.currency, true) ?? APPROVED;

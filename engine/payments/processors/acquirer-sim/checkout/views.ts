@@ -111,7 +111,7 @@ export function details(p: CkoPayment, base: string): Record<string, unknown> {
   return {
     ...common,
     source: source(p),
-    payment_type: "Regular",
+    payment_type: p.moto ? "MOTO" : "Regular",
     balances: {
       total_authorized: p.approved ? p.amount : 0,
       total_voided: 0,

@@ -13,6 +13,7 @@ import { saleBody } from "../../../../../engine/payments/processors/checkout/req
 import { paymentBody as simBody } from "../../../../../engine/payments/processors/sim/transformers.ts";
 import { readPaymentRequest as readCko } from "../../../../../engine/payments/processors/acquirer-sim/checkout/requests.ts";
 import { takePayment as takeCko } from "../../../../../engine/payments/processors/acquirer-sim/checkout/decide.ts";
+import { details } from "../../../../../engine/payments/processors/acquirer-sim/checkout/views.ts";
 import { readPaymentRequest as readAdyen } from "../../../../../engine/payments/processors/acquirer-sim/adyen/requests.ts";
 import { takePayment as takeAdyen } from "../../../../../engine/payments/processors/acquirer-sim/adyen/decide.ts";
 import { Acquirers, invalidField } from "../../../../../engine/payments/processors/acquirer-sim/acquirer.ts";
@@ -65,6 +66,7 @@ t.test("Checkout.com: payment_type MOTO, no 3ds, valid PaymentRequest, approved 
   const taken = takeCko("scope", read.value, Date.now());
   t.equal(taken.http, 201, "decided at once");
   t.equal(taken.p.approved, true, "the 3-D Secure card approves on a MOTO payment");
+  t.equal(details(taken.p, "http://sim.test").payment_type, "MOTO", "the payment's details say MOTO");
   // What the stand-in refuses: 3-D Secure on MOTO, and a payment_type it does not know.
   const both = readCko({ ...body, "3ds": { enabled: true } }, new Date("2026-01-01T00:00:00Z"));
   t.match(both, { ok: false, codes: ["3ds_not_supported_for_moto"] });
