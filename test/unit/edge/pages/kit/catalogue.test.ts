@@ -58,6 +58,9 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     refund: "9",
     decision: "Approve",
     totals: "10.00 USD",
+    refused: 2,
+    examined: 3,
+    since: "2026-11-22 11:37",
   };
   for (const locale of CONSOLE_LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
