@@ -38,7 +38,13 @@ export interface ServiceTokens {
 }
 
 /** What the services' handlers need, wired by engine.ts. */
-export type EngineServicesDeps = CashierDeps & EngineServiceDeps & MerchantAdminDeps & ConsoleWorkDeps & ConsoleSettingsDeps & ConsoleCustomerDeps & ConsoleRiskDeps;
+export type EngineServicesDeps = CashierDeps &
+  EngineServiceDeps &
+  MerchantAdminDeps &
+  ConsoleWorkDeps &
+  ConsoleSettingsDeps &
+  ConsoleCustomerDeps &
+  ConsoleRiskDeps;
 
 /** Every service the engine answers, each behind the tokens of the callers it is for. */
 export function engineServices(deps: EngineServicesDeps, tokens: ServiceTokens): ServiceRegistration[] {
