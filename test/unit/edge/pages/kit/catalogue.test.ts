@@ -61,6 +61,8 @@ t.test("every catalogue has exactly English's keys and placeholders, and every m
     refused: 2,
     examined: 3,
     since: "2026-11-22 11:37",
+    frontend: "plat-usd",
+    details: "Insufficient funds",
   };
   for (const locale of CONSOLE_LOCALES) {
     const catalogue = CONSOLE_CATALOGUES[locale];
