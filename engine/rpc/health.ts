@@ -19,6 +19,8 @@ export const HEALTH_SERVICES = [
   "cashier.admin.v1.ConsoleWorkService",
   "cashier.admin.v1.ConsoleSettingsService",
   "cashier.admin.v1.ConsoleMoneyService",
+  "cashier.admin.v1.ConsoleCustomerService",
+  "cashier.admin.v1.ConsoleRiskService",
 ];
 
 /** A probe that has not answered by then counts as NOT_SERVING (a hung database, not only a refused one). */
