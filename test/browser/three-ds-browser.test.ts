@@ -30,8 +30,9 @@ t.before(async () => {
   merchant = await startPlatformStub({ secrets: { "m-test": SECRET } });
 });
 t.teardown(async () => {
-  await browser?.close();
-  await merchant?.close();
+  // Both, even if the first throws: a stub left listening keeps the file from ending.
+  const closed = await Promise.allSettled([browser?.close(), merchant?.close()]);
+  for (const c of closed) if (c.status === "rejected") throw c.reason;
 });
 
 /** A fresh browser context (no cookies, no cache) with one page; closed when the subtest ends. */

@@ -138,11 +138,23 @@ export async function startService(env: Record<string, string> = {}, opts: Servi
       return (await sqlClient.query(text, params)).rows;
     },
     async stop() {
-      await sqlClient.end().catch(() => {});
-      await edge.close();
-      await engine.stop();
-      await db?.release();
+      // Every step is taken even when one fails: a step that threw once (under CI's load) left the engine, its pool
+      // and its simulator child running, so the file never ended and was killed 20 minutes later without its error.
+      const failures: unknown[] = [];
+      const step = async (fn: () => unknown) => {
+        try {
+          await fn();
+        } catch (err) {
+          failures.push(err);
+        }
+      };
+      await step(() => sqlClient.end());
+      await step(() => edge.close());
+      await step(() => engine.stop());
+      await step(() => db?.release());
       rmSync(dataDir, { recursive: true, force: true });
+      if (failures.length)
+        throw new AggregateError(failures, `stopping the service: ${failures.map((e) => (e instanceof Error ? e.message : String(e))).join("; ")}`);
     },
   };
 }
