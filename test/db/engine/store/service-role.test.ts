@@ -86,6 +86,8 @@ t.test("every table has its access decided: a table a later migration adds fails
     recovery_watermark: ROWS,
     refund_first_approval: ROWS,
     retention_watermark: ROWS,
+    // A merchant's risk rules: admins add, change and delete them (every change audited).
+    risk_rule: ROWS,
     saved_card: ROWS,
     transaction: ROWS,
     transaction_event: "ra-d",
