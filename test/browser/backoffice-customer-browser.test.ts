@@ -12,7 +12,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
-import { axeViolations, keyboardWalk, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeCleanShot, keyboardWalk, launchBrowser, } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -50,10 +50,7 @@ t.teardown(async () => {
 
 const pageAs = (t: Test, login: string, width = 1360): Promise<Page> => consolePage(t, browser, bo.url, clients.get(login)!, { width, timeout: 20_000 });
 
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-  t.comment(`screenshot: ${await screenshot(page, `backoffice-${name}`)}`);
-}
+const axeClean = (t: Test, page: Page, name: string) => axeCleanShot(t, page, name, `backoffice-${name}`);
 
 const customerUrl = () => `${bo.url}/customer?merchant_id=m-test&pin=${encodeURIComponent(PIN)}`;
 

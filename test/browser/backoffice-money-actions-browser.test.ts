@@ -9,7 +9,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
-import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser, tabTo } from "../support/browser.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { orderId, processSale } from "../support/wire.ts";
 
@@ -57,19 +57,7 @@ t.teardown(async () => {
 
 const pageAs = (t: Test): Promise<Page> => consolePage(t, browser, bo.url, clients.get("ann")!, { width: 1360, locale: "en-GB", timeout: 20_000 });
 
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-  t.comment(`screenshot: ${await screenshot(page, `backoffice-${name}`)}`);
-}
-
-/** Presses Tab until `selector` has the focus (at most `max` times); whether it got there. */
-async function tabTo(page: Page, selector: string, max = 80): Promise<boolean> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate(`document.activeElement === document.querySelector(${JSON.stringify(selector)})`)) return true;
-  }
-  return false;
-}
+const axeClean = (t: Test, page: Page, name: string) => axeCleanShot(t, page, name, `backoffice-${name}`);
 
 t.test("a partial refund by keyboard: the form, the confirmation with amount and currency, the refund made", async (t) => {
   const page = await pageAs(t);

@@ -10,7 +10,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
-import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser, tabTo } from "../support/browser.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 
 const { svc, stub } = usePlatformService(t);
@@ -31,19 +31,7 @@ t.teardown(async () => {
 
 const pageAs = (t: Test, width = 1360): Promise<Page> => consolePage(t, browser, bo.url, clients.get("ann")!, { width, locale: "en-GB", timeout: 20_000 });
 
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-  t.comment(`screenshot: ${await screenshot(page, `backoffice-${name}`)}`);
-}
-
-/** Presses Tab until `selector` has the focus (at most `max` times); whether it got there. */
-async function tabTo(page: Page, selector: string, max = 80): Promise<boolean> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate(`document.activeElement === document.querySelector(${JSON.stringify(selector)})`)) return true;
-  }
-  return false;
-}
+const axeClean = (t: Test, page: Page, name: string) => axeCleanShot(t, page, name, `backoffice-${name}`);
 
 /** Tab to the field, then type. */
 async function typeInto(t: Test, page: Page, selector: string, text: string): Promise<void> {

@@ -11,7 +11,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
-import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser, } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
@@ -49,10 +49,7 @@ t.teardown(async () => {
 
 const pageAs = (t: Test, login: string, width = 1360): Promise<Page> => consolePage(t, browser, bo.url, clients.get(login)!, { width, timeout: 20_000 });
 
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-  t.comment(`screenshot: ${await screenshot(page, `backoffice-${name}`)}`);
-}
+const axeClean = (t: Test, page: Page, name: string) => axeCleanShot(t, page, name, `backoffice-${name}`);
 
 /** Tabs until `selector` has the focus (at most `max` presses); true when it got there. */
 async function tabTo(page: Page, selector: string, max = 80): Promise<boolean> {

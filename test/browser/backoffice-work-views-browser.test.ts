@@ -14,7 +14,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, createOperator, type EnrolledOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
-import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser, } from "../support/browser.ts";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
@@ -48,10 +48,7 @@ const aboveFold = (page: Page, rows = "#results tbody tr"): Promise<{ rows: numb
     return { rows: trs.filter((r) => r.getBoundingClientRect().bottom <= innerHeight).length, tallest: Math.max(...trs.map((r) => r.getBoundingClientRect().height)) };
   })()`);
 
-async function axeClean(t: Test, page: Page, name: string): Promise<void> {
-  t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
-  t.comment(`screenshot: ${await screenshot(page, `backoffice-work-${name}`)}`);
-}
+const axeClean = (t: Test, page: Page, name: string) => axeCleanShot(t, page, name, `backoffice-work-${name}`);
 
 for (const [width, height, least] of [
   [1920, 1080, 20],

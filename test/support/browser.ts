@@ -131,6 +131,21 @@ export async function axeClean(t: Test, page: Page, name: string): Promise<void>
   t.same(await axeViolations(page), [], `axe: no serious or critical violation on ${name}`);
 }
 
+/** axeClean, then a screenshot named `shot` for a person to look at, its path in the test's output. */
+export async function axeCleanShot(t: Test, page: Page, name: string, shot: string): Promise<void> {
+  await axeClean(t, page, name);
+  t.comment(`screenshot: ${await screenshot(page, shot)}`);
+}
+
+/** Presses Tab until `selector` has the focus (at most `max` presses); true when it got there. */
+export async function tabTo(page: Page, selector: string, max = 80): Promise<boolean> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(`document.activeElement === document.querySelector(${JSON.stringify(selector)})`)) return true;
+  }
+  return false;
+}
+
 export interface FocusStop {
   /** tag#id or tag.name of the focused element. */
   element: string;
