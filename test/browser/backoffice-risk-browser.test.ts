@@ -11,7 +11,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, enrolOperators, startConsole } from "../support/backoffice.ts";
-import { axeCleanShot, launchBrowser, } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser } from "../support/browser.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";

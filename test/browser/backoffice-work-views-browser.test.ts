@@ -14,7 +14,7 @@ import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { type ConsoleClient, consolePage, createOperator, type EnrolledOperator, enrolOverHttp, startConsole } from "../support/backoffice.ts";
-import { axeCleanShot, launchBrowser, } from "../support/browser.ts";
+import { axeCleanShot, launchBrowser } from "../support/browser.ts";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
 
