@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --grow N [--seconds S] [--concurrency C] [--repeat R]`:
+ * `npm run bench -- --grow N [--seconds S] [--concurrency C] [--repeat R] [--database URL [--fill-only]]`:
  * the operators' searches and the Process rate on an empty database, then on
  * the same database grown to N realistic orders (test/support/grow-fill.ts:
  * attempts, status history, callbacks), side by side, and the write cost of
@@ -16,19 +16,32 @@
  * processes' /proc times) and of this process (the callers and the engine),
  * less disturbed by other load than the rate. Each search runs R times (default 30) one
  * after the other; p50 and p99 of its latency as the caller sees it.
+ *
+ * `--database URL` keeps the grown database: the orders go into URL (migrated
+ * by the engine's start) and stay there, so that a fill of millions, which
+ * takes most of an hour and measures nothing, can run while the machine is
+ * busy, and the figures later on a quiet machine. `--fill-only` fills URL and
+ * stops; a run given a URL that already holds N grown orders skips the fill.
+ * The empty database's phases then run on a fresh database of the same
+ * cluster (DATABASE_URL names its `postgres` database), and the index phases
+ * put back the indexes they drop, so that the kept database can be measured
+ * again.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { CallbackKind, CallbackState } from "../../gen/cashier/engine/v1/callback_pb.js";
-import { BIG_MERCHANT, growFill, TINY_MERCHANT } from "../support/grow-fill.ts";
+import { BIG_MERCHANT, type FillCounts, growFill, TINY_MERCHANT } from "../support/grow-fill.ts";
 import { saleRequest } from "../support/engine-request.ts";
 import { startService, type Service } from "../support/service.ts";
 import { orderId } from "../support/wire.ts";
 
 interface Options {
   n: number;
+  /** A database to grow (or already grown) and keep. */
+  database?: string;
+  fillOnly: boolean;
   seconds: number;
   concurrency: number;
   repeat: number;
@@ -42,7 +55,13 @@ function options(args: string[]): Options {
     if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} needs a positive number, got ${JSON.stringify(args[i + 1] ?? null)}`);
     return v;
   };
+  const at = args.indexOf("--database");
+  const database = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && !/^postgres(ql)?:\/\//.test(database ?? "")) throw new Error(`--database needs a postgres:// URL, got ${JSON.stringify(database ?? null)}`);
+  if (args.includes("--fill-only") && !database) throw new Error("--fill-only needs --database URL (the database to keep)");
   return {
+    database,
+    fillOnly: args.includes("--fill-only"),
     n: Math.floor(value("--grow", 100_000)),
     seconds: value("--seconds", 10),
     concurrency: Math.floor(value("--concurrency", 32)),
@@ -220,33 +239,102 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")).join("\n");
 }
 
+/** Orders a grown database holds (grow-fill.ts's merchants), and the rows the fill wrote for them. */
+async function grownCounts(svc: Service): Promise<FillCounts> {
+  const [r] = await svc.sql<Record<keyof FillCounts, string>>(
+    `select (select count(*) from payment_order where merchant_id like 'm-grow-%')::text as orders,
+       (select count(*) from transaction t join payment_order o on o.id = t.order_ref where o.merchant_id like 'm-grow-%')::text as transactions,
+       (select count(*) from transaction_event)::text as events,
+       (select count(*) from callback where merchant_id like 'm-grow-%')::text as callbacks,
+       (select count(*) from callback_attempt)::text as attempts`,
+  );
+  return {
+    orders: Number(r.orders),
+    transactions: Number(r.transactions),
+    events: Number(r.events),
+    callbacks: Number(r.callbacks),
+    attempts: Number(r.attempts),
+  };
+}
+
+/** Drops indexes for a phase; the returned function puts them back as they were (their own definitions). */
+async function dropIndexes(svc: Service, names: string[]): Promise<() => Promise<void>> {
+  const defs = await svc.sql<{ def: string }>("select indexdef as def from pg_indexes where indexname = any($1::text[])", [names]);
+  for (const index of names) await svc.sql(`drop index ${index}`);
+  return async () => {
+    for (const { def } of defs) await svc.sql(def);
+  };
+}
+
 export async function growMain(args: string[]): Promise<void> {
   const o = options(args);
   const log = (line: string) => process.stderr.write(`[grow] ${line}\n`);
-  log(`starting the service; then ${o.n} orders`);
+  const kept: Record<string, string> = o.database ? { DATABASE_URL: o.database } : {};
+  if (o.fillOnly) {
+    log(`migrating ${new URL(o.database!).pathname.slice(1)} and filling ${o.n} orders into it`);
+    const svc = await startService({ LOG_LEVEL: "warn", ...kept });
+    try {
+      const began = Date.now();
+      const counts = await growFill(svc.engine.databaseUrl, o.n, log);
+      console.log(
+        `filled: ${counts.orders} orders, ${counts.transactions} attempts, ${counts.events} status changes in ${((Date.now() - began) / 1000).toFixed(0)} s`,
+      );
+    } finally {
+      await svc.stop();
+    }
+    return;
+  }
+  log(`starting the service; then ${o.n} orders${o.database ? " (kept database)" : ""}`);
+  // Kept mode: the empty phases on a fresh database of the kept one's cluster, the grown ones on the kept database.
   const svc = await startService({ LOG_LEVEL: "warn" });
+  let grown: Service | undefined;
+  let emptyStopped = false;
   try {
     const [v] = await svc.sql<{ version: string }>("select version()");
     log("Process on the empty database");
     const emptyProcess = await processPhase(svc, o);
     log("searches on the empty database");
     const emptySearch = await timeSearches(svc, o.repeat);
-    log(`filling ${o.n} orders`);
-    const began = Date.now();
-    const counts = await growFill(svc.engine.databaseUrl, o.n, log);
-    const fillSeconds = (Date.now() - began) / 1000;
+    let counts: FillCounts;
+    let filled: string;
+    if (o.database) {
+      await svc.stop();
+      emptyStopped = true;
+      grown = await startService({ LOG_LEVEL: "warn", ...kept });
+      counts = await grownCounts(grown);
+      filled = "earlier";
+      if (counts.orders < o.n) {
+        log(`filling ${o.n} orders into the kept database (it holds ${counts.orders})`);
+        const began = Date.now();
+        counts = await growFill(grown.engine.databaseUrl, o.n, log);
+        filled = `in ${((Date.now() - began) / 1000).toFixed(0)} s`;
+      }
+    } else {
+      log(`filling ${o.n} orders`);
+      const began = Date.now();
+      counts = await growFill(svc.engine.databaseUrl, o.n, log);
+      filled = `in ${((Date.now() - began) / 1000).toFixed(0)} s`;
+      grown = svc;
+    }
+    const g = grown;
     log("searches on the grown database");
-    const grownSearch = await timeSearches(svc, o.repeat);
+    const grownSearch = await timeSearches(g, o.repeat);
     log("Process on the grown database");
-    const grownProcess = await processPhase(svc, o);
+    const grownProcess = await processPhase(g, o);
     log("Process on the grown database without the attempts' two indexes (those that cost HOT updates)");
-    for (const index of ATTEMPT_INDEXES) await svc.sql(`drop index ${index}`);
-    const hotProcess = await processPhase(svc, o);
+    const putBackAttempt = await dropIndexes(g, ATTEMPT_INDEXES);
+    const hotProcess = await processPhase(g, o);
     log("Process on the grown database without any of migration 011's indexes");
-    for (const index of MIGRATION_011_INDEXES.filter((i) => !ATTEMPT_INDEXES.includes(i))) await svc.sql(`drop index ${index}`);
-    const bareProcess = await processPhase(svc, o);
+    const putBackRest = await dropIndexes(
+      g,
+      MIGRATION_011_INDEXES.filter((i) => !ATTEMPT_INDEXES.includes(i)),
+    );
+    const bareProcess = await processPhase(g, o);
+    log("putting the indexes back");
+    await putBackRest();
+    await putBackAttempt();
 
-    const [size] = await svc.sql<{ size: string }>("select pg_size_pretty(pg_database_size(current_database())) as size");
+    const [size] = await g.sql<{ size: string }>("select pg_size_pretty(pg_database_size(current_database())) as size");
     console.log("");
     console.log(
       `machine:   ${os.cpus()[0]?.model.trim() ?? "?"}, ${os.cpus().length} cores; load average ${os
@@ -256,7 +344,7 @@ export async function growMain(args: string[]): Promise<void> {
     );
     console.log(`postgres:  ${v.version.split(" on ")[0]}; database ${size.size} grown`);
     console.log(
-      `grown by:  ${counts.orders} orders, ${counts.transactions} attempts, ${counts.events} status changes, ${counts.callbacks} callbacks, ${counts.attempts} callback attempts in ${fillSeconds.toFixed(0)} s`,
+      `grown by:  ${counts.orders} orders, ${counts.transactions} attempts, ${counts.events} status changes, ${counts.callbacks} callbacks, ${counts.attempts} callback attempts, filled ${filled}`,
     );
     console.log(`process:   ${o.concurrency} gRPC callers, ${o.seconds} s per phase; searches: ${o.repeat} calls each, one at a time`);
     console.log("");
@@ -287,6 +375,7 @@ export async function growMain(args: string[]): Promise<void> {
     }
     console.log(table(rows));
   } finally {
-    await svc.stop();
+    if (grown && grown !== svc) await grown.stop();
+    if (!emptyStopped) await svc.stop();
   }
 }
