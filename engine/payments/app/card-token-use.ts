@@ -57,15 +57,18 @@ export async function resolveCardToken(deps: ProcessDeps, input: ProcessInput, m
 }
 
 /**
- * Uses the token for this order; undefined when it won, else the violation
- * (another order took it in the meantime, or it expired). A loss to the same
- * order's own repeat is no refusal: that request goes on to the order, which
- * answers it as a repeat.
+ * What using the token did: `used` (this request used it, and holds its CVV: it alone makes the order), `repeat`
+ * (the same order_id's other request used it: this one must not make the order, only read it, since the CVV it
+ * may hold is the token's last copy or none at all), or the violation (another order took it, or it expired).
  */
-export async function useCardToken(deps: ProcessDeps, r: Extract<TokenResolution, { kind: "card" }>, now: Date): Promise<FieldViolation[] | undefined> {
-  if (r.repeat || !deps.cardTokens) return undefined;
-  if (await deps.cardTokens.claim(r.hash, r.use, now)) return undefined;
+export type TokenUse = { kind: "used" } | { kind: "repeat" } | { kind: "refused"; violations: FieldViolation[] };
+
+/** Uses the token for this order (one conditional UPDATE: of two requests, exactly one changes the row). */
+export async function useCardToken(deps: ProcessDeps, r: Extract<TokenResolution, { kind: "card" }>, now: Date): Promise<TokenUse> {
+  if (r.repeat) return { kind: "repeat" };
+  if (!deps.cardTokens) return { kind: "refused", violations: [{ field: "cardToken", description: CARD_TOKEN_UNKNOWN }] };
+  if (await deps.cardTokens.claim(r.hash, r.use, now)) return { kind: "used" };
   const verdict = judgeCardToken(await deps.cardTokens.find(r.hash), r.use, now);
-  if (verdict.kind === "repeat") return undefined;
-  return [{ field: "cardToken", description: verdict.kind === "refused" ? verdict.description : CARD_TOKEN_UNKNOWN }];
+  if (verdict.kind === "repeat") return { kind: "repeat" };
+  return { kind: "refused", violations: [{ field: "cardToken", description: verdict.kind === "refused" ? verdict.description : CARD_TOKEN_UNKNOWN }] };
 }

@@ -11,7 +11,8 @@
  * first result, even one that stays as created (pending, requested).
  * A card token (CONTRACT 12) is opened into the request's card after the
  * merchant is known (card-token-use.ts) and used just before the order is
- * made, so a request refused for another field leaves it usable.
+ * made, so a request refused for another field leaves it usable; only the
+ * request that used it makes the order (a copy reads it, or is refused).
  */
 import { cardBrand, maskCard } from "../../shared/card.ts";
 import { DomainFailure, describeViolations, domainError, type DomainError, type FieldViolation } from "../../shared/errors.ts";
@@ -33,6 +34,7 @@ import { resolveCardToken, useCardToken, type TokenResolution } from "./card-tok
 import { blockedDecision, blockKeys, refusingBlock } from "../domain/blocks.ts";
 import { refusingRiskRule } from "./risk-check.ts";
 import { riskDecision } from "../domain/risk-rules.ts";
+import { CARD_TOKEN_IN_FLIGHT } from "../domain/card-token.ts";
 
 /**
  * Who makes the order. Absent: Process, `api`, a fresh auth_token per Validation. `backoffice:<login>`: the
@@ -207,16 +209,23 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
   // The merchant's risk rules, when no block refused (docs/backoffice-operations.md, Risk rules): the rules from the
   // cache and, when any counts, one query for all their counts, read before the order is made as the blocks are.
   const risky = block ? undefined : await refusingRiskRule(deps, merchant.id, input, draft.cardFingerprint, now);
-  if (token.kind === "card") {
-    const lost = await useCardToken(deps, token, now);
-    if (lost) return fail(domainError("INVALID_FIELDS", describeViolations(lost), lost));
-  }
+  // Only the request that used the token makes the order: a copy of it (the same order_id) that did not reads the order
+  // instead, so that no copy whose CVV the use erased ever reaches a processor, however the two interleave.
+  const used = token.kind === "card" ? await useCardToken(deps, token, now) : undefined;
+  if (used?.kind === "refused") return fail(domainError("INVALID_FIELDS", describeViolations(used.violations), used.violations));
   let created: CreateOrderResult;
-  try {
-    created = await deps.orders.createOrder(draft);
-  } catch (err) {
-    if (err instanceof DomainFailure) return fail(err.error);
-    throw err;
+  if (used?.kind === "repeat") {
+    const existing = await deps.orders.existingOrder(merchant.id, input.orderId);
+    const early: FieldViolation[] = [{ field: "cardToken", description: CARD_TOKEN_IN_FLIGHT }];
+    if (!existing) return fail(domainError("INVALID_FIELDS", describeViolations(early), early));
+    created = existing;
+  } else {
+    try {
+      created = await deps.orders.createOrder(draft);
+    } catch (err) {
+      if (err instanceof DomainFailure) return fail(err.error);
+      throw err;
+    }
   }
   // A withdrawal session's order_id names the payout its customer will request: the platform's own order under it (a
   // payout, a sale, a refund: order_ids are one namespace) would leave the customer a form that can never be paid.

@@ -33,6 +33,8 @@ export interface CardTokenUse {
 
 export const CARD_TOKEN_UNKNOWN = "names no card token of this merchant, frontend and pin";
 export const CARD_TOKEN_USED = "was used already: a card token pays one order";
+/** A copy of the request that used the token, come before that request's order exists: it may not make the order, lacking the CVV. */
+export const CARD_TOKEN_IN_FLIGHT = "is being used by this order_id's other request, whose order is not made yet: send it again for that order's answer";
 export const CARD_TOKEN_EXPIRED = "has expired: ask the hosted payment fields for a new one";
 export const CARD_TOKEN_MIXED = "comes in place of card_number, card_exp and cvv: send the token or the card, not both";
 export const CARD_TOKEN_REFUND = "is for sales and payouts: a refund names its sale by reference_id and takes the sale's card_number";

@@ -49,9 +49,12 @@ export interface OrderOriginRecord {
  * A repeat (`created: false`) carries the order's latest attempt and its first, the one the original call answered
  * (they differ after a cascade).
  */
+/** An order already made under an order_id: its parameters' fingerprint, its latest attempt and its first. */
+export type ExistingOrder = { created: false; fingerprint: string; attempt: Attempt; first: Attempt };
+
 export type CreateOrderResult =
   | { created: true; attempt: Attempt }
-  | { created: false; fingerprint: string; attempt: Attempt; first: Attempt }
+  | ExistingOrder
   /** A platform's order under the order_id of a hosted Cashier withdrawal session: nothing was made. */
   | { created: false; withdrawalSession: true };
 
@@ -176,6 +179,11 @@ export interface OrderStore {
    * `alongside` (a refund's only: an operator's audit row) is written in the refund's own creating transaction.
    */
   createOrder(draft: OrderDraft, alongside?: Alongside): Promise<CreateOrderResult>;
+  /**
+   * The order made under this order_id, or undefined: a repeat that must not make the order itself (a card token's
+   * copy that did not use the token, and so holds no CVV) reads it here instead.
+   */
+  existingOrder(merchantId: string, orderId: string): Promise<ExistingOrder | undefined>;
   /** An approved-or-not sale of the merchant by trace_id or order_id. */
   findSale(merchantId: string, referenceId: string): Promise<RefundableSale | undefined>;
   /**

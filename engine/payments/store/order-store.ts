@@ -13,6 +13,7 @@ import type {
   ApplyExtras,
   ApplyResult,
   CreateOrderResult,
+  ExistingOrder,
   ListQuery,
   ListResult,
   OrderDraft,
@@ -102,15 +103,21 @@ export class PgOrderStore implements OrderStore {
       created = await createRefund(this.#orm.em.fork(), d, d.referenceTraceId, alongside);
     }
     if (created) return { created: true, attempt: attemptFromRow(created) };
-    // A repeat: the order's attempts, latest first (a cascade's few).
+    const existing = await this.existingOrder(d.merchantId, d.orderId);
+    if (!existing) throw new Error("order vanished between conflict and read");
+    return existing;
+  }
+
+  async existingOrder(merchantId: string, orderId: string): Promise<ExistingOrder | undefined> {
+    // The order's attempts, latest first (a cascade's few).
     const attempts = await selectAttempts(this.#db())
       .select("o.fingerprint")
-      .where("o.merchant_id", "=", d.merchantId)
-      .where("o.order_id", "=", d.orderId)
+      .where("o.merchant_id", "=", merchantId)
+      .where("o.order_id", "=", orderId)
       .orderBy("t.attempt", "desc")
       .execute();
     const [latest] = attempts;
-    if (!latest) throw new Error("order vanished between conflict and read");
+    if (!latest) return undefined;
     return { created: false, fingerprint: latest.fingerprint, attempt: attemptFromRow(latest), first: attemptFromRow(attempts[attempts.length - 1]) };
   }
 
