@@ -45,6 +45,8 @@ import { startWorkListener } from "./store/work-listener.ts";
 import { newOrigin, WORK_CHANNEL } from "./store/work-notice.ts";
 import { pgOperatorAccounts } from "./console/store/operator-accounts.ts";
 import { PgAuditStore } from "./console/store/audit-store.ts";
+import { applyFileRiskRules } from "./console/app/file-risk-rules.ts";
+import { txOf } from "./store/tx.ts";
 import { PgBackofficeStore } from "./console/store/backoffice-store.ts";
 import { openReplicaReads } from "./replica-wiring.ts";
 import { createSupervision, EMBEDDED_POSTGRES, OWN_ACQUIRER_SIM, type Supervision } from "./supervision.ts";
@@ -201,6 +203,18 @@ async function prepareDatabase(
           for (const w of merchantWarnings(spec)) log.warn({ merchant_id: spec.merchantId, ...w.fields }, w.message);
         },
       );
+      if (merchantsFile) {
+        const changed = await applyFileRiskRules(
+          {
+            riskRules: new PgRiskRuleStore(startup),
+            audit: new PgAuditStore(startup, keys.auditChain, now),
+            transaction: (fn) => startup.em.fork().transactional((em) => fn(txOf(em))),
+          },
+          merchantsFile,
+        );
+        for (const c of changed)
+          log.info({ merchant_id: c.merchantId, removed: c.removed, added: c.added }, "merchants file: the merchant's file risk rules replaced");
+      }
       return role.url ?? databaseUrl;
     });
   } finally {

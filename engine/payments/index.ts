@@ -24,7 +24,7 @@ export { checkVerdict, type CheckStep } from "./domain/check-now.ts";
 export { LIMIT_FIELDS, type FrontendSettings } from "./domain/frontend-settings.ts";
 export { step } from "./domain/outcome.ts";
 export { BIN_PATTERN, BLOCK_KINDS, type BlockKind, blockIdOfCause, blockKeys, normalEmail } from "./domain/blocks.ts";
-export { LIMIT_PERIODS, type RiskRule, riskRuleOfCause } from "./domain/risk-rules.ts";
+export { LIMIT_PERIODS, MAX_RISK_RULES, type RiskRule, riskRuleOfCause } from "./domain/risk-rules.ts";
 export { fieldsOfRule, parseRiskRule, type RiskRuleFields } from "./domain/risk-rule-input.ts";
 export { type DryRunOrder, dryRun } from "./domain/risk-dry-run.ts";
 export { TRANSITIONS, canTransition, stateOf } from "./domain/transitions.ts";

@@ -34,6 +34,7 @@ import { Migration027MoneyActions } from "./migrations/027-money-actions.ts";
 import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
 import { Migration029FrontendBranding } from "./migrations/029-frontend-branding.ts";
 import { Migration030RiskRules } from "./migrations/030-risk-rules.ts";
+import { Migration031RiskRuleSource } from "./migrations/031-risk-rule-source.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -64,6 +65,7 @@ const MIGRATIONS = [
   { name: "028-card-tokens", class: Migration028CardTokens },
   { name: "029-frontend-branding", class: Migration029FrontendBranding },
   { name: "030-risk-rules", class: Migration030RiskRules },
+  { name: "031-risk-rule-source", class: Migration031RiskRuleSource },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

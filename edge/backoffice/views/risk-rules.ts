@@ -117,14 +117,16 @@ ${dataTable({
   rows: v.rules.map(
     (r) =>
       html`<tr><td>${String(r.id)}</td><td>${r.spec?.name ?? ""}</td><td>${kindLabel(r.spec?.kind ?? "")}</td><td><bdi dir="ltr">${summary(r.spec)}</bdi></td><td>${when(tr, r.updateTime)} ${r.updatedBy}</td>${
-        v.canEdit
-          ? html`<td><a href="${path}?edit=${String(r.id)}#risk-form" aria-label="${t("bo.risk.editNamed", { name: r.spec?.name ?? "" })}">${t("bo.risk.edit")}</a>
+        v.canEdit && r.fromMerchantsFile
+          ? html`<td>${t("bo.risk.fromFile")}</td>`
+          : v.canEdit
+            ? html`<td><a href="${path}?edit=${String(r.id)}#risk-form" aria-label="${t("bo.risk.editNamed", { name: r.spec?.name ?? "" })}">${t("bo.risk.edit")}</a>
 <form method="post" action="${path}/${String(r.id)}/delete" class="inline-form">${hiddenFields({ [CSRF_FIELD]: v.csrf })}${button({
-              label: t("bo.risk.delete"),
-              variant: "secondary",
-              ariaLabel: t("bo.risk.deleteNamed", { name: r.spec?.name ?? "" }),
-            })}</form></td>`
-          : ""
+                label: t("bo.risk.delete"),
+                variant: "secondary",
+                ariaLabel: t("bo.risk.deleteNamed", { name: r.spec?.name ?? "" }),
+              })}</form></td>`
+            : ""
       }</tr>`,
   ),
   empty: t("bo.risk.none"),

@@ -20,7 +20,7 @@ import {
   RiskRuleSpecSchema,
   SaveRiskRuleResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_risk_service_pb.js";
-import { dryRun, fieldsOfRule, LIMIT_PERIODS, parseRiskRule, type ProcessDeps, type RiskRule } from "../../payments/index.ts";
+import { dryRun, fieldsOfRule, LIMIT_PERIODS, MAX_RISK_RULES, parseRiskRule, type ProcessDeps, type RiskRule } from "../../payments/index.ts";
 import { domainError, describeViolations } from "../../shared/errors.ts";
 import { auditingRefusals, authorize, type SignedIn } from "../app/console-session.ts";
 import { canonicalJson } from "../domain/audit-chain.ts";
@@ -34,8 +34,8 @@ import { merchantsFor, notFound } from "./console-scope.ts";
 /** What the risk calls need: the console's ports, the payments' (the merchants, the rules' cache), the rules' store. */
 export type ConsoleRiskDeps = ProcessDeps & BackofficeDeps & { riskRules: RiskRuleRecords };
 
-/** At most this many rules per merchant: the sale path evaluates them all. */
-export const MAX_RULES = 50;
+/** At most this many rules per merchant, the merchants file's included: the sale path evaluates them all. */
+export const MAX_RULES = MAX_RISK_RULES;
 /** A dry run's days, and the most orders it loads (the newest kept). */
 const DRY_RUN_DAYS = 7;
 const DRY_RUN_ORDERS = 200_000;
@@ -74,6 +74,7 @@ function ruleToProto(r: RiskRuleRecord): RiskRuleMessage {
     spec: specOf(r.rule),
     updatedBy: r.updatedBy,
     updateTime: timestampFromDate(r.updatedAt),
+    fromMerchantsFile: r.source === "file",
   });
 }
 
@@ -89,6 +90,10 @@ function checkedRule(id: number, spec: RiskRuleSpec | undefined): RiskRule {
   }
   return parsed.rule;
 }
+
+/** A rule of the merchants file: the file owns it, and the next start would put it back. */
+const fileOwned = (id: number) =>
+  toRpcError(domainError("INVALID_STATE", `risk rule ${id} comes from the merchants file (CASHIER_MERCHANTS_FILE): change or remove it there, then restart`));
 
 function ruleId(id: bigint, allowZero: boolean): number {
   if ((allowZero && id === 0n) || (id > 0n && id <= BigInt(Number.MAX_SAFE_INTEGER))) return Number(id);
@@ -130,6 +135,7 @@ export function consoleRiskService(deps: ConsoleRiskDeps): ServiceImpl<typeof Co
           const record = await deps.operators.transaction(async (tx) => {
             const before = id === 0 ? undefined : await deps.riskRules.get(merchantId, id, tx);
             if (id !== 0 && !before) throw notFound(`no risk rule ${id} of merchant ${merchantId}`);
+            if (before?.source === "file") throw fileOwned(id);
             const after = id === 0 ? await deps.riskRules.add(merchantId, rule, by, MAX_RULES, tx) : await deps.riskRules.replace(merchantId, rule, by, tx);
             if (!after)
               throw toRpcError(
@@ -166,6 +172,7 @@ export function consoleRiskService(deps: ConsoleRiskDeps): ServiceImpl<typeof Co
           const id = ruleId(req.id, false);
           await deps.operators.transaction(async (tx) => {
             const before = await deps.riskRules.get(merchantId, id, tx);
+            if (before?.source === "file") throw fileOwned(id);
             if (!before || !(await deps.riskRules.delete(merchantId, id, tx))) throw notFound(`no risk rule ${id} of merchant ${merchantId}`);
             await deps.audit.append(
               {

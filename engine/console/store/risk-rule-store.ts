@@ -12,7 +12,7 @@ import { type DryRunOrder, fieldsOfRule, parseRiskRule, type RiskRule } from "..
 import { storedFields } from "../../payments/store/index.ts";
 import type { TransactionType } from "../../shared/transaction.ts";
 import type { Tx } from "../../store/tx.ts";
-import type { RiskRuleRecord, RiskRuleRecords } from "../ports/risk-rules.ts";
+import type { RiskRuleRecord, RiskRuleRecords, RiskRuleSource } from "../ports/risk-rules.ts";
 import { consoleDb } from "./console-db.ts";
 
 interface Row {
@@ -23,11 +23,12 @@ interface Row {
   params: Record<string, string | number>;
   updated_by: string;
   updated_at: Date;
+  source: RiskRuleSource;
 }
 
 function recordOf(r: Row): RiskRuleRecord | undefined {
   const parsed = parseRiskRule(r.id, storedFields(r.kind, r.name, r.params));
-  return parsed.ok ? { merchantId: r.merchant_id, rule: parsed.rule, updatedBy: r.updated_by, updatedAt: r.updated_at } : undefined;
+  return parsed.ok ? { merchantId: r.merchant_id, rule: parsed.rule, updatedBy: r.updated_by, updatedAt: r.updated_at, source: r.source } : undefined;
 }
 
 /** The rule's parameters as stored: its written fields but the name and kind, which have their columns. */
@@ -36,7 +37,7 @@ function paramsOf(rule: RiskRule): Record<string, string | number> {
   return params;
 }
 
-const COLUMNS = ["id", "merchant_id", "kind", "name", "params", "updated_by", "updated_at"] as const;
+const COLUMNS = ["id", "merchant_id", "kind", "name", "params", "updated_by", "updated_at", "source"] as const;
 
 export class PgRiskRuleStore implements RiskRuleRecords {
   readonly #orm: MikroORM;
@@ -84,14 +85,49 @@ export class PgRiskRuleStore implements RiskRuleRecords {
       .set({ kind: rule.kind, name: rule.name, params: paramsOf(rule), updated_by: by, updated_at: sql<Date>`now()` })
       .where("merchant_id", "=", merchantId)
       .where("id", "=", rule.id)
+      .where("source", "=", "console")
       .returning(COLUMNS)
       .executeTakeFirst();
     return r && recordOf(r as Row);
   }
 
   async delete(merchantId: string, id: number, tx: Tx): Promise<boolean> {
-    const r = await consoleDb(this.#orm, tx).deleteFrom("risk_rule").where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+    const r = await consoleDb(this.#orm, tx)
+      .deleteFrom("risk_rule")
+      .where("merchant_id", "=", merchantId)
+      .where("id", "=", id)
+      .where("source", "=", "console")
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
+  }
+
+  async fileRules(merchantId: string, tx: Tx): Promise<RiskRuleRecord[]> {
+    const db = consoleDb(this.#orm, tx);
+    await sql`select 1 from merchant where id = ${merchantId} for update`.execute(db);
+    const rows = await db.selectFrom("risk_rule").select(COLUMNS).where("merchant_id", "=", merchantId).where("source", "=", "file").orderBy("id").execute();
+    return rows.flatMap((r) => recordOf(r as Row) ?? []);
+  }
+
+  async replaceFileRules(merchantId: string, rules: readonly RiskRule[], by: string, tx: Tx): Promise<RiskRuleRecord[]> {
+    const db = consoleDb(this.#orm, tx);
+    await db.deleteFrom("risk_rule").where("merchant_id", "=", merchantId).where("source", "=", "file").execute();
+    if (rules.length === 0) return [];
+    const rows = await db
+      .insertInto("risk_rule")
+      .values(
+        rules.map((rule) => ({
+          merchant_id: merchantId,
+          kind: rule.kind,
+          name: rule.name,
+          params: paramsOf(rule),
+          created_by: by,
+          updated_by: by,
+          source: "file" as const,
+        })),
+      )
+      .returning(COLUMNS)
+      .execute();
+    return rows.flatMap((r) => recordOf(r as Row) ?? []).sort((a, b) => a.rule.id - b.rule.id);
   }
 
   async ordersSince(merchantId: string, from: Date, limit: number): Promise<DryRunOrder[]> {

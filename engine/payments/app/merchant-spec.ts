@@ -13,6 +13,7 @@ import { parseFrontendSettings } from "./frontend-settings-spec.ts";
 import { str, url } from "./spec-fields.ts";
 import { parseProcessorAccounts } from "./processor-accounts-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
+import { parseFileRiskRules } from "./risk-rules-spec.ts";
 import { parseRoutingRules } from "./routing-spec.ts";
 
 export { MerchantsFileError, parseProcessorAccounts };
@@ -33,7 +34,11 @@ export function parseMerchantsFile(text: string): MerchantSpec[] {
   }
   const list = (doc as { merchants?: unknown })?.merchants;
   if (!Array.isArray(list)) throw new MerchantsFileError("", 'must be {"merchants": [...]}');
-  const specs = list.map((raw, i) => parseMerchantEntry(raw, `merchants[${i}]`));
+  // Risk rules are the file's alone (AdminService has no such field; the console has its own service for them).
+  const specs = list.map((raw, i) => {
+    const spec = parseMerchantEntry(raw, `merchants[${i}]`);
+    return { ...spec, riskRules: parseFileRiskRules((raw as Record<string, unknown>).risk_rules, `merchants[${i}].risk_rules`, spec.merchantId) };
+  });
   // Two entries of one merchant would be merged silently, the later one's settings winning field by field.
   const twice = specs.findIndex((m, i) => specs.findIndex((n) => n.merchantId === m.merchantId) !== i);
   if (twice >= 0) {

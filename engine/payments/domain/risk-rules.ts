@@ -25,6 +25,9 @@ export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 /** The longest window a velocity rule may have: 31 days, so that the counts query stays a short walk of recent orders. */
 export const MAX_WINDOW_SECONDS = 2_678_400;
 
+/** At most this many rules per merchant, the console's and the merchants file's together: the sale path evaluates them all. */
+export const MAX_RISK_RULES = 50;
+
 interface RuleBase {
   id: number;
   name: string;

@@ -6,6 +6,7 @@
 import type { KeyObject } from "node:crypto";
 import type { FrontendView } from "../../shared/transaction.ts";
 import type { FrontendSettings } from "../domain/frontend-settings.ts";
+import type { RiskRule } from "../domain/risk-rules.ts";
 import type { RoutingRule } from "../domain/routing.ts";
 import type { Tx } from "../../store/tx.ts";
 
@@ -81,6 +82,11 @@ export interface MerchantSpec {
   processorAccounts?: ProcessorAccount[];
   /** Given: the merchant's routing rules are exactly these (an empty list removes them). Absent: left as they are. */
   routingRules?: RoutingRule[];
+  /**
+   * The merchants file's `risk_rules` (always given for a file entry, [] when it lists none): at start they replace
+   * the merchant's rules of source `file`, never the console's (console/app/file-risk-rules.ts). Ids are 0.
+   */
+  riskRules?: readonly RiskRule[];
 }
 
 /** A frontend as written to the store; absent settings take CONTRACT 9's defaults. */
@@ -101,7 +107,7 @@ export interface MerchantView extends MerchantSettingsView {
 }
 
 /** What an operator may change of a merchant: its spec less its identity, secret, frontends and accounts. */
-export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts" | "routingRules">;
+export type MerchantSettings = Omit<MerchantSpec, "merchantId" | "secret" | "frontends" | "processorAccounts" | "routingRules" | "riskRules">;
 
 /** The operators' reads and changes of merchants (AdminService, the Backoffice). */
 export interface MerchantAdminStore {

@@ -16,5 +16,7 @@ export const RiskRuleEntity = defineEntity({
     createdAt: p.datetime().defaultRaw("now()"),
     updatedBy: p.text(),
     updatedAt: p.datetime().defaultRaw("now()"),
+    /** Who owns the rule (031): `console` (admins change it there) or `file` (the merchants file, replaced at every start). */
+    source: p.enum(["console", "file"] as const).default("console"),
   },
 });

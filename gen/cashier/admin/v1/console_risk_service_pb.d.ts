@@ -135,6 +135,15 @@ export declare type RiskRule = Message<"cashier.admin.v1.RiskRule"> & {
    * @generated from field: google.protobuf.Timestamp update_time = 5;
    */
   updateTime?: Timestamp | undefined;
+
+  /**
+   * True for a rule of the merchants file's risk_rules: every start replaces
+   * it with the file's, and SaveRiskRule and DeleteRiskRule refuse it
+   * (FAILED_PRECONDITION); updated_by is then `merchants-file`.
+   *
+   * @generated from field: bool from_merchants_file = 6;
+   */
+  fromMerchantsFile: boolean;
 };
 
 /**
