@@ -19,6 +19,7 @@ import {
   RefundSaleResponseSchema,
   ReleasePayoutResponseSchema,
   TakeMotoPaymentResponseSchema,
+  WithdrawRefundRequestResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_money_service_pb.js";
 import { BulkApprovalResultSchema, PayoutDecision as PbDecision } from "../../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { MoneySchema } from "../../../gen/cashier/engine/v1/money_pb.js";
@@ -31,6 +32,7 @@ import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { authorize } from "../app/console-session.ts";
 import { decideConsolePayout, reasonFaults } from "../app/console-payouts.ts";
 import { refundFromConsole } from "../app/console-refunds.ts";
+import { withdrawRefundRequest } from "../app/refund-withdrawal.ts";
 import { cancelSaleFromConsole } from "../app/console-sale-cancel.ts";
 import { holdPayout, releasePayout } from "../app/payout-holds.ts";
 import { takeMotoPayment } from "../app/virtual-terminal.ts";
@@ -174,6 +176,23 @@ export function consoleMoneyService(deps: Deps): ServiceImpl<typeof ConsoleMoney
         const r = await takeMotoPayment(deps, who, motoFormOf(req, amountOf(req.amount)));
         if (!r.ok) throw toRpcError(r.error);
         return create(TakeMotoPaymentResponseSchema, { transaction: attemptToProto(r.attempt), replayed: r.replayed });
+      }),
+
+    withdrawRefundRequest: (req) =>
+      consoleCall(async () => {
+        const who = await authorize(deps, callerOf(req.context), "transaction.refund", `trace_id:${req.traceId}`);
+        checkTraceId(req.traceId);
+        const r = await withdrawRefundRequest(deps, who, req.traceId, req.reason);
+        if (!r.ok) throw toRpcError(r.error);
+        const w = r.withdrawn;
+        return create(WithdrawRefundRequestResponseSchema, {
+          withdrawn: create(RefundApprovalSchema, {
+            login: w.login,
+            amount: money(w.amountMinor, w.currency),
+            reason: w.reason,
+            time: timestampFromDate(w.approvedAt),
+          }),
+        });
       }),
   };
 }

@@ -17,6 +17,60 @@ import type { BulkApprovalResult, PayoutDecision, PayoutHold, PayoutReason } fro
 export declare const file_cashier_admin_v1_console_money_service: GenFile;
 
 /**
+ * WithdrawRefundRequestRequest withdraws the sale's waiting refund request.
+ *
+ * @generated from message cashier.admin.v1.WithdrawRefundRequestRequest
+ */
+export declare type WithdrawRefundRequestRequest = Message<"cashier.admin.v1.WithdrawRefundRequestRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The sale's trace_id.
+   *
+   * @generated from field: int32 trace_id = 2;
+   */
+  traceId: number;
+
+  /**
+   * Why (1 to 255 characters, no card number).
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.WithdrawRefundRequestRequest.
+ * Use `create(WithdrawRefundRequestRequestSchema)` to create a new message.
+ */
+export declare const WithdrawRefundRequestRequestSchema: GenMessage<WithdrawRefundRequestRequest>;
+
+/**
+ * WithdrawRefundRequestResponse is the request as it stood when withdrawn.
+ *
+ * @generated from message cashier.admin.v1.WithdrawRefundRequestResponse
+ */
+export declare type WithdrawRefundRequestResponse = Message<"cashier.admin.v1.WithdrawRefundRequestResponse"> & {
+  /**
+   * The withdrawn request.
+   *
+   * @generated from field: cashier.admin.v1.RefundApproval withdrawn = 1;
+   */
+  withdrawn?: RefundApproval | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.WithdrawRefundRequestResponse.
+ * Use `create(WithdrawRefundRequestResponseSchema)` to create a new message.
+ */
+export declare const WithdrawRefundRequestResponseSchema: GenMessage<WithdrawRefundRequestResponse>;
+
+/**
  * TakeMotoPaymentRequest is one sale keyed in by an operator.
  *
  * @generated from message cashier.admin.v1.TakeMotoPaymentRequest
@@ -644,6 +698,18 @@ export declare const ConsoleMoneyService: GenService<{
     methodKind: "unary";
     input: typeof TakeMotoPaymentRequestSchema;
     output: typeof TakeMotoPaymentResponseSchema;
+  },
+  /**
+   * WithdrawRefundRequest withdraws a refund request waiting for its second approval (action transaction.refund):
+   * only the operator who asked for it, or an admin, may (PERMISSION_DENIED otherwise). Nothing moved, so the
+   * platform is sent nothing.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleMoneyService.WithdrawRefundRequest
+   */
+  withdrawRefundRequest: {
+    methodKind: "unary";
+    input: typeof WithdrawRefundRequestRequestSchema;
+    output: typeof WithdrawRefundRequestResponseSchema;
   },
 }>;
 
