@@ -1,8 +1,10 @@
 /**
  * The delivery worker: claims due callbacks (SKIP LOCKED, with a lease longer
- * than the call's timeout: schedule.callbacks.leaseMs; at most `perMerchant`
- * in flight to one merchant over all engines, so that a slow or dead platform
- * holds only its own slots and never delays another's callbacks), sends each with its
+ * than the call's timeout: schedule.callbacks.leaseMs; each merchant held to
+ * its fair share of the `concurrency` slots and to `perMerchant` over all
+ * engines, with a share always left for a merchant newly owed, so that any
+ * number of slow or dead platforms hold only their shares and never delay
+ * another's callbacks: store/callback-claim.ts), sends each with its
  * headers, judges the reply by the domain's rules and records the attempt. A
  * crash anywhere leaves the callback pending; after the lease it is due again
  * with the same event id.
@@ -21,7 +23,7 @@ export interface DeliveryWorkerDeps {
   send: Send;
   /** The call's timeout, the claim's lease, the retry delays, the poll and the drain. */
   schedule: Pick<Schedule, "callbacks" | "workers">;
-  /** Calls in flight at most in this engine. */
+  /** Calls in flight at most in this engine: the slots the merchants owed share fairly. */
   concurrency: number;
   /** Calls in flight at most to one merchant, over all engines: a slow platform never holds every slot. */
   perMerchant: number;
@@ -48,7 +50,7 @@ export async function deliverOne(deps: DeliveryWorkerDeps, c: ClaimedCallback): 
 
 export function startDeliveryWorker(deps: DeliveryWorkerDeps): PollLoop {
   return startWorkPool({
-    claim: (n) => deps.callbacks.claimDue(n, deps.schedule.callbacks.leaseMs, deps.perMerchant),
+    claim: (n) => deps.callbacks.claimDue(deps.schedule.callbacks.leaseMs, { limit: n, perMerchant: deps.perMerchant, slots: deps.concurrency }),
     work: (c) => deliverOne(deps, c),
     max: deps.concurrency,
     pollMs: deps.schedule.workers.pollMs,

@@ -92,13 +92,26 @@ export interface FailingFilter {
   limit: number;
 }
 
+/**
+ * How one claim shares the delivery slots among the merchants owed callbacks,
+ * so that slow platforms hold their share and never every slot.
+ */
+export interface FairShare {
+  /** This engine's free slots: the most the claim takes. */
+  limit: number;
+  /** Calls in flight at most to one merchant, over all engines (CASHIER_CALLBACK_MERCHANT_CONCURRENCY). */
+  perMerchant: number;
+  /** This engine's calls in flight at most, free or not (CASHIER_CALLBACK_CONCURRENCY): what the shares divide. */
+  slots: number;
+}
+
 /** The callbacks a transaction owed, with every attempt: claimed and recorded by the delivery worker, read by operators. */
 export interface CallbackLog {
   /**
-   * Claims up to `limit` due callbacks for `leaseMs`, leaving any merchant with at
-   * most `perMerchant` claimed (in flight) over all engines.
+   * Claims due callbacks for `leaseMs`, at most `share.limit`, each merchant
+   * held to its fair share of the slots (store/callback-claim.ts has the rule).
    */
-  claimDue(limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedCallback[]>;
+  claimDue(leaseMs: number, share: FairShare): Promise<ClaimedCallback[]>;
   recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void>;
   recordValidation(
     v: { merchantId: string; traceId: number; eventId: string; url: string; body: string; state: CallbackState; outcome: AttemptOutcome; error: string },

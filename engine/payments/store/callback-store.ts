@@ -15,8 +15,9 @@ import type { AttemptOutcome, CallbackState } from "../../shared/callbacks.ts";
 import { maskCardNumbers } from "../../shared/card.ts";
 import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, SendResult } from "../ports/callbacks.ts";
+import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, FairShare, SendResult } from "../ports/callbacks.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
+import { fairDue } from "./callback-claim.ts";
 import type { Verdict } from "../domain/callbacks.ts";
 import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "../../store/notify-work.ts";
@@ -47,75 +48,22 @@ export class PgCallbackStore implements CallbackLog {
   }
 
   /**
-   * Claims up to `limit` due callbacks for `leaseMs`, fairly: per merchant, at
-   * most `perMerchant` in flight over all engines (claimed, lease running), and
-   * the free slots go round the merchants (each one's first due callback, then
-   * each one's second, ...), so that a platform that answers slowly or not at
-   * all holds its own slots only. Per merchant it reads its first due callbacks
-   * and its in-flight count through one index (callback_merchant_due_idx).
-   * Two engines claiming at the same moment may together pass the cap by what
-   * they claim at once; the next claims are held back until it is met again.
+   * Claims due callbacks for `leaseMs`, at most `share.limit` (this engine's
+   * free slots), by the fair-share rule of callback-claim.ts: each merchant
+   * owed something holds at most min(perMerchant, max(1, floor(slots /
+   * (merchants owed + 1)))) calls in flight over all engines, its open calls
+   * counted against it; the merchants with fewer in flight come first, then
+   * the oldest due; and a merchant's further calls always leave one share of
+   * the free slots for a merchant newly owed. Any number of slow platforms
+   * (fewer than the slots) therefore leave the others a slot at once. One
+   * statement; two engines claiming at the same moment may together pass a
+   * cap by what they claim at once, and the next claims are held back until
+   * it is met again.
    */
-  async claimDue(limit: number, leaseMs: number, perMerchant: number): Promise<ClaimedCallback[]> {
+  async claimDue(leaseMs: number, share: FairShare): Promise<ClaimedCallback[]> {
     const claim = randomUUID();
     const db = this.#db();
-    const candidates = db
-      .selectFrom("merchant as m")
-      .innerJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom("callback as d")
-            .select(["d.id", "d.next_attempt_at"])
-            .whereRef("d.merchant_id", "=", "m.id")
-            .where("d.state", "=", "pending")
-            .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
-            // Per transaction and kind, in the order owed: a later one waits for an earlier one.
-            .where((eb) =>
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom("callback as e")
-                    .select("e.id")
-                    .whereRef("e.trace_id", "=", "d.trace_id")
-                    .whereRef("e.kind", "=", "d.kind")
-                    .where("e.state", "=", "pending")
-                    .whereRef("e.id", "<", "d.id"),
-                ),
-              ),
-            )
-            .orderBy("d.next_attempt_at")
-            .limit(perMerchant)
-            .as("due"),
-        (join) => join.onTrue(),
-      )
-      .innerJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom("callback as b")
-            .select((eb) => eb.fn.countAll<number>().as("busy"))
-            .whereRef("b.merchant_id", "=", "m.id")
-            .where("b.state", "=", "pending")
-            .where("b.claim", "is not", null)
-            .where("b.next_attempt_at", ">", eb.fn<Date>("now"))
-            .as("inflight"),
-        (join) => join.onTrue(),
-      )
-      .select((eb) => [
-        "due.id",
-        "due.next_attempt_at",
-        "inflight.busy",
-        eb.fn
-          .agg<number>("row_number")
-          .over((ob) => ob.partitionBy("m.id").orderBy("due.next_attempt_at"))
-          .as("turn"),
-      ]);
-    const chosen = db
-      .selectFrom(candidates.as("c"))
-      .select("c.id")
-      .where((eb) => eb(eb("c.turn", "+", eb.ref("c.busy")), "<=", perMerchant))
-      .orderBy("c.turn")
-      .orderBy("c.next_attempt_at")
-      .limit(limit);
+    const chosen = fairDue(db, share);
     const rows = await db
       .updateTable("callback")
       .set((eb) => ({ claim, attempts: eb("callback.attempts", "+", 1), updated_at: eb.fn<Date>("now"), next_attempt_at: msFromNow(eb, leaseMs) }))

@@ -96,7 +96,7 @@ t.test("every read of the stores returns values of the types it declares", async
   const [history] = await orders.history(traceId);
   t.ok(history.at instanceof Date, "history: at is a Date");
 
-  const [claimed] = await callbacks.claimDue(10, 30_000, 8);
+  const [claimed] = await callbacks.claimDue(30_000, { limit: 10, perMerchant: 8, slots: 32 });
   t.equal(typeof claimed?.id, "number", "claimDue: id (bigint) is a number");
   t.equal(typeof claimed?.traceId, "number", "claimDue: traceId");
   await callbacks.recordAttempt(
