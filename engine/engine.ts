@@ -22,6 +22,7 @@ import { PgOrderStore } from "./payments/store/order-store.ts";
 import { PgWebhookInbox } from "./payments/store/webhook-inbox-store.ts";
 import type { EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { PgSessionStore } from "./cashier/store/session-store.ts";
+import { PgBrandLogoStore } from "./payments/store/brand-logo-store.ts";
 import { PgCardTokenStore } from "./payments/store/card-token-store.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import type { MerchantSpec } from "./payments/ports/merchants.ts";
@@ -258,6 +259,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     onProcessorOutcome: recordProcessorOutcome,
     warn: (fields, message) => log.warn(fields, message),
     sessions: new PgSessionStore(orm),
+    logos: new PgBrandLogoStore(orm),
     sessionTtlSeconds: config.sessionTtlSeconds,
     cardTokens: new PgCardTokenStore(orm),
     cardTokenTtlSeconds: config.cardTokenTtlSeconds,

@@ -35,6 +35,7 @@ import { Migration028CardTokens } from "./migrations/028-card-tokens.ts";
 import { Migration029FrontendBranding } from "./migrations/029-frontend-branding.ts";
 import { Migration030RiskRules } from "./migrations/030-risk-rules.ts";
 import { Migration031RiskRuleSource } from "./migrations/031-risk-rule-source.ts";
+import { Migration032BrandLogos } from "./migrations/032-brand-logos.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -66,6 +67,7 @@ const MIGRATIONS = [
   { name: "029-frontend-branding", class: Migration029FrontendBranding },
   { name: "030-risk-rules", class: Migration030RiskRules },
   { name: "031-risk-rule-source", class: Migration031RiskRuleSource },
+  { name: "032-brand-logos", class: Migration032BrandLogos },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */

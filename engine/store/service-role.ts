@@ -62,8 +62,8 @@ export function serviceRoleName(database: string): string {
 
 /** Tables the service role may read but never write: the rules the triggers enforce, and the schema's own record. */
 const READ_ONLY = ["allowed_transition", "mikro_orm_migrations"];
-/** Append-only: the service role adds rows and reads them. The audit chain's signed checkpoints (021) too: a checkpoint rewritten or deleted would hide a cut tail. Operators' notes on customers (026): kept as written. */
-const APPEND_ONLY = ["audit_log", "audit_checkpoint", "customer_note"];
+/** Append-only: the service role adds rows and reads them. The audit chain's signed checkpoints (021) too: a checkpoint rewritten or deleted would hide a cut tail. Operators' notes on customers (026): kept as written. Frontends' logos (032): named by their content, never changed. */
+const APPEND_ONLY = ["audit_log", "audit_checkpoint", "customer_note", "brand_logo"];
 /** History: added and read, never rewritten; the retention purge deletes old rows. The acquirers' webhook inbox too: an event is kept as it came. */
 const HISTORY = ["transaction_event", "callback_attempt", "acquirer_webhook_event", "acquirer_webhook_event_key"];
 /** The monthly tables' upkeep (migration 022): run as the schema's owner, called by the retention worker. */

@@ -15,6 +15,7 @@ import { autologinRoutes } from "./autologin.ts";
 import { bankCheckRoutes } from "./bank-check.ts";
 import { depositRoutes } from "./deposit.ts";
 import { fieldsRoutes } from "./fields.ts";
+import { logoRoutes } from "./logo.ts";
 import { resultRoutes } from "./result.ts";
 import { withdrawalRoutes } from "./withdrawal.ts";
 
@@ -29,6 +30,8 @@ export function cashierRoutes(
   withdrawalRoutes(router, deps);
   resultRoutes(router, deps);
   bankCheckRoutes(router, deps);
+  // Frontends' logos at their hashed addresses (the branded pages' header).
+  logoRoutes(router, deps);
   // The platform's own page loads /cashier.js to frame these pages (CONTRACT 12).
   embedScriptRoutes(router);
 }

@@ -14,9 +14,16 @@ import type { CashierBranding } from "../../../gen/cashier/engine/v1/cashier_ser
 export interface PageBrand {
   name: string;
   css: string;
+  /** The logo's hashed address (routes/logo.ts); absent: the name alone. */
+  logo?: string;
 }
 
 const HEX = /^#[0-9a-f]{6}$/;
+
+/** A logo's address on the hosted pages (routes/logo.ts serves it): its content's SHA-256, so cached for good. */
+export function logoPath(sha256: string): string {
+  return `/cashier/logo/${sha256}.png`;
+}
 /** Each corner style as the radius of the page's card and of its buttons. */
 const RADII: Record<string, [string, string]> = { square: ["0", "0"], rounded: ["8px", "6px"], pill: ["16px", "999px"] };
 
@@ -31,5 +38,6 @@ export function pageBrand(b: CashierBranding | undefined): PageBrand | undefined
     `:root{--ink:${b.textColor};--muted:${b.textColor};--accent:${b.textColor};--paper:${b.backgroundColor};` +
     `--ground:${b.backgroundColor};--primary:${b.primaryColor};--on-primary:${b.buttonTextColor};` +
     `--radius:${radii[0]};--button-radius:${radii[1]}}`;
-  return { name: b.displayName, css };
+  // The hash is re-read as 64 hex digits, so that it stays one path segment of the edge's own origin.
+  return { name: b.displayName, css, ...(/^[0-9a-f]{64}$/.test(b.logoSha256) ? { logo: logoPath(b.logoSha256) } : {}) };
 }

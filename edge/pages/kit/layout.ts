@@ -32,7 +32,7 @@ export interface Shell {
    * A frontend's branding (edge/cashier/views/brand.ts): its name after the title and in a header above the page,
    * its custom properties in a <style> under the nonce, after the stylesheet they override.
    */
-  brand?: { name: string; css: string };
+  brand?: { name: string; css: string; logo?: string };
 }
 
 export function layout(s: Shell): Html {
@@ -44,7 +44,7 @@ export function layout(s: Shell): Html {
 <script src="${ASSETS.js.url}" integrity="${ASSETS.js.integrity}" nonce="${s.nonce}" defer></script>${(s.scripts ?? []).map(
     (a) => html`\n<script src="${a.url}" integrity="${a.integrity}" nonce="${s.nonce}" defer></script>`,
   )}${s.refreshWithoutScript ? html`\n<noscript><meta http-equiv="refresh" content="${s.refreshWithoutScript}"></noscript>` : ""}</head>
-<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}${s.expiresIn !== undefined ? html` data-expires-in="${String(s.expiresIn)}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>${s.brand ? html`\n<header class="merchant-header"><p class="merchant-name">${s.brand.name}</p></header>` : ""}
+<body${s.parentOrigin ? html` data-parent-origin="${s.parentOrigin}"` : ""}${s.expiresIn !== undefined ? html` data-expires-in="${String(s.expiresIn)}"` : ""}><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>${s.brand ? html`\n<header class="merchant-header">${s.brand.logo ? html`<img class="merchant-logo" src="${s.brand.logo}" alt="${s.brand.name}">` : html`<p class="merchant-name">${s.brand.name}</p>`}</header>` : ""}
 <main id="main" tabindex="-1">${s.body}</main></body></html>
 `;
 }

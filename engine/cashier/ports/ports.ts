@@ -100,8 +100,14 @@ export interface SessionStore {
   pendingWithdrawals(merchantId: string, frontend: string, pin: string): Promise<Attempt[]>;
 }
 
+/** Frontends' logos by their SHA-256 (engine/payments/store/brand-logo-store.ts), for the edge to serve. */
+export interface BrandLogoReader {
+  get(sha256: string): Promise<Uint8Array | undefined>;
+}
+
 export interface CashierDeps extends ProcessDeps {
   sessions: SessionStore;
+  logos: BrandLogoReader;
   /** CASHIER_SESSION_TTL_SECONDS: how long a session lasts from its start. */
   sessionTtlSeconds: number;
   /** CASHIER_CARD_TOKEN_TTL_SECONDS: how long a hosted payment fields' card token may be used. */

@@ -100,6 +100,7 @@ export function sessionToProto(v: SessionView): CashierSession {
             textColor: st.branding.textColor,
             buttonTextColor: buttonTextOf(st.branding),
             cornerStyle: st.branding.cornerStyle,
+            logoSha256: st.branding.logoSha256 ?? "",
           })
         : undefined,
     }),

@@ -11,6 +11,7 @@ import {
   CancelWithdrawalResponseSchema,
   type CashierService,
   DeleteSavedCardResponseSchema,
+  GetBrandLogoResponseSchema,
   GetCashierSessionResponseSchema,
   GetSessionTransactionResponseSchema,
   RedeemAutologinResponseSchema,
@@ -31,7 +32,7 @@ import { submitDeposit } from "../app/submit-deposit.ts";
 import { submitWithdrawal } from "../app/submit-withdrawal.ts";
 import { submitFields } from "../app/submit-fields.ts";
 import { MaskedCardSchema } from "../../../gen/cashier/engine/v1/transaction_pb.js";
-import { REASONS, inCallerNames, type DomainError } from "../../shared/errors.ts";
+import { REASONS, domainError, inCallerNames, type DomainError } from "../../shared/errors.ts";
 import { CONTROL_CHARACTERS } from "../../shared/control-characters.ts";
 import type { HmacKey } from "../../shared/hmac.ts";
 import { describeForReply } from "../../shared/wire/refusal.ts";
@@ -90,6 +91,12 @@ export function cashierService(deps: CashierDeps): ServiceImpl<typeof CashierSer
       const redeemed = await redeemAutologin(deps, req.autologinToken, { framed: req.framed, ancestor: req.framingOrigin });
       if (!redeemed.ok) throw toRpcError(redeemed.error);
       return create(RedeemAutologinResponseSchema, { sessionToken: redeemed.sessionToken, session: sessionToProto(await sessionView(deps, redeemed.open)) });
+    },
+
+    async getBrandLogo(req) {
+      const png = await deps.logos.get(req.sha256);
+      if (!png) throw toRpcError(domainError("NOT_FOUND", "no logo has this SHA-256"));
+      return create(GetBrandLogoResponseSchema, { png });
     },
 
     async getCashierSession(req) {

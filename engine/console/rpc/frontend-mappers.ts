@@ -70,6 +70,7 @@ export function frontendToProto(f: FrontendWithSettings): Frontend {
           textColor: s.branding.textColor,
           cornerStyle: s.branding.cornerStyle,
           buttonTextColor: buttonTextOf(s.branding),
+          logoSha256: s.branding.logoSha256 ?? "",
         })
       : undefined,
   });
@@ -123,6 +124,8 @@ export function frontendEntryOf(f: Frontend, field: string): Record<string, unkn
           background_color: f.branding.backgroundColor,
           text_color: f.branding.textColor,
           corner_style: f.branding.cornerStyle || undefined,
+          logo_png: f.branding.logoPng.length > 0 ? f.branding.logoPng : undefined,
+          logo_sha256: f.branding.logoSha256 || undefined,
         }
       : undefined,
   };

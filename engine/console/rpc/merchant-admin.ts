@@ -19,6 +19,7 @@ import {
 } from "../../../gen/cashier/admin/v1/admin_service_pb.js";
 import { MerchantSchema, PayoutApproval, type Frontend, type Merchant } from "../../../gen/cashier/admin/v1/merchant_pb.js";
 import { FRONTEND_FIELDS, type FrontendField, frontendEntryOf, frontendToProto, mergeFrontend, setInFrontend } from "./frontend-mappers.ts";
+import { UnknownLogoError } from "../../shared/branding.ts";
 import { MerchantsFileError, MIN_SECRET_LENGTH, parseFrontend, parseMerchantEntry } from "../../payments/index.ts";
 import { domainError } from "../../shared/errors.ts";
 import type { CallbackUrlCheck, MerchantAdminStore, MerchantSettings, MerchantView } from "../../payments/index.ts";
@@ -155,6 +156,8 @@ async function checkCallbackUrls(
   }
 }
 
+/** A branding's logo_sha256 the engine does not hold. */
+const noLogo = () => invalidArgument("frontend.branding.logo_sha256", "names no stored logo (give logo_png instead)");
 const notFound = (merchantId: string) => toRpcError(domainError("NOT_FOUND", `no merchant ${merchantId}`));
 
 type MerchantCalls = Pick<
@@ -177,7 +180,12 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       checkSecret(req.secret, "secret");
       const spec = parsed(() => parseMerchantEntry(entryOf(req.merchant!, req.secret, req.merchant!.frontends), "merchant"));
       await checkCallbackUrls(deps.checkCallbackUrl, spec, () => true);
-      if (!(await store.create(spec))) throw toRpcError(domainError("ALREADY_EXISTS", `merchant ${spec.merchantId} already exists`));
+      const made = await store.create(spec).catch((err: unknown) => {
+        if (!(err instanceof UnknownLogoError)) throw err;
+        const i = spec.frontends.findIndex((f) => f.name === err.frontend);
+        throw invalidArgument(`merchant.frontends[${i}].branding.logo_sha256`, "names no stored logo (give logo_png instead)");
+      });
+      if (!made) throw toRpcError(domainError("ALREADY_EXISTS", `merchant ${spec.merchantId} already exists`));
       return create(CreateMerchantResponseSchema, { merchant: await current(spec.merchantId) });
     },
 
@@ -247,6 +255,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       const f = parsed(() => parseFrontend(frontendEntryOf(req.frontend!, "frontend"), "frontend"));
       const outcome = await store.putFrontend(req.merchantId, f, "create");
       if (outcome === "no-merchant") throw notFound(req.merchantId);
+      if (outcome === "no-logo") throw noLogo();
       if (outcome === "exists") throw toRpcError(domainError("ALREADY_EXISTS", `frontend ${f.name} already exists for ${req.merchantId}`));
       return create(CreateFrontendResponseSchema, { merchant: await current(req.merchantId) });
     },
@@ -266,7 +275,7 @@ export function merchantAdmin(deps: MerchantAdminDeps): MerchantCalls {
       );
       const merged = mergeFrontend(existing, given, chosen);
       const f = parsed(() => parseFrontend(frontendEntryOf(merged, "frontend"), "frontend"));
-      await store.putFrontend(req.merchantId, f, "update");
+      if ((await store.putFrontend(req.merchantId, f, "update")) === "no-logo") throw noLogo();
       return create(UpdateFrontendResponseSchema, { merchant: await current(req.merchantId) });
     },
   };

@@ -6,11 +6,12 @@
  * is the engine's choice (white, else the text colour), never the merchant's.
  */
 import { AA_NORMAL_TEXT, buttonTextOn, contrastRatio, HEX_COLOUR, ratioText, WHITE } from "../../shared/brand-contrast.ts";
-import { type Branding, CORNER_STYLES, type CornerStyle, DEFAULT_BRAND_LOOK, STATUS_COLOURS } from "../../shared/branding.ts";
+import { type Branding, CORNER_STYLES, type CornerStyle, DEFAULT_BRAND_LOOK, LOGO_SHA256, STATUS_COLOURS } from "../../shared/branding.ts";
+import { checkLogo, logoBytesOf } from "./brand-logo-spec.ts";
 import { MerchantsFileError } from "./merchant-errors.ts";
 
 export const MAX_DISPLAY_NAME = 60;
-const KEYS = ["display_name", "primary_color", "background_color", "text_color", "corner_style"];
+const KEYS = ["display_name", "primary_color", "background_color", "text_color", "corner_style", "logo_png", "logo_sha256"];
 // Control characters and the bidirectional overrides that could make a name read as another merchant's.
 const UNSAFE_TEXT = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
@@ -61,5 +62,19 @@ export function parseBranding(v: unknown, where: string): Branding | null {
       `${where}.primary_color`,
       `${primaryColor} carries no readable button text: white has ${ratioText(contrastRatio(WHITE, primaryColor))} on it and text_color ${textColor} ${ratioText(contrastRatio(textColor, primaryColor))}; WCAG AA needs at least ${AA_NORMAL_TEXT}:1 for one of them`,
     );
-  return { displayName, primaryColor, backgroundColor, textColor, cornerStyle: corner as CornerStyle };
+  return { displayName, primaryColor, backgroundColor, textColor, cornerStyle: corner as CornerStyle, ...logoOf(b, where) };
+}
+
+/** The branding's logo: new bytes (logo_png, checked) win over a stored one's hash (logo_sha256); neither: none. */
+function logoOf(b: Record<string, unknown>, where: string): Pick<Branding, "logoSha256" | "newLogo"> {
+  const given = b.logo_png;
+  if (given !== undefined && given !== null && given !== "" && !(given instanceof Uint8Array && given.length === 0)) {
+    const logo = checkLogo(logoBytesOf(given, `${where}.logo_png`), `${where}.logo_png`);
+    return { logoSha256: logo.sha256, newLogo: logo };
+  }
+  const hash = b.logo_sha256;
+  if (hash === undefined || hash === null || hash === "") return {};
+  if (typeof hash !== "string" || !LOGO_SHA256.test(hash))
+    throw new MerchantsFileError(`${where}.logo_sha256`, "must be a stored logo's SHA-256: 64 lowercase hex digits");
+  return { logoSha256: hash };
 }

@@ -116,7 +116,7 @@ export interface MerchantAdminStore {
   create(spec: MerchantSpec): Promise<boolean>;
   update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
-  putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend">;
+  putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend" | "no-logo">;
   /** Creates or replaces one processor account; false when there is no such merchant. */
   setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
   /** A merchant's accounts without their credentials; undefined when there is no such merchant. */

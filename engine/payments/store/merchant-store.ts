@@ -27,6 +27,8 @@ import { hmacKey } from "../../shared/hmac.ts";
 import { DEFAULT_PROCESSORS } from "../processors/connectors.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "../../store/entities/frontend.entity.ts";
+import { keepBrandLogo, storedBranding } from "./brand-logo-store.ts";
+import { UnknownLogoError } from "../../shared/branding.ts";
 import { MerchantEntity } from "../../store/entities/merchant.entity.ts";
 import { ProcessorAccountEntity } from "../../store/entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
@@ -86,7 +88,7 @@ function frontendColumnsOf(f: FrontendSpec) {
     saveCards: settings.saveCards,
     closedLoopWithdrawals: settings.closedLoopWithdrawals,
     playerCancelWithdrawal: settings.playerCancelWithdrawal,
-    branding: settings.branding ?? null,
+    branding: storedBranding(settings.branding),
   };
 }
 
@@ -174,6 +176,7 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
       if (existing) em.assign(existing, data);
       else em.create(MerchantEntity, { id: spec.merchantId, ...data });
       for (const f of spec.frontends) {
+        if (!(await keepBrandLogo(em, f.settings?.branding))) throw new UnknownLogoError(f.name);
         const columns = frontendColumnsOf(f);
         const fe = await em.findOne(FrontendEntity, { merchant: spec.merchantId, name: f.name });
         if (fe) em.assign(fe, columns);
@@ -320,18 +323,24 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
   }
 
   /** Adds ("create") or changes ("update") one frontend; the outcome says which failed. */
-  async putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend"> {
-    const em = this.#joined();
-    if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant";
-    const fe = await em.findOne(FrontendEntity, { merchant: merchantId, name: f.name });
-    if (mode === "create" && fe) return "exists";
-    if (mode === "update" && !fe) return "no-frontend";
-    const columns = frontendColumnsOf(f);
-    if (fe) em.assign(fe, columns);
-    else em.create(FrontendEntity, { merchant: merchantId, name: f.name, ...columns });
-    await em.flush();
+  async putFrontend(
+    merchantId: string,
+    f: Required<FrontendSpec>,
+    mode: "create" | "update",
+  ): Promise<"ok" | "no-merchant" | "exists" | "no-frontend" | "no-logo"> {
+    const outcome = await this.#joined().transactional(async (em) => {
+      if (!(await em.findOne(MerchantEntity, { id: merchantId }))) return "no-merchant" as const;
+      const fe = await em.findOne(FrontendEntity, { merchant: merchantId, name: f.name });
+      if (mode === "create" && fe) return "exists" as const;
+      if (mode === "update" && !fe) return "no-frontend" as const;
+      if (!(await keepBrandLogo(em, f.settings.branding))) return "no-logo" as const;
+      const columns = frontendColumnsOf(f);
+      if (fe) em.assign(fe, columns);
+      else em.create(FrontendEntity, { merchant: merchantId, name: f.name, ...columns });
+      return "ok" as const;
+    });
     this.#cache.invalidate(merchantId);
-    return "ok";
+    return outcome;
   }
 
   async count(): Promise<number> {

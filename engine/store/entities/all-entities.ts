@@ -34,6 +34,7 @@ import { CustomerNoteEntity } from "./customer-note.entity.ts";
 import { CardTokenEntity } from "./card-token.entity.ts";
 import { OperatorPreferenceEntity } from "./operator-preference.entity.ts";
 import { OperatorSavedSearchEntity } from "./operator-saved-search.entity.ts";
+import { BrandLogoEntity } from "./brand-logo.entity.ts";
 
 export const ENTITIES = [
   MerchantEntity,
@@ -75,4 +76,6 @@ export const ENTITIES = [
   // Operators' work-view preferences and saved searches (024).
   OperatorPreferenceEntity,
   OperatorSavedSearchEntity,
+  // Frontends' logos, named by their SHA-256 (032).
+  BrandLogoEntity,
 ] as const;

@@ -153,6 +153,24 @@ export declare type FrontendBranding = Message<"cashier.admin.v1.FrontendBrandin
    * @generated from field: string button_text_color = 6;
    */
   buttonTextColor: string;
+
+  /**
+   * Input only: a new logo, a PNG of at most 64 KiB, 16 to 512 pixels each
+   * way; an SVG or any other type is refused naming this field. It replaces
+   * logo_sha256.
+   *
+   * @generated from field: bytes logo_png = 7;
+   */
+  logoPng: Uint8Array;
+
+  /**
+   * Lowercase hex SHA-256 of the stored logo, as read; give it back to keep
+   * the logo, leave it empty (and logo_png empty) to remove it. A hash the
+   * engine does not hold is refused naming this field.
+   *
+   * @generated from field: string logo_sha256 = 8;
+   */
+  logoSha256: string;
 };
 
 /**

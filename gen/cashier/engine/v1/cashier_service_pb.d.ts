@@ -578,6 +578,13 @@ export declare type CashierBranding = Message<"cashier.engine.v1.CashierBranding
    * @generated from field: string corner_style = 6;
    */
   cornerStyle: string;
+
+  /**
+   * Lowercase hex SHA-256 of the frontend's PNG logo (GetBrandLogo); empty: no logo.
+   *
+   * @generated from field: string logo_sha256 = 7;
+   */
+  logoSha256: string;
 };
 
 /**
@@ -960,6 +967,46 @@ export declare type DeleteSavedCardResponse = Message<"cashier.engine.v1.DeleteS
 export declare const DeleteSavedCardResponseSchema: GenMessage<DeleteSavedCardResponse>;
 
 /**
+ * GetBrandLogoRequest names a logo by its content.
+ *
+ * @generated from message cashier.engine.v1.GetBrandLogoRequest
+ */
+export declare type GetBrandLogoRequest = Message<"cashier.engine.v1.GetBrandLogoRequest"> & {
+  /**
+   * Lowercase hex SHA-256 of the PNG, 64 characters.
+   *
+   * @generated from field: string sha256 = 1;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message cashier.engine.v1.GetBrandLogoRequest.
+ * Use `create(GetBrandLogoRequestSchema)` to create a new message.
+ */
+export declare const GetBrandLogoRequestSchema: GenMessage<GetBrandLogoRequest>;
+
+/**
+ * GetBrandLogoResponse is the logo as the engine checked and stored it.
+ *
+ * @generated from message cashier.engine.v1.GetBrandLogoResponse
+ */
+export declare type GetBrandLogoResponse = Message<"cashier.engine.v1.GetBrandLogoResponse"> & {
+  /**
+   * The PNG's bytes, exactly as uploaded (at most 64 KiB).
+   *
+   * @generated from field: bytes png = 1;
+   */
+  png: Uint8Array;
+};
+
+/**
+ * Describes the message cashier.engine.v1.GetBrandLogoResponse.
+ * Use `create(GetBrandLogoResponseSchema)` to create a new message.
+ */
+export declare const GetBrandLogoResponseSchema: GenMessage<GetBrandLogoResponse>;
+
+/**
  * GetSessionTransactionRequest names a transaction of the session, for the result page.
  *
  * @generated from message cashier.engine.v1.GetSessionTransactionRequest
@@ -1231,6 +1278,18 @@ export declare const CashierService: GenService<{
     methodKind: "unary";
     input: typeof SubmitFieldsRequestSchema;
     output: typeof SubmitFieldsResponseSchema;
+  },
+  /**
+   * GetBrandLogo returns a frontend's logo by its SHA-256, for the edge to
+   * serve at its hashed address; an unknown hash is NOT_FOUND. Needs no
+   * session: a logo is public, as the pages that show it.
+   *
+   * @generated from rpc cashier.engine.v1.CashierService.GetBrandLogo
+   */
+  getBrandLogo: {
+    methodKind: "unary";
+    input: typeof GetBrandLogoRequestSchema;
+    output: typeof GetBrandLogoResponseSchema;
   },
 }>;
 

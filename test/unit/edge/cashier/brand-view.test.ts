@@ -73,3 +73,14 @@ t.test("a value not of the engine's shape is not rendered at all", async (t) => 
   t.equal(pageBrand(undefined), undefined);
   t.equal(pageBrand(brand({ cornerStyle: "square" }))?.css.includes("--radius:0;--button-radius:0}"), true);
 });
+
+t.test("a logo shows in the header at its hashed address, the name as its alt text; a hash of another shape is dropped", async (t) => {
+  const sha = "ab".repeat(32);
+  t.match(
+    page(brand({ logoSha256: sha })).html,
+    `<header class="merchant-header"><img class="merchant-logo" src="/cashier/logo/${sha}.png" alt="Lucky &#60;Star&#62; &#38; Co"></header>`,
+  );
+  for (const bad of ["../../x", `${sha}.png`, "AB".repeat(32)]) {
+    t.match(page(brand({ logoSha256: bad })).html, '<header class="merchant-header"><p class="merchant-name">', `${bad}: the name alone`);
+  }
+});

@@ -18,6 +18,7 @@ import { cancelWithdrawal, deleteSavedCard } from "../../../../../engine/cashier
 import type { SessionStartInput } from "../../../../../engine/cashier/domain/hosted-session.ts";
 import { open } from "../../../../../engine/security/sealed-box.ts";
 import { PgSessionStore } from "../../../../../engine/cashier/store/session-store.ts";
+import { PgBrandLogoStore } from "../../../../../engine/payments/store/brand-logo-store.ts";
 import { useEngineDeps } from "../../../../support/engine-deps.ts";
 
 const engine = useEngineDeps(t);
@@ -44,7 +45,13 @@ t.before(async () => {
       },
     ],
   });
-  deps = { ...engine().deps, sessions: new PgSessionStore(engine().orm), sessionTtlSeconds: 600, cardTokenTtlSeconds: 900 };
+  deps = {
+    ...engine().deps,
+    sessions: new PgSessionStore(engine().orm),
+    logos: new PgBrandLogoStore(engine().orm),
+    sessionTtlSeconds: 600,
+    cardTokenTtlSeconds: 900,
+  };
 });
 
 let n = 0;
