@@ -24,6 +24,8 @@ import type { EngineServiceDeps } from "./payments/rpc/engine-service.ts";
 import { PgSessionStore } from "./cashier/store/session-store.ts";
 import { PgBrandLogoStore } from "./payments/store/brand-logo-store.ts";
 import { PgCardTokenStore } from "./payments/store/card-token-store.ts";
+import { readIpCountryFile } from "./payments/app/ip-country-file.ts";
+import type { IpCountryTable } from "./payments/domain/ip-country-table.ts";
 import type { CashierDeps } from "./cashier/ports/ports.ts";
 import type { MerchantSpec } from "./payments/ports/merchants.ts";
 import { PgFollowUpStore } from "./payments/store/follow-up-store.ts";
@@ -88,6 +90,8 @@ export async function startEngine(config: Config, log: Logger, opts: EngineOptio
   const tls = loadServerTls(config);
   const checkCallbackUrl = callbackUrlCheck({ allowPrivate: config.callbackAllowPrivate });
   const merchantsFile = config.merchantsFile ? await readMerchantsFile(config.merchantsFile, checkCallbackUrl) : undefined;
+  const ipCountries = config.ipCountryFile ? await readIpCountryFile(config.ipCountryFile) : undefined;
+  if (ipCountries) log.info({ file: config.ipCountryFile, networks: ipCountries.size }, "IP country table loaded");
   let embedded: EmbeddedDb | undefined;
   let orm: MikroORM | undefined;
   let sim: SpawnedSim | undefined;
@@ -120,7 +124,7 @@ export async function startEngine(config: Config, log: Logger, opts: EngineOptio
       supervision.watch(OWN_ACQUIRER_SIM, sim);
       log.info({ url: sim.url, pid: sim.pid }, "acquirer simulator started (child process)");
     }
-    return await startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim, supervision });
+    return await startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim, supervision, ipCountries });
   } catch (err) {
     await supervision.stop();
     await sim?.stop().catch(() => {});
@@ -145,6 +149,8 @@ interface StartContext {
   orm: MikroORM;
   sim: SpawnedSim | undefined;
   supervision: Supervision;
+  /** CASHIER_IP_COUNTRY_FILE's table, read before anything started. */
+  ipCountries: IpCountryTable | undefined;
 }
 
 /** A line the simulator child logged (pino JSON), as a message for this engine's log. */
@@ -223,7 +229,20 @@ async function prepareDatabase(
   }
 }
 
-async function startServing({ config, log, opts, tls, keys, databaseUrl, servingUrl, embedded, orm, sim, supervision }: StartContext): Promise<EngineHandle> {
+async function startServing({
+  config,
+  log,
+  opts,
+  tls,
+  keys,
+  databaseUrl,
+  servingUrl,
+  embedded,
+  orm,
+  sim,
+  supervision,
+  ipCountries,
+}: StartContext): Promise<EngineHandle> {
   const now = opts.now ?? systemClock;
   const merchants = new PgMerchantStore(orm, keys.encryption, undefined, now);
 
@@ -244,6 +263,7 @@ async function startServing({ config, log, opts, tls, keys, databaseUrl, serving
     callbacks: new PgCallbackStore(orm, origin),
     blocks: new PgBlockList(orm),
     risk: new PgRiskRules(orm, undefined, (fields, message) => log.warn(fields, message)),
+    ipCountries,
     customers: new PgCustomerStore(orm),
     riskRules: new PgRiskRuleStore(orm),
     processors: processorRegistry(config, sim, schedule.processor.timeoutMs, supervision),

@@ -263,7 +263,7 @@ export async function processTransaction(deps: ProcessDeps, sent: ProcessInput, 
     return { ok: true, attempt: declined.attempt, merchant, replayed: false };
   }
   if (risky) {
-    const declined = await advance(deps, created.attempt, riskDecision(input.type, risky), ctx);
+    const declined = await advance(deps, created.attempt, riskDecision(input.type, risky.rule, risky.subject), ctx);
     return { ok: true, attempt: declined.attempt, merchant, replayed: false };
   }
   if (merchant.validationUrl && (input.type === "sale" || input.type === "payout")) {

@@ -3,8 +3,9 @@
  * Process call applies them after the operators' blocks and before Validation
  * and any processor: velocity (how many, or how much in one currency, per
  * customer pin, card, e-mail or IP address of one transaction type within a
- * window), country mismatch (a card BIN the rule lists under a country other
- * than the customer's), and deposit limits (a customer's sales in one currency
+ * window), country mismatch (two of the countries known for the request differ:
+ * the card's, by a BIN the rule lists; the customer's; the IP address's, by the
+ * operator's table, CASHIER_IP_COUNTRY_FILE), and deposit limits (a customer's sales in one currency
  * over a rolling day, week or month). Pure: the counts come from one store
  * query (ports/risk.ts), asked for by `riskMeasures`; the refusal is 9009, its
  * rule named only in the history's cause.
@@ -45,7 +46,10 @@ export interface VelocityRule extends RuleBase {
   currency: string | null;
 }
 
-/** Refuses a sale or payout whose card BIN is listed here under a country other than the customer's. */
+/**
+ * Refuses a sale or payout when two of its known countries differ: the card's (its BIN listed here), the customer's
+ * (`country`), the IP address's (found in the operator's table). An unknown one is left out, never a refusal.
+ */
 export interface CountryMismatchRule extends RuleBase {
   kind: "country_mismatch";
   /** BIN (6 or 8 digits) -> ISO 3166 alpha-2 country; the only BIN countries the engine knows. */
@@ -76,6 +80,8 @@ export interface RiskSubject {
   /** The card number's digits (only the BIN is read). */
   cardNumber: string;
   cardFingerprint: string;
+  /** The country of `ip` in the operator's table (CASHIER_IP_COUNTRY_FILE); absent or "": not known. */
+  ipCountry?: string;
 }
 
 /**
@@ -105,6 +111,23 @@ function keyValue(s: RiskSubject, key: VelocityKey): string {
   return s.ip.trim();
 }
 
+/** Where a country of the request comes from. */
+export type CountrySource = "card" | "customer" | "ip";
+
+/**
+ * The request's countries a country rule knows, in the order card, customer, IP: the card's when the rule lists its
+ * BIN (8 digits first), the customer's when given, the IP address's when the operator's table has it.
+ */
+export function knownCountries(rule: CountryMismatchRule, s: RiskSubject): [CountrySource, string][] {
+  const digits = s.cardNumber.replace(/\D/g, "");
+  const known: [CountrySource, string | undefined][] = [
+    ["card", rule.binCountries[digits.slice(0, 8)] ?? rule.binCountries[digits.slice(0, 6)]],
+    ["customer", s.country.trim().toUpperCase()],
+    ["ip", (s.ipCountry ?? "").trim().toUpperCase()],
+  ];
+  return known.filter((k): k is [CountrySource, string] => k[1] !== undefined && k[1] !== "");
+}
+
 /** The measure a rule needs for this request, or undefined when it needs none (another type, no value to count by, another currency). */
 export function measureOf(rule: RiskRule, s: RiskSubject): RiskMeasure | undefined {
   if (rule.kind === "velocity") {
@@ -129,10 +152,7 @@ export function riskMeasures(rules: readonly RiskRule[], s: RiskSubject): (RiskM
 export function ruleRefuses(rule: RiskRule, s: RiskSubject, earlier: RiskCount | undefined): boolean {
   if (rule.kind === "country_mismatch") {
     if (s.type === "refund") return false;
-    const digits = s.cardNumber.replace(/\D/g, "");
-    const listed = rule.binCountries[digits.slice(0, 8)] ?? rule.binCountries[digits.slice(0, 6)];
-    const customer = s.country.trim().toUpperCase();
-    return listed !== undefined && customer !== "" && listed !== customer;
+    return new Set(knownCountries(rule, s).map(([, c]) => c)).size > 1;
   }
   if (!earlier) return false;
   if (rule.kind === "deposit_limit") return earlier.amountMinor + s.amountMinor > rule.maxAmountMinor;
@@ -146,22 +166,31 @@ export function refusingRule(rules: readonly RiskRule[], s: RiskSubject, counts:
   return rules.find((r, i) => ruleRefuses(r, s, counts[i]));
 }
 
-/** The history's cause of a risk refusal: `risk:<id>:<name>`, so the operator's detail names the rule even after it is deleted. */
+/**
+ * The history's cause of a risk refusal: `risk:<id>:<name>`, so the operator's detail names the rule even after it is
+ * deleted; a country rule's adds the countries it compared, ` [card US, customer US, ip FR]`.
+ */
 export const RISK_CAUSE_PREFIX = "risk:";
 
 /** The words the platform gets in error_details: the catalogue's, never the rule's name. */
 export const RISK_DECLINED_DETAILS = "Declined by the merchant's risk rules";
 
-/** The decline a rule gives: declined (J for a payout), 9009, the rule's id and name in the history's cause only. */
-export function riskDecision(type: TransactionType, rule: RiskRule): Decision {
-  return step(failedState(type), `${RISK_CAUSE_PREFIX}${rule.id}:${rule.name}`, {
+/** The decline a rule gives: declined (J for a payout), 9009, the rule's id and name (and a country rule's countries) in the history's cause only. */
+export function riskDecision(type: TransactionType, rule: RiskRule, s?: RiskSubject): Decision {
+  const countries =
+    rule.kind === "country_mismatch" && s
+      ? ` [${knownCountries(rule, s)
+          .map(([from, c]) => `${from} ${c}`)
+          .join(", ")}]`
+      : "";
+  return step(failedState(type), `${RISK_CAUSE_PREFIX}${rule.id}:${rule.name}${countries}`, {
     errorCode: ERROR_CODES.RISK_DECLINED,
     errorDetails: RISK_DECLINED_DETAILS,
   });
 }
 
-/** The rule id and name a history cause names, or undefined. */
+/** The rule id and name a history cause names (a country rule's countries left out), or undefined. */
 export function riskRuleOfCause(cause: string): { id: number; name: string } | undefined {
-  const m = /^risk:([1-9]\d{0,15}):(.*)$/s.exec(cause);
+  const m = /^risk:([1-9]\d{0,15}):(.*?)(?: \[(?:(?:card|customer|ip) [A-Z]{2}(?:, |(?=\])))+\])?$/s.exec(cause);
   return m ? { id: Number(m[1]), name: m[2] ?? "" } : undefined;
 }

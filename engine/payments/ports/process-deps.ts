@@ -13,7 +13,7 @@ import type { MerchantDirectory } from "./merchants.ts";
 import type { OrderStore } from "./orders.ts";
 import type { CardTokenStore } from "./card-tokens.ts";
 import type { BlockList } from "./blocks.ts";
-import type { RiskRuleSource } from "./risk.ts";
+import type { IpCountrySource, RiskRuleSource } from "./risk.ts";
 
 /** Everything a payments use case may call, wired once by engine.ts (and by test/support/engine-deps.ts). */
 export interface ProcessDeps {
@@ -27,6 +27,8 @@ export interface ProcessDeps {
   blocks: BlockList;
   /** The merchant's risk rules and their one counts query, read after the blocks and before any processor or Validation call. */
   risk: RiskRuleSource;
+  /** The operator's IP country table (CASHIER_IP_COUNTRY_FILE); absent: no IP address's country is known. */
+  ipCountries?: IpCountrySource;
   processors: ProcessorRegistry;
   keys: Keys;
   send: Send;

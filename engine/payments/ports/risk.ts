@@ -16,3 +16,12 @@ export interface RiskRuleSource {
   invalidate(merchantId: string): void;
   counts(merchantId: string, measures: readonly (RiskMeasure | undefined)[], now: Date): Promise<(RiskCount | undefined)[]>;
 }
+
+/**
+ * The operator's IP country table (CASHIER_IP_COUNTRY_FILE, domain/ip-country-table.ts), held in memory: the
+ * country mismatch rule compares the request's IP address's country when this knows it.
+ */
+export interface IpCountrySource {
+  /** The ISO 3166-1 alpha-2 country of the network holding `ip`, or undefined: not known. */
+  countryOf(ip: string): string | undefined;
+}

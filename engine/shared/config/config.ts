@@ -30,6 +30,8 @@ export interface Config {
   /** Where a separately started edge finds the engine. */
   engineUrl: string;
   merchantsFile: string | undefined;
+  /** CASHIER_IP_COUNTRY_FILE: the operator's `network,country` CSV the country mismatch rule looks IP addresses up in (read at start). */
+  ipCountryFile: string | undefined;
   /** Bearer tokens accepted from direct gRPC callers (each at least 32 characters: bearer-tokens.ts). */
   serviceTokens: string[];
   /** The token the edge sends to the engine. */
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsHost: host(env, "METRICS_HOST", "127.0.0.1"),
     engineUrl: engineUrl(env, enginePort),
     merchantsFile: env.CASHIER_MERCHANTS_FILE ? resolve(cwd, env.CASHIER_MERCHANTS_FILE) : undefined,
+    ipCountryFile: env.CASHIER_IP_COUNTRY_FILE ? resolve(cwd, env.CASHIER_IP_COUNTRY_FILE) : undefined,
     serviceTokens: tokenListSetting(env, "CASHIER_SERVICE_TOKENS"),
     edgeToken: tokenSetting(env, "CASHIER_EDGE_TOKEN"),
     backofficeToken: tokenSetting(env, "CASHIER_BACKOFFICE_TOKEN"),
