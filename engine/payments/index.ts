@@ -22,6 +22,7 @@ export { ruleLabel, type RoutingRule } from "./domain/routing.ts";
 export type { Schedule } from "./ports/schedule.ts";
 export { checkVerdict, type CheckStep } from "./domain/check-now.ts";
 export { LIMIT_FIELDS, type FrontendSettings } from "./domain/frontend-settings.ts";
+export { type BrandingContrastView, previewBranding } from "./app/branding-preview.ts";
 export { step } from "./domain/outcome.ts";
 export { BIN_PATTERN, BLOCK_KINDS, type BlockKind, blockIdOfCause, blockKeys, normalEmail } from "./domain/blocks.ts";
 export { LIMIT_PERIODS, MAX_RISK_RULES, type RiskRule, riskRuleOfCause } from "./domain/risk-rules.ts";

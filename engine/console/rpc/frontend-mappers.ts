@@ -4,8 +4,14 @@
  * (engine/payments/app/merchant-spec.ts) and refuses the same faults by field name.
  */
 import { create } from "@bufbuild/protobuf";
-import { FrontendBrandingSchema, FrontendLimitsSchema, FrontendSchema, type Frontend } from "../../../gen/cashier/admin/v1/merchant_pb.js";
-import { buttonTextOf } from "../../shared/branding.ts";
+import {
+  type FrontendBranding,
+  FrontendBrandingSchema,
+  FrontendLimitsSchema,
+  FrontendSchema,
+  type Frontend,
+} from "../../../gen/cashier/admin/v1/merchant_pb.js";
+import { type Branding, buttonTextOf } from "../../shared/branding.ts";
 import type { FrontendWithSettings } from "../../payments/index.ts";
 import { LIMIT_FIELDS } from "../../payments/index.ts";
 import { invalidArgument } from "../../rpc/errors.ts";
@@ -62,17 +68,7 @@ export function frontendToProto(f: FrontendWithSettings): Frontend {
     saveCards: s.saveCards,
     closedLoopWithdrawals: s.closedLoopWithdrawals,
     playerCancelWithdrawal: s.playerCancelWithdrawal,
-    branding: s.branding
-      ? create(FrontendBrandingSchema, {
-          displayName: s.branding.displayName,
-          primaryColor: s.branding.primaryColor,
-          backgroundColor: s.branding.backgroundColor,
-          textColor: s.branding.textColor,
-          cornerStyle: s.branding.cornerStyle,
-          buttonTextColor: buttonTextOf(s.branding),
-          logoSha256: s.branding.logoSha256 ?? "",
-        })
-      : undefined,
+    branding: s.branding ? brandingToProto(s.branding) : undefined,
   });
 }
 
@@ -116,17 +112,32 @@ export function frontendEntryOf(f: Frontend, field: string): Record<string, unkn
     save_cards: f.saveCards,
     closed_loop_withdrawals: f.closedLoopWithdrawals,
     player_cancel_withdrawal: f.playerCancelWithdrawal,
-    // button_text_color is the engine's output, never read back in.
-    branding: f.branding
-      ? {
-          display_name: f.branding.displayName,
-          primary_color: f.branding.primaryColor,
-          background_color: f.branding.backgroundColor,
-          text_color: f.branding.textColor,
-          corner_style: f.branding.cornerStyle || undefined,
-          logo_png: f.branding.logoPng.length > 0 ? f.branding.logoPng : undefined,
-          logo_sha256: f.branding.logoSha256 || undefined,
-        }
-      : undefined,
+    branding: f.branding ? brandingEntryOf(f.branding) : undefined,
   };
+}
+
+/** Proto -> the merchants file's branding entry; button_text_color is the engine's output, never read back in. */
+export function brandingEntryOf(b: FrontendBranding): Record<string, unknown> {
+  return {
+    display_name: b.displayName,
+    primary_color: b.primaryColor,
+    background_color: b.backgroundColor,
+    text_color: b.textColor,
+    corner_style: b.cornerStyle || undefined,
+    logo_png: b.logoPng.length > 0 ? b.logoPng : undefined,
+    logo_sha256: b.logoSha256 || undefined,
+  };
+}
+
+/** A checked branding as operators see it: the engine's button text colour, the logo by its hash. */
+export function brandingToProto(b: Branding): FrontendBranding {
+  return create(FrontendBrandingSchema, {
+    displayName: b.displayName,
+    primaryColor: b.primaryColor,
+    backgroundColor: b.backgroundColor,
+    textColor: b.textColor,
+    cornerStyle: b.cornerStyle,
+    buttonTextColor: buttonTextOf(b),
+    logoSha256: b.logoSha256 ?? "",
+  });
 }

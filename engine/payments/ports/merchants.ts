@@ -4,6 +4,7 @@
  * settings, frontends and processor accounts (decision 0007).
  */
 import type { KeyObject } from "node:crypto";
+import type { BrandLogo } from "../../shared/branding.ts";
 import type { FrontendView } from "../../shared/transaction.ts";
 import type { FrontendSettings } from "../domain/frontend-settings.ts";
 import type { RiskRule } from "../domain/risk-rules.ts";
@@ -117,6 +118,8 @@ export interface MerchantAdminStore {
   update(merchantId: string, settings: MerchantSettings, only?: ReadonlySet<keyof MerchantSettings>): Promise<boolean>;
   rotateSecret(merchantId: string, newSecret: string, overlapSeconds: number): Promise<boolean>;
   putFrontend(merchantId: string, f: Required<FrontendSpec>, mode: "create" | "update"): Promise<"ok" | "no-merchant" | "exists" | "no-frontend" | "no-logo">;
+  /** Stores a checked logo by its SHA-256 (a repeat changes nothing), for a preview whose save names it by hash. */
+  keepLogo(logo: BrandLogo): Promise<void>;
   /** Creates or replaces one processor account; false when there is no such merchant. */
   setProcessorAccount(merchantId: string, account: ProcessorAccount): Promise<boolean>;
   /** A merchant's accounts without their credentials; undefined when there is no such merchant. */

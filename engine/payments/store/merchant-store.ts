@@ -28,7 +28,7 @@ import { DEFAULT_PROCESSORS } from "../processors/connectors.ts";
 import type { KeyObject } from "node:crypto";
 import { FrontendEntity } from "../../store/entities/frontend.entity.ts";
 import { keepBrandLogo, storedBranding } from "./brand-logo-store.ts";
-import { UnknownLogoError } from "../../shared/branding.ts";
+import { type BrandLogo, DEFAULT_BRAND_LOOK, UnknownLogoError } from "../../shared/branding.ts";
 import { MerchantEntity } from "../../store/entities/merchant.entity.ts";
 import { ProcessorAccountEntity } from "../../store/entities/processor-account.entity.ts";
 import { settingsOf } from "./mappers.ts";
@@ -341,6 +341,10 @@ export class PgMerchantStore implements MerchantDirectory, MerchantAdminStore {
     });
     this.#cache.invalidate(merchantId);
     return outcome;
+  }
+
+  async keepLogo(logo: BrandLogo): Promise<void> {
+    await keepBrandLogo(this.#orm.em.fork(), { displayName: "", ...DEFAULT_BRAND_LOOK, logoSha256: logo.sha256, newLogo: logo });
   }
 
   async count(): Promise<number> {

@@ -5,7 +5,7 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 import type { ConsoleContext } from "./console_pb.js";
-import type { Merchant } from "./merchant_pb.js";
+import type { FrontendBranding, Merchant } from "./merchant_pb.js";
 import type { ProcessorAccount } from "./processor_account_pb.js";
 import type { Money } from "../../engine/v1/money_pb.js";
 import type { RoutingRule, SplitWeight } from "./routing_pb.js";
@@ -764,6 +764,115 @@ export declare type SetFrontendAmountsRequest = Message<"cashier.admin.v1.SetFro
 export declare const SetFrontendAmountsRequestSchema: GenMessage<SetFrontendAmountsRequest>;
 
 /**
+ * PreviewFrontendBrandingRequest is a draft branding for one frontend.
+ *
+ * @generated from message cashier.admin.v1.PreviewFrontendBrandingRequest
+ */
+export declare type PreviewFrontendBrandingRequest = Message<"cashier.admin.v1.PreviewFrontendBrandingRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * The merchant_id.
+   *
+   * @generated from field: string merchant_id = 2;
+   */
+  merchantId: string;
+
+  /**
+   * The frontend's name.
+   *
+   * @generated from field: string frontend = 3;
+   */
+  frontend: string;
+
+  /**
+   * The draft, as UpdateFrontend's branding (logo_png for a new logo, logo_sha256 to keep the stored one).
+   *
+   * @generated from field: cashier.admin.v1.FrontendBranding branding = 4;
+   */
+  branding?: FrontendBranding | undefined;
+};
+
+/**
+ * Describes the message cashier.admin.v1.PreviewFrontendBrandingRequest.
+ * Use `create(PreviewFrontendBrandingRequestSchema)` to create a new message.
+ */
+export declare const PreviewFrontendBrandingRequestSchema: GenMessage<PreviewFrontendBrandingRequest>;
+
+/**
+ * PreviewFrontendBrandingResponse is the draft as the engine would store it.
+ *
+ * @generated from message cashier.admin.v1.PreviewFrontendBrandingResponse
+ */
+export declare type PreviewFrontendBrandingResponse = Message<"cashier.admin.v1.PreviewFrontendBrandingResponse"> & {
+  /**
+   * The branding checked: colours in lower case, button_text_color chosen, logo_sha256 set and logo_png empty.
+   *
+   * @generated from field: cashier.admin.v1.FrontendBranding branding = 1;
+   */
+  branding?: FrontendBranding | undefined;
+
+  /**
+   * Each pair the engine checked against WCAG AA (4.5:1), in the order it checks them.
+   *
+   * @generated from field: repeated cashier.admin.v1.BrandingContrast contrasts = 2;
+   */
+  contrasts: BrandingContrast[];
+};
+
+/**
+ * Describes the message cashier.admin.v1.PreviewFrontendBrandingResponse.
+ * Use `create(PreviewFrontendBrandingResponseSchema)` to create a new message.
+ */
+export declare const PreviewFrontendBrandingResponseSchema: GenMessage<PreviewFrontendBrandingResponse>;
+
+/**
+ * BrandingContrast is one colour pair of a branding and its contrast.
+ *
+ * @generated from message cashier.admin.v1.BrandingContrast
+ */
+export declare type BrandingContrast = Message<"cashier.admin.v1.BrandingContrast"> & {
+  /**
+   * What the pair is: text, button_text, approval or refusal.
+   *
+   * @generated from field: string pair = 1;
+   */
+  pair: string;
+
+  /**
+   * #rrggbb of the text.
+   *
+   * @generated from field: string foreground = 2;
+   */
+  foreground: string;
+
+  /**
+   * #rrggbb of what it is read on.
+   *
+   * @generated from field: string background = 3;
+   */
+  background: string;
+
+  /**
+   * The contrast ratio, rounded down to two decimals, as a refusal writes it: "7.12:1".
+   *
+   * @generated from field: string ratio = 4;
+   */
+  ratio: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.BrandingContrast.
+ * Use `create(BrandingContrastSchema)` to create a new message.
+ */
+export declare const BrandingContrastSchema: GenMessage<BrandingContrast>;
+
+/**
  * FrontendLimitsMinor bounds one currency's amounts in its minor units; each
  * bound must be whole in the currency's wire unit, and an unset one does not apply.
  *
@@ -1447,6 +1556,23 @@ export declare const ConsoleSettingsService: GenService<{
     methodKind: "unary";
     input: typeof SetFrontendAmountsRequestSchema;
     output: typeof SetFrontendAmountsResponseSchema;
+  },
+  /**
+   * PreviewFrontendBranding checks a draft branding of a frontend exactly as
+   * UpdateFrontend would (action merchant.update, a merchant in the caller's
+   * scope) and changes no frontend: the answer is the branding as the engine
+   * would store it and the contrast of each pair it checked, for the
+   * Backoffice's preview; a fault is INVALID_ARGUMENT naming the field
+   * (branding.text_color) and the ratio. A new logo in the draft is stored by
+   * its SHA-256 (a logo's row is named by its content and never changes), so
+   * that the save after the preview may name it by logo_sha256.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.PreviewFrontendBranding
+   */
+  previewFrontendBranding: {
+    methodKind: "unary";
+    input: typeof PreviewFrontendBrandingRequestSchema;
+    output: typeof PreviewFrontendBrandingResponseSchema;
   },
   /**
    * RotateMerchantSecret sets a new secret; the old one stays valid for the
