@@ -12,9 +12,23 @@
  *   raw   the rows the engine writes for an approved sale, as two plain SQL
  *         statements through `pg` on a pool as large as the engine's, named
  *         prepared statements as the engine's hot path runs them
- *   floor the lower bound (test/bench/floor.ts): the edge phase's HTTP client
- *         against a bare node:http server that writes the same rows, through
- *         the same triggers and keys, in ONE Postgres round trip and one commit
+ *   floor the lower bound (test/bench/floor-batched.ts): the edge phase's HTTP
+ *         client against a bare node:http server on a worker thread that
+ *         writes the same rows, through the same triggers and keys, for every
+ *         sale in flight together, with the engine's two commits per batch
+ *   floor-single  the former bound (test/bench/floor.ts): one round trip and
+ *         one commit per sale, no batch (the engine's batch beat it)
+ *   edge-c1, floor-c1  the edge and the bound at ONE caller: a sale alone
+ *   edge-open, floor-open  an open loop (test/bench/loops.ts) at half of the
+ *         peak the closed-loop phase measured last (BENCH_OPEN_RATE: a rate),
+ *         each request timed from the instant it was due: p99 and p99.9
+ *   callbacks  once after the rounds (test/bench/callbacks-phase.ts):
+ *         BENCH_CALLBACKS notifications (default 10,000) drained to a fast
+ *         platform, alone and after four slow platforms were owed
+ *         BENCH_CALLBACKS_SLOW each (default 500)
+ *
+ * Under the table, the goals (test/bench/goals.ts), each with the median of
+ * the rounds and whether it is met.
  *
  * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
  * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
@@ -35,7 +49,7 @@
  *         simulator's dialects (test/bench/acquirer-phases.ts); the acquirer's
  *         webhook for each approved payment comes back through the edge
  *
- * Other knobs: BENCH_PHASES (default every phase: "edge,checkout,adyen,grpc,grpc-js,raw,floor,cashier"), BENCH_HTTP_CLIENT
+ * Other knobs: BENCH_PHASES (default every phase, in the order of PHASE_NAMES), BENCH_HTTP_CLIENT
  * ("http": node:http with a keep-alive agent, default; "fetch": global fetch,
  * measured the same), BENCH_GRPC_CLIENT (the grpc phase's client: "http2",
  * default; "connect": the Connect client over connect-node's gRPC transport,
@@ -109,8 +123,27 @@ import { cashierShot } from "./cashier-phase.ts";
 import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
 import { startFloorServer } from "./floor.ts";
 import { formatMemory, memorySampler } from "./memory.ts";
+import { closedLoop, openLoop, type Shot } from "./loops.ts";
+import { startBatchedFloor } from "./floor-batched.ts";
+import { goalsReport } from "./goals.ts";
+import { callbacksPhase } from "./callbacks-phase.ts";
 
-const PHASE_NAMES = ["edge", "checkout", "adyen", "grpc", "grpc-js", "raw", "floor", "cashier"] as const;
+const PHASE_NAMES = [
+  "edge",
+  "checkout",
+  "adyen",
+  "grpc",
+  "grpc-js",
+  "raw",
+  "floor",
+  "floor-single",
+  "edge-c1",
+  "floor-c1",
+  "edge-open",
+  "floor-open",
+  "cashier",
+  "callbacks",
+] as const;
 type PhaseName = (typeof PHASE_NAMES)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -150,9 +183,34 @@ const ROUNDS = Math.floor(envNumber("BENCH_ROUNDS", 1, 1));
 /** No single request may hang a phase: past this it counts as an error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const CARD = "4111111111111111";
+/** The callbacks phase's notifications to the fast platform, and to each slow one (callbacks-phase.ts). */
+const CALLBACKS = Math.floor(envNumber("BENCH_CALLBACKS", 10_000, 1));
+const CALLBACKS_SLOW = Math.floor(envNumber("BENCH_CALLBACKS_SLOW", 500, 1));
+/** The phases driven by a shot; `callbacks` runs once after the rounds. */
+const SHOT_PHASES = PHASES.filter((p) => p !== "callbacks");
+/** The open-loop phases' rate; by default half of the peak its closed-loop phase measured last in this run. */
+const OPEN_RATE = process.env.BENCH_OPEN_RATE ? envNumber("BENCH_OPEN_RATE", 1, 1) : undefined;
 
-/** One request; resolves to an error label, or undefined on success. Never rejects. */
-type Shot = () => Promise<string | undefined>;
+/** How a phase is driven (loops.ts): a closed loop of N callers, or an open loop at a rate per second. */
+type Drive = { concurrency: number } | { rate: number };
+const PEAK: Drive = { concurrency: CONCURRENCY };
+const ALONE: Drive = { concurrency: 1 };
+
+/** The closed-loop phase whose peak an open-loop phase runs at half of. */
+const OPEN_BASE: Partial<Record<PhaseName, PhaseName>> = { "edge-open": "edge", "floor-open": "floor" };
+for (const [open, base] of Object.entries(OPEN_BASE))
+  if (OPEN_RATE === undefined && PHASES.includes(open as PhaseName) && !PHASES.includes(base))
+    throw new Error(`BENCH_PHASES: ${open} runs at half of ${base}'s peak; add ${base} or set BENCH_OPEN_RATE`);
+
+function loop(drive: Drive, shot: Shot, warmupSeconds: number, seconds: number, onMeasuring: () => void) {
+  return "rate" in drive
+    ? openLoop(shot, drive.rate, warmupSeconds, seconds, onMeasuring)
+    : closedLoop(shot, drive.concurrency, warmupSeconds, seconds, onMeasuring);
+}
+
+function driveText(drive: Drive): string {
+  return "rate" in drive ? `an open loop at ${drive.rate.toFixed(0)} req/s` : `concurrency ${drive.concurrency}`;
+}
 
 interface PhaseResult {
   name: string;
@@ -162,6 +220,7 @@ interface PhaseResult {
   rps: number;
   p50: number;
   p99: number;
+  p999: number;
   nodeCores: number;
   /** The part of nodeCores spent on the edge's worker thread. */
   edgeCores: number;
@@ -191,6 +250,7 @@ function mergeRounds(rs: PhaseResult[]): PhaseResult {
     rps: sorted.length / seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
     nodeCores: timeWeighted((r) => r.nodeCores),
     edgeCores: timeWeighted((r) => r.edgeCores),
     childCores: timeWeighted((r) => r.childCores),
@@ -317,62 +377,15 @@ function cpuLine(r: PhaseResult): string {
   return `node ${perReq(r.nodeCores, r)} (edge ${perReq(r.edgeCores, r)}), pg ${perReq(r.childCores, r)}`;
 }
 
-/** What a closed loop saw in its measured window. */
-interface LoopResult {
-  /** The successes' latencies in ms. */
-  latencies: number[];
-  errors: number;
-  errorKinds: Map<string, number>;
-  /** From the window's first request to its last answer. */
-  seconds: number;
-}
-
-/**
- * CONCURRENCY workers each send the next `shot` when the previous one answers:
- * `warmupSeconds` not counted, then `seconds` counted. `onMeasuring` runs as
- * the counted window opens.
- */
-async function closedLoop(shot: Shot, warmupSeconds: number, seconds: number, onMeasuring: () => void): Promise<LoopResult> {
-  const warmEnd = performance.now() + warmupSeconds * 1000;
-  let measuring = false;
-  let measureStart = 0;
-  let measureEnd = Number.POSITIVE_INFINITY;
-  const r: LoopResult = { latencies: [], errors: 0, errorKinds: new Map(), seconds: 0 };
-  const worker = async () => {
-    for (;;) {
-      const started = performance.now();
-      if (started >= measureEnd) return;
-      if (!measuring && started >= warmEnd) {
-        measuring = true;
-        measureStart = started;
-        measureEnd = started + seconds * 1000;
-        onMeasuring();
-      }
-      const counted = measuring;
-      const error = await shot();
-      if (!counted) continue;
-      if (error === undefined) {
-        r.latencies.push(performance.now() - started);
-      } else {
-        r.errors += 1;
-        r.errorKinds.set(error, (r.errorKinds.get(error) ?? 0) + 1);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  r.seconds = (performance.now() - measureStart) / 1000;
-  return r;
-}
-
-/** Runs `shot` from CONCURRENCY workers: a warm-up, then a measured window. */
-async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1): Promise<PhaseResult> {
+/** Runs `shot` as `drive` says: a warm-up, then a measured window. */
+async function runPhase(name: string, shot: Shot, edgeThread: Worker | undefined, round: number, drive: Drive): Promise<PhaseResult> {
   // Profiles of the first round only.
   const profiled = round === 1;
   const prof = profiler(profiled ? `${name.split(" ")[0]}.cpuprofile` : undefined);
   const edgeProf = edgeThreadProfiler(profiled && name.startsWith("edge") ? edgeThread : undefined, PROFILE_DIR, "edge-thread.cpuprofile");
   const edgeCpu = edgeThreadCpu(edgeThread);
   const log = (m: string) => process.stderr.write(`[bench] ${name}${ROUNDS > 1 ? `, round ${round}` : ""}: ${m}\n`);
-  log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at concurrency ${CONCURRENCY}`);
+  log(`warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at ${driveText(drive)}`);
   let cpu0 = process.cpuUsage();
   let host0 = hostTimes();
   let children0 = childTicks();
@@ -381,7 +394,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   let mainLoop0 = performance.eventLoopUtilization();
   let edgeLoop0 = edgeThread?.performance.eventLoopUtilization();
 
-  const { latencies, errors, errorKinds, seconds } = await closedLoop(shot, WARMUP_SECONDS, SECONDS, () => {
+  const { latencies, errors, errorKinds, seconds } = await loop(drive, shot, WARMUP_SECONDS, SECONDS, () => {
     cpu0 = process.cpuUsage();
     host0 = hostTimes();
     children0 = childTicks();
@@ -410,6 +423,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
     rps: latencies.length / seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
     nodeCores: (cpu.user + cpu.system) / 1e6 / seconds,
     edgeCores: edgeSeconds / seconds,
     childCores: childCoresBetween(children0, children1, seconds, (pid) => pid !== simPid),
@@ -421,7 +435,7 @@ async function runPhase(name: string, shot: Shot, edgeThread?: Worker, round = 1
   const { batches, calls } = await batches0.then((b0) => ({ batches: batches1.batches - b0.batches, calls: batches1.calls - b0.calls }));
   const batching = batches > 0 ? `, ${calls} hot writes in ${batches} batches (${(calls / batches).toFixed(1)} each)` : "";
   log(
-    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, cpu ms/req ${cpuLine(result)}, loop busy main ${(mainLoop * 100).toFixed(0)}%${edgeLoop === undefined ? "" : ` edge ${(edgeLoop * 100).toFixed(0)}%`}${batching}`,
+    `${result.requests} requests, ${result.errors} errors, ${result.rps.toFixed(0)} ok/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, p99.9 ${result.p999.toFixed(2)} ms, cpu ms/req ${cpuLine(result)}, loop busy main ${(mainLoop * 100).toFixed(0)}%${edgeLoop === undefined ? "" : ` edge ${(edgeLoop * 100).toFixed(0)}%`}${batching}`,
   );
   return result;
 }
@@ -679,7 +693,8 @@ function roundsReport(rounds: Map<PhaseName, PhaseResult[]>): string {
   const cpuPerSale = (r: PhaseResult) => msPerRequest(r.nodeCores + r.childCores, r);
   const lines: string[] = [];
   for (const [phase, rs] of rounds) {
-    if (phase === "floor") continue;
+    // The phases at one caller or at a fixed rate are read by latency (goals.ts), not as a share of the bound's rate.
+    if (phase === "floor" || phase.endsWith("-c1") || phase.endsWith("-open")) continue;
     const byRate = rs.map((r, i) => r.rps / floors[i].rps);
     const byCpu = rs.map((r, i) => cpuPerSale(floors[i]) / cpuPerSale(r));
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -727,21 +742,40 @@ async function withPhase(
   svc: Service,
   phase: PhaseName,
   poolSize: number,
-  use: (name: string, shot: Shot, edgeThread: Worker | undefined) => Promise<unknown>,
+  peak: (phase: PhaseName) => number | undefined,
+  use: (name: string, shot: Shot, edgeThread: Worker | undefined, drive: Drive) => Promise<unknown>,
 ): Promise<string[]> {
-  if (phase === "edge") {
+  const open = (): Drive => {
+    const base = OPEN_BASE[phase] as PhaseName;
+    const rate = OPEN_RATE ?? (peak(base) ?? Number.NaN) / 2;
+    if (!(rate >= 1)) throw new Error(`${phase}: no peak of ${base} measured to run at half of (set BENCH_OPEN_RATE)`);
+    return { rate };
+  };
+  if (phase === "edge" || phase === "edge-c1" || phase === "edge-open") {
     const c = edgeShot(svc.edgeUrl);
+    const drive = phase === "edge" ? PEAK : phase === "edge-c1" ? ALONE : open();
     try {
-      await use(`edge (${HTTP_CLIENT})`, c.shot, svc.edge.thread);
+      await use(`${phase} (${HTTP_CLIENT})`, c.shot, svc.edge.thread, drive);
     } finally {
       c.close();
+    }
+  } else if (phase === "floor" || phase === "floor-c1" || phase === "floor-open") {
+    // The bound (floor-batched.ts): the sales in flight written as the engine's write batch writes them.
+    const floor = await startBatchedFloor(svc.engine.databaseUrl);
+    const c = edgeShot(floor.url);
+    const drive = phase === "floor" ? PEAK : phase === "floor-c1" ? ALONE : open();
+    try {
+      await use(`${phase} (batched, http on a worker)`, c.shot, floor.thread, drive);
+    } finally {
+      c.close();
+      await floor.close();
     }
   } else if (phase === "checkout" || phase === "adyen") {
     // A real connector's sale (test/bench/acquirer-phases.ts): the edge phase's request for a merchant whose one account is it.
     const { merchant_id, frontend, account } = CONNECTOR_PHASES[phase];
     const c = edgeShot(svc.edgeUrl, { merchant_id, frontend }, BENCH_SECRET);
     try {
-      await use(`${phase} (${account}, ${HTTP_CLIENT})`, c.shot, svc.edge.thread);
+      await use(`${phase} (${account}, ${HTTP_CLIENT})`, c.shot, svc.edge.thread, PEAK);
     } finally {
       c.close();
     }
@@ -749,7 +783,7 @@ async function withPhase(
     // The hosted Cashier's deposit pages (test/bench/cashier-phase.ts): one flow per request.
     const c = cashierShot(svc, CONCURRENCY, REQUEST_TIMEOUT_MS);
     try {
-      await use("cashier (pages)", c.shot, undefined);
+      await use("cashier (pages)", c.shot, undefined, PEAK);
     } finally {
       c.close();
     }
@@ -758,15 +792,16 @@ async function withPhase(
     const client = phase === "grpc-js" ? "grpc-js" : GRPC_CLIENT;
     const c = grpcShot(svc, client);
     try {
-      await use(`grpc (${client})`, c.shot, svc.edge.thread);
+      await use(`grpc (${client})`, c.shot, svc.edge.thread, PEAK);
     } finally {
       c.close();
     }
-  } else if (phase === "floor") {
+  } else if (phase === "floor-single") {
+    // The former floor (floor.ts): one round trip and one commit per sale, no batch.
     const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
     const c = edgeShot(floor.url);
     try {
-      await use("floor (http + 1 round trip)", c.shot, svc.edge.thread);
+      await use("floor-single (http + 1 round trip per sale)", c.shot, undefined, PEAK);
     } finally {
       c.close();
       await floor.close();
@@ -774,7 +809,7 @@ async function withPhase(
   } else {
     const pool = new pg.Pool({ connectionString: svc.engine.databaseUrl, max: poolSize, query_timeout: REQUEST_TIMEOUT_MS });
     try {
-      await use(`raw (pg, pool ${poolSize})`, rawShot(pool), svc.edge.thread);
+      await use(`raw (pg, pool ${poolSize})`, rawShot(pool), undefined, PEAK);
     } finally {
       await pool.end();
     }
@@ -788,9 +823,10 @@ async function withPhase(
  * tables whose statistics the first round's plans use; without it that round
  * ran cold, and the phase first in the list (the edge) paid for it (decision 0016).
  */
-async function warmUp(name: string, shot: Shot, seconds: number): Promise<void> {
-  const r = await closedLoop(shot, 0, seconds, () => {});
+async function warmUp(name: string, shot: Shot, seconds: number, drive: Drive): Promise<number> {
+  const r = await loop(drive, shot, 0, seconds, () => {});
   process.stderr.write(`[bench] ${name}, warm-up round: ${r.latencies.length + r.errors} requests, ${r.errors} errors in ${seconds} s, not counted\n`);
+  return r.latencies.length / r.seconds;
 }
 
 /** How busy the machine is before we start: other load skews every number. */
@@ -807,7 +843,9 @@ async function main(): Promise<void> {
     (120 +
       AFTER_SECONDS +
       PHASES.length * (WARMUP_ROUND_SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000) +
-      ROUNDS * PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000)) *
+      ROUNDS * PHASES.length * (WARMUP_SECONDS + SECONDS + (2 * REQUEST_TIMEOUT_MS) / 1000) +
+      // The callbacks phase: two drains, each given up after 300 s (callbacks-phase.ts).
+      (PHASES.includes("callbacks") ? 600 : 0)) *
     1000;
   setTimeout(() => {
     console.error(`[bench] gave up after ${Math.round(budgetMs / 1000)} s`);
@@ -819,10 +857,13 @@ async function main(): Promise<void> {
   process.stderr.write(`[bench] starting the service (embedded Postgres unless DATABASE_URL is set)\n`);
   // One acquirer simulator process plays sim-a, sim-b, Checkout.com and Adyen; its CPU is counted apart.
   const acquirers = await startBenchAcquirers();
-  const svc = await startService({ LOG_LEVEL: "info", ...acquirers.env }, { merchants: acquirers.merchants }).catch(async (err: unknown) => {
-    await acquirers.stop();
-    throw err;
-  }); // as `npm start` logs
+  // The callbacks phase's platforms listen on 127.0.0.1.
+  const svc = await startService({ LOG_LEVEL: "info", CASHIER_CALLBACK_ALLOW_PRIVATE: "1", ...acquirers.env }, { merchants: acquirers.merchants }).catch(
+    async (err: unknown) => {
+      await acquirers.stop();
+      throw err;
+    },
+  ); // as `npm start` logs
   simPid = acquirers.pid;
   await acquirers.sendWebhooksTo(svc.edgeUrl);
   const rounds = new Map<PhaseName, PhaseResult[]>();
@@ -831,6 +872,8 @@ async function main(): Promise<void> {
   let memoryFigures: Awaited<ReturnType<typeof memory.stop>> | undefined;
   let rssAfter = Number.NaN;
   let cashierSteps: string[] = [];
+  let callbackLines: string[] = [];
+  let callbackRate: number | undefined;
   let pgVersion = "?";
   let poolSize = 20;
   try {
@@ -840,13 +883,32 @@ async function main(): Promise<void> {
     if (pool?.max) poolSize = pool.max;
 
     // The warm-up round: every phase once, not counted, so that the first measured round runs warm.
-    if (WARMUP_ROUND_SECONDS > 0) for (const phase of PHASES) await withPhase(svc, phase, poolSize, (name, shot) => warmUp(name, shot, WARMUP_ROUND_SECONDS));
+    // An open-loop phase runs at half of the peak its closed-loop phase measured last: in the warm-up round, then in each round.
+    const warmPeaks = new Map<PhaseName, number>();
+    const peak = (phase: PhaseName) => rounds.get(phase)?.at(-1)?.rps ?? warmPeaks.get(phase);
+    if (WARMUP_ROUND_SECONDS > 0)
+      for (const phase of SHOT_PHASES)
+        await withPhase(svc, phase, poolSize, peak, async (name, shot, _thread, drive) => {
+          warmPeaks.set(phase, await warmUp(name, shot, WARMUP_ROUND_SECONDS, drive));
+        });
     for (let round = 1; round <= ROUNDS; round++)
-      for (const phase of PHASES) {
+      for (const phase of SHOT_PHASES) {
         await freshStatistics(svc.sql);
-        const steps = await withPhase(svc, phase, poolSize, async (name, shot, thread) => record(phase, await runPhase(name, shot, thread, round)));
+        const steps = await withPhase(svc, phase, poolSize, peak, async (name, shot, thread, drive) =>
+          record(phase, await runPhase(name, shot, thread, round, drive)),
+        );
         if (phase === "cashier" && round === 1) cashierSteps = steps;
       }
+    if (PHASES.includes("callbacks")) {
+      const pgSeconds = () => {
+        let ticks = 0;
+        for (const [pid, t] of childTicks() ?? []) if (pid !== simPid) ticks += t;
+        return ticks / clockTicks;
+      };
+      const cb = await callbacksPhase(svc, CALLBACKS, CALLBACKS_SLOW, pgSeconds);
+      callbackLines = cb.lines;
+      callbackRate = cb.alone.rate;
+    }
     memoryFigures = await memory.stop();
     await sleep(AFTER_SECONDS * 1000);
     rssAfter = process.memoryUsage.rss();
@@ -876,6 +938,7 @@ async function main(): Promise<void> {
       "req/s",
       "p50 ms",
       "p99 ms",
+      "p99.9 ms",
       "vs raw",
       "vs floor",
       "node cores",
@@ -896,6 +959,7 @@ async function main(): Promise<void> {
       r.rps.toFixed(0),
       r.p50.toFixed(2),
       r.p99.toFixed(2),
+      r.p999.toFixed(2),
       raw && raw.rps > 0 ? `${((r.rps / raw.rps) * 100).toFixed(1)}%` : "-",
       floor && floor.rps > 0 ? `${((r.rps / floor.rps) * 100).toFixed(1)}%` : "-",
       r.nodeCores.toFixed(2),
@@ -912,6 +976,14 @@ async function main(): Promise<void> {
   if (ROUNDS > 1 && floor) console.log(roundsReport(rounds));
   if (memoryFigures) console.log(formatMemory({ ...memoryFigures, rssAfter }, AFTER_SECONDS));
   for (const line of cashierSteps) console.log(line);
+  const figures = new Map(
+    [...rounds].map(([phase, rs]) => [
+      phase as string,
+      rs.map((r) => ({ rps: r.rps, p50: r.p50, p99: r.p99, cpuMs: msPerRequest(r.nodeCores + r.childCores, r) })),
+    ]),
+  );
+  for (const line of callbackLines) console.log(line);
+  for (const line of goalsReport(figures, memoryFigures?.rssPeak, callbackRate)) console.log(line);
   for (const [, r] of results) {
     for (const [kind, n] of [...r.errorKinds].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${r.name} error x${n}: ${kind}`);
   }
