@@ -127,6 +127,7 @@ import { closedLoop, openLoop, type Shot } from "./loops.ts";
 import { startBatchedFloor } from "./floor-batched.ts";
 import { goalsReport } from "./goals.ts";
 import { callbacksPhase } from "./callbacks-phase.ts";
+import { withRiskRules } from "./risk-rules.ts";
 
 const PHASE_NAMES = [
   "edge",
@@ -183,6 +184,8 @@ const ROUNDS = Math.floor(envNumber("BENCH_ROUNDS", 1, 1));
 /** No single request may hang a phase: past this it counts as an error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const CARD = "4111111111111111";
+/** Risk rules on the bench merchant m-test (risk-rules.ts): 0 to 10. */
+const RISK_RULES = Math.floor(envNumber("BENCH_RISK_RULES", 0, 0));
 /** The callbacks phase's notifications to the fast platform, and to each slow one (callbacks-phase.ts). */
 const CALLBACKS = Math.floor(envNumber("BENCH_CALLBACKS", 10_000, 1));
 const CALLBACKS_SLOW = Math.floor(envNumber("BENCH_CALLBACKS_SLOW", 500, 1));
@@ -858,12 +861,13 @@ async function main(): Promise<void> {
   // One acquirer simulator process plays sim-a, sim-b, Checkout.com and Adyen; its CPU is counted apart.
   const acquirers = await startBenchAcquirers();
   // The callbacks phase's platforms listen on 127.0.0.1.
-  const svc = await startService({ LOG_LEVEL: "info", CASHIER_CALLBACK_ALLOW_PRIVATE: "1", ...acquirers.env }, { merchants: acquirers.merchants }).catch(
-    async (err: unknown) => {
-      await acquirers.stop();
-      throw err;
-    },
-  ); // as `npm start` logs
+  const svc = await startService(
+    { LOG_LEVEL: "info", CASHIER_CALLBACK_ALLOW_PRIVATE: "1", ...acquirers.env },
+    { merchants: withRiskRules(acquirers.merchants, RISK_RULES) },
+  ).catch(async (err: unknown) => {
+    await acquirers.stop();
+    throw err;
+  }); // as `npm start` logs
   simPid = acquirers.pid;
   await acquirers.sendWebhooksTo(svc.edgeUrl);
   const rounds = new Map<PhaseName, PhaseResult[]>();
@@ -926,6 +930,7 @@ async function main(): Promise<void> {
   console.log(
     `run:         ${WARMUP_ROUND_SECONDS > 0 ? `a warm-up round of ${WARMUP_ROUND_SECONDS} s per phase, then ` : ""}${SECONDS} s per phase after ${WARMUP_SECONDS} s warm-up, concurrency ${CONCURRENCY}, engine pool ${poolSize}${ROUNDS > 1 ? `; ${ROUNDS} rounds of the phases in turn, summed below` : ""}`,
   );
+  if (RISK_RULES > 0) console.log(`risk rules:  ${RISK_RULES} on m-test, counted on every sale (test/bench/risk-rules.ts)`);
   console.log(`host busy:   ${(busyBefore * 100).toFixed(0)}% in the second before the service started (other load on the machine)`);
   console.log("");
   const raw = results.get("raw");
