@@ -10,7 +10,7 @@
 import type { ConsoleSettingsService } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import type { ServiceImpl } from "../../rpc/grpc-adapter.ts";
 import { auditSettings } from "./settings-audit.ts";
-import { brandingSettings } from "./settings-branding.ts";
+import { brandingSettings, type LogoReader } from "./settings-branding.ts";
 import { fourEyesSettings } from "./settings-four-eyes.ts";
 import { frontendSettings } from "./settings-frontends.ts";
 import { merchantSettings, type MerchantSettingsDeps } from "./settings-merchants.ts";
@@ -19,7 +19,7 @@ import { processorAccountSettings } from "./settings-processor-accounts.ts";
 import { routingSettings } from "./settings-routing.ts";
 
 /** AdminService's merchant handlers' dependencies (the merchant calls go through them) and the console's own stores. */
-export type ConsoleSettingsDeps = MerchantSettingsDeps;
+export type ConsoleSettingsDeps = MerchantSettingsDeps & LogoReader;
 
 export function consoleSettingsService(deps: ConsoleSettingsDeps): ServiceImpl<typeof ConsoleSettingsService> {
   return {

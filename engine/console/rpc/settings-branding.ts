@@ -3,12 +3,14 @@
  * the merchants file's parser exactly as UpdateFrontend checks it, with each pair's contrast as the engine measured
  * it, so that the Backoffice shows the engine's answer and repeats no rule. Nothing of the frontend changes and
  * nothing is audited; a new logo is stored by its SHA-256 (content-named, never changed, bounded to 64 KiB) so that
- * the save after the preview may name it by hash instead of uploading it again.
+ * the save after the preview may name it by hash instead of uploading it again. GetFrontendLogo gives a stored
+ * logo's bytes to any signed-in operator (merchant.read), so that the Backoffice shows it from its own origin.
  */
 import { create } from "@bufbuild/protobuf";
 import {
   BrandingContrastSchema,
   type ConsoleSettingsService,
+  GetFrontendLogoResponseSchema,
   PreviewFrontendBrandingResponseSchema,
 } from "../../../gen/cashier/admin/v1/console_settings_service_pb.js";
 import { MerchantsFileError, previewBranding } from "../../payments/index.ts";
@@ -20,9 +22,14 @@ import { merchantsFor, notFound } from "./console-scope.ts";
 import { brandingEntryOf, brandingToProto } from "./frontend-mappers.ts";
 import type { MerchantSettingsDeps } from "./settings-merchants.ts";
 
-type Calls = Pick<ServiceImpl<typeof ConsoleSettingsService>, "previewFrontendBranding">;
+type Calls = Pick<ServiceImpl<typeof ConsoleSettingsService>, "previewFrontendBranding" | "getFrontendLogo">;
 
-export function brandingSettings(deps: MerchantSettingsDeps): Calls {
+/** The logos' reader (engine/payments/store/brand-logo-store.ts), the one the hosted Cashier's edge reads through. */
+export interface LogoReader {
+  logos: { get(sha256: string): Promise<Uint8Array | undefined> };
+}
+
+export function brandingSettings(deps: MerchantSettingsDeps & LogoReader): Calls {
   const store = deps.merchantStore;
   return {
     previewFrontendBranding: (req) =>
@@ -47,6 +54,14 @@ export function brandingSettings(deps: MerchantSettingsDeps): Calls {
           branding: brandingToProto(branding),
           contrasts: contrasts.map((c) => create(BrandingContrastSchema, c)),
         });
+      }),
+
+    getFrontendLogo: (req) =>
+      consoleCall(async () => {
+        await authorize(deps, callerOf(req.context), "merchant.read");
+        const png = await deps.logos.get(req.sha256);
+        if (!png) throw notFound("no logo has this SHA-256");
+        return create(GetFrontendLogoResponseSchema, { png });
       }),
   };
 }

@@ -832,6 +832,53 @@ export declare type PreviewFrontendBrandingResponse = Message<"cashier.admin.v1.
 export declare const PreviewFrontendBrandingResponseSchema: GenMessage<PreviewFrontendBrandingResponse>;
 
 /**
+ * GetFrontendLogoRequest names a stored logo.
+ *
+ * @generated from message cashier.admin.v1.GetFrontendLogoRequest
+ */
+export declare type GetFrontendLogoRequest = Message<"cashier.admin.v1.GetFrontendLogoRequest"> & {
+  /**
+   * The caller.
+   *
+   * @generated from field: cashier.admin.v1.ConsoleContext context = 1;
+   */
+  context?: ConsoleContext | undefined;
+
+  /**
+   * Lowercase hex SHA-256 of the PNG (FrontendBranding.logo_sha256).
+   *
+   * @generated from field: string sha256 = 2;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message cashier.admin.v1.GetFrontendLogoRequest.
+ * Use `create(GetFrontendLogoRequestSchema)` to create a new message.
+ */
+export declare const GetFrontendLogoRequestSchema: GenMessage<GetFrontendLogoRequest>;
+
+/**
+ * GetFrontendLogoResponse is the logo's bytes.
+ *
+ * @generated from message cashier.admin.v1.GetFrontendLogoResponse
+ */
+export declare type GetFrontendLogoResponse = Message<"cashier.admin.v1.GetFrontendLogoResponse"> & {
+  /**
+   * The PNG as stored (checked at save or preview, at most 64 KiB).
+   *
+   * @generated from field: bytes png = 1;
+   */
+  png: Uint8Array;
+};
+
+/**
+ * Describes the message cashier.admin.v1.GetFrontendLogoResponse.
+ * Use `create(GetFrontendLogoResponseSchema)` to create a new message.
+ */
+export declare const GetFrontendLogoResponseSchema: GenMessage<GetFrontendLogoResponse>;
+
+/**
  * BrandingContrast is one colour pair of a branding and its contrast.
  *
  * @generated from message cashier.admin.v1.BrandingContrast
@@ -1573,6 +1620,20 @@ export declare const ConsoleSettingsService: GenService<{
     methodKind: "unary";
     input: typeof PreviewFrontendBrandingRequestSchema;
     output: typeof PreviewFrontendBrandingResponseSchema;
+  },
+  /**
+   * GetFrontendLogo returns a stored logo's PNG by its SHA-256 (action
+   * merchant.read), for the Backoffice to show a frontend's logo, stored or
+   * previewed, from its own origin; an unknown hash is NOT_FOUND. A logo is
+   * public (the hosted Cashier serves it without a session), so it is not
+   * bound to a merchant's scope.
+   *
+   * @generated from rpc cashier.admin.v1.ConsoleSettingsService.GetFrontendLogo
+   */
+  getFrontendLogo: {
+    methodKind: "unary";
+    input: typeof GetFrontendLogoRequestSchema;
+    output: typeof GetFrontendLogoResponseSchema;
   },
   /**
    * RotateMerchantSecret sets a new secret; the old one stays valid for the
