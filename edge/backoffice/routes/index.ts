@@ -15,6 +15,7 @@ import { riskRoutes } from "./risk-rules.ts";
 import { stuckRoutes } from "./stuck.ts";
 import { transactionRoutes } from "./transactions.ts";
 import { moneyActionRoutes } from "./money-actions.ts";
+import { refundWithdrawalRoutes } from "./refund-withdrawal.ts";
 import { workPreferenceRoutes } from "./work-preferences.ts";
 import { virtualTerminalRoutes } from "./virtual-terminal.ts";
 
@@ -23,6 +24,7 @@ export function consoleRoutes(router: Router, deps: PageDeps): void {
   transactionRoutes(router, deps);
   workPreferenceRoutes(router, deps);
   moneyActionRoutes(router, deps);
+  refundWithdrawalRoutes(router, deps);
   virtualTerminalRoutes(router, deps);
   payoutRoutes(router, deps);
   stuckRoutes(router, deps);

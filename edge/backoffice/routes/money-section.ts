@@ -15,5 +15,14 @@ export async function moneyOf(deps: PageDeps, s: SignedIn, x: Transaction): Prom
   const canCancel = s.operator.actions.has("transaction.cancel");
   if (!canRefund && !canCancel) return undefined;
   const actions = await deps.client.money.getMoneyActions({ context: s.context, traceId: x.traceId });
-  return moneySection(s.kit.tr, { transaction: x, actions, canRefund, canCancel, login: s.operator.login, csrf: s.csrf, requestId: randomUUID() });
+  return moneySection(s.kit.tr, {
+    transaction: x,
+    actions,
+    canRefund,
+    canCancel,
+    login: s.operator.login,
+    role: s.operator.role,
+    csrf: s.csrf,
+    requestId: randomUUID(),
+  });
 }

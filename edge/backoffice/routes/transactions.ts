@@ -239,9 +239,11 @@ export function transactionRoutes(router: Router, deps: PageDeps): void {
     const t = s.kit.tr.t;
     const notices: Record<string, Notice | ((detail: GetTransactionDetailResponse) => Notice)> = {
       redelivered: { kind: "success", text: t("bo.cb.redelivered") },
-      // The money actions (money-actions.ts): the refund made, or waiting for its second approval; the sale cancelled.
+      // The money actions (money-actions.ts, refund-withdrawal.ts): the refund made, or waiting for its second approval, or
+      // its request withdrawn; the sale cancelled.
       refunded: { kind: "success", text: t("bo.money.noticeRefunded", { refund: String(Number(ctx.query.refund) || "") }) },
       "refund-first": { kind: "success", text: t("bo.money.noticeFirst") },
+      "refund-withdrawn": { kind: "success", text: t("bo.money.noticeWithdrawn") },
       cancelled: { kind: "success", text: t("bo.money.noticeCancelled") },
       // While the engine still offers a check, the follow-up's answer is to come; once it is not, the status shown is that answer.
       checked: (d) => ({ kind: "success", text: t(d.checkOffered ? "bo.check.asked" : "bo.check.answered", { trace: traceId }) }),

@@ -4,7 +4,8 @@
  * second's approval), cancel a sale still waiting for its customer, each with a reason; and the confirmation page
  * each goes through, saying the amount and its currency before anything moves. Plain POST forms (CSRF token, real
  * buttons, no script needed); what is offered is what the engine says (GetMoneyActions) and the role allows, and the
- * engine checks both again on the action itself. When an action is not offered, the engine's reason is shown.
+ * engine checks both again on the action itself. When an action is not offered, the engine's reason is shown. A
+ * waiting refund request carries its withdraw form (refund-withdrawal.ts) for the operator who asked and for admins.
  */
 import type { GetMoneyActionsResponse } from "../../../gen/cashier/admin/v1/console_money_service_pb.js";
 import type { Transaction } from "../../../gen/cashier/engine/v1/transaction_pb.js";
@@ -15,6 +16,7 @@ import { formatMajor } from "../../../engine/shared/money.ts";
 import type { ConsoleTranslator } from "../i18n.ts";
 import { inputField, textArea } from "./controls.ts";
 import { noticeBox } from "./gate.ts";
+import { mayWithdraw, withdrawForm } from "./refund-withdrawal.ts";
 import type { Notice } from "./model.ts";
 
 /** The reason's longest text, as the engine takes it. */
@@ -32,6 +34,8 @@ export interface MoneySectionView {
   canRefund: boolean;
   canCancel: boolean;
   login: string;
+  /** The operator's role: an admin may withdraw another operator's waiting refund request, as the engine allows. */
+  role: string;
   csrf: string;
   /** A fresh key for the refund form: the same form sent twice refunds once. */
   requestId: string;
@@ -48,7 +52,10 @@ function refundForm(tr: ConsoleTranslator, v: MoneySectionView): Html {
   const first = a.refundApproval;
   if (first?.amount) {
     const amount = amountWithCode(tr, first.amount.amountMinor, first.amount.currency);
-    if (first.login === v.login) return html`<p class="notice" role="note" id="refund-waiting">${t("bo.money.waitingYours", { amount })}</p>`;
+    const withdraw = mayWithdraw(first, v.login, v.role) ? withdrawForm(tr, x.traceId, v.csrf) : "";
+    if (first.login === v.login)
+      return html`<p class="notice" role="note" id="refund-waiting">${t("bo.money.waitingYours", { amount })}</p>
+${withdraw}`;
     return html`<p class="notice" role="note" id="refund-waiting">${t("bo.money.waiting", { login: first.login, amount, reason: first.reason })}</p>
 <form method="post" action="/transactions/${x.traceId}/refund">${hiddenFields({
       [CSRF_FIELD]: v.csrf,
@@ -57,7 +64,8 @@ function refundForm(tr: ConsoleTranslator, v: MoneySectionView): Html {
       step: "review",
     })}
 ${textArea({ name: "reason", id: "approve-reason", label: t("bo.money.reason"), hint: t("bo.money.reasonHint"), maxlength: MONEY_REASON_MAX })}
-<div class="actions">${button({ label: t("bo.money.approveButton"), id: "refund-approve" })}</div></form>`;
+<div class="actions">${button({ label: t("bo.money.approveButton"), id: "refund-approve" })}</div></form>
+${withdraw}`;
   }
   const remaining = a.refundable ? amountWithCode(tr, a.refundable.amountMinor, a.refundable.currency) : "";
   return html`<p>${t("bo.money.refundExplain", { remaining })}</p>
