@@ -2,8 +2,9 @@
  * The Backoffice's money actions in Debian's Chromium, by keyboard only, against the running service and a loopback
  * platform: a payouts operator refunds part of an approved sale from its detail page (the form reached with Tab, the
  * confirmation page saying the amount and its currency, confirmed with Enter, the refund listed and the platform
- * notified), holds a waiting payout from its page (it moves under *On hold*) and releases it, and reviews a bulk
- * rejection from the queue. Every page axe-clean; screenshots kept.
+ * notified), withdraws the refund request it made above the merchant's four-eyes amount (reason, confirmation, the
+ * page saying it was withdrawn), holds a waiting payout from its page (it moves under *On hold*) and releases it, and
+ * reviews a bulk rejection from the queue. Every page axe-clean; screenshots kept.
  */
 import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
@@ -85,6 +86,32 @@ t.test("a partial refund by keyboard: the form, the confirmation with amount and
   await axeClean(t, page, "money-refunded");
   const [note] = await stub().waitFor("notification", (c) => (c.body as Record<string, unknown>).transaction_type === "refund", { timeoutMs: 120_000 });
   t.equal((note.body as Record<string, unknown>).transaction_status, "approved", "the platform is notified of the refund");
+});
+
+t.test("a refund request waiting for its second approval, withdrawn by keyboard by the operator who asked", async (t) => {
+  await svc().sql("insert into four_eyes_threshold (merchant_id, currency, amount) values ('m-plat-manual', 'USD', 500) on conflict do nothing");
+  t.teardown(() => svc().sql("delete from four_eyes_threshold where merchant_id = 'm-plat-manual'"));
+  const from = `/transactions/${saleId}`;
+  const asked = await clients
+    .get("ann")!
+    .post(`${from}/refund`, { amount: "15.00", reason: "chargeback threat", request_id: "bmoney-withdraw-1", step: "confirm" }, from);
+  t.match(asked.location ?? "", /notice=refund-first/, "the refund waits for a second approval");
+  const page = await pageAs(t);
+  await page.goto(`${bo.url}${from}`);
+  await axeClean(t, page, "money-withdraw-form");
+  t.ok(await tabTo(page, "#withdraw-reason"), "the withdrawal's reason is reached with Tab");
+  await page.keyboard.type("asked in error");
+  t.ok(await tabTo(page, "#withdraw-review", 5), "then Withdraw request");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#withdraw-confirm");
+  t.match(await page.textContent("#confirm-what"), new RegExp(`Withdraw the request of ann to refund 15\\.00 USD of sale ${saleId}\\?`));
+  await axeClean(t, page, "money-withdraw-confirm");
+  t.ok(await tabTo(page, "#withdraw-confirm"), "the confirm button is reached with Tab");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#notice");
+  t.match(await page.textContent("#notice"), /Refund request withdrawn/);
+  t.equal(await page.locator("#refund-waiting").count(), 0, "no request waits");
+  t.equal(await page.inputValue("#refund-amount"), "15.00", "a new refund is offered");
 });
 
 t.test("a payout held by keyboard moves under On hold, and is released to the queue", async (t) => {
