@@ -24,81 +24,78 @@
  * Per merchant it reads its first due callbacks and its in-flight count
  * through one index (callback_merchant_due_idx): the statement grows with
  * the number of merchants, not with the backlog.
+ *
+ * Hand-written and prepared, as the hot path's writes are (hot-statements.ts):
+ * a fast platform is claimed for as often as its deliveries come back, and
+ * building this statement with the query builder and mapping its rows through
+ * the ORM's plugin cost more CPU than the delivery itself (docs/operations.md,
+ * Fair delivery). The claim is one statement: the rows chosen are locked
+ * (SKIP LOCKED: another engine's claim is not waited for), checked again as
+ * they are when locked, and leased.
  */
-import type { Kysely } from "kysely";
-import { sql } from "kysely";
-import type { CashierDb } from "../../store/typed-db.ts";
-import type { FairShare } from "../ports/callbacks.ts";
+import type { CallbackKind } from "../../shared/callbacks.ts";
+import { preparedStatement } from "../../store/prepared-statement.ts";
 
-/** The ids of the due callbacks a claim takes now, by the fair-share rule (the select only: the caller locks and leases). */
-export function fairDue(db: Kysely<CashierDb>, f: FairShare) {
-  const owed = db
-    .selectFrom("merchant as m")
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("callback as d")
-          .select(["d.id", "d.next_attempt_at"])
-          .whereRef("d.merchant_id", "=", "m.id")
-          .where("d.state", "=", "pending")
-          .where("d.next_attempt_at", "<=", eb.fn<Date>("now"))
-          // Per transaction and kind, in the order owed: a later one waits for an earlier one.
-          .where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom("callback as e")
-                  .select("e.id")
-                  .whereRef("e.trace_id", "=", "d.trace_id")
-                  .whereRef("e.kind", "=", "d.kind")
-                  .where("e.state", "=", "pending")
-                  .whereRef("e.id", "<", "d.id"),
-              ),
-            ),
-          )
-          .orderBy("d.next_attempt_at")
-          .limit(f.perMerchant)
-          .as("due"),
-      (join) => join.onTrue(),
-    )
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("callback as b")
-          .select((eb) => eb.fn.countAll<number>().as("busy"))
-          .whereRef("b.merchant_id", "=", "m.id")
-          .where("b.state", "=", "pending")
-          .where("b.claim", "is not", null)
-          .where("b.next_attempt_at", ">", eb.fn<Date>("now"))
-          .as("inflight"),
-      (join) => join.onTrue(),
-    )
-    // Owed something: a callback due now, or a call still in flight (its share is in use).
-    .where((eb) => eb.or([eb("due.id", "is not", null), eb("inflight.busy", ">", 0)]))
-    .select([
-      "due.id",
-      "due.next_attempt_at",
-      "inflight.busy",
-      sql<number>`row_number() over (partition by m.id order by due.next_attempt_at, due.id)`.as("turn"),
-    ]);
-  // Each merchant owed has exactly one first row (turn 1), due callback or not.
-  const counted = db
-    .selectFrom(owed.as("o"))
-    .select(["o.id", "o.next_attempt_at", "o.busy", "o.turn", sql<number>`count(*) filter (where o.turn = 1) over ()`.as("owed")]);
-  const share = sql<number>`greatest(1, ${f.slots}::int / (c.owed + 1))`;
-  const ranked = db
-    .selectFrom(counted.as("c"))
-    .where("c.id", "is not", null)
-    .where(sql<boolean>`c.busy + c.turn <= least(${f.perMerchant}::int, ${share})`)
-    .select([
-      "c.id",
-      sql<number>`c.busy + c.turn`.as("k"),
-      share.as("share"),
-      sql<number>`row_number() over (order by c.busy + c.turn, c.next_attempt_at, c.id)`.as("r"),
-    ]);
-  return db
-    .selectFrom(ranked.as("q"))
-    .select("q.id")
-    .where("q.r", "<=", f.limit)
-    .where((eb) => eb.or([eb("q.k", "=", 1), eb("q.r", "<=", sql<number>`${f.limit}::int - q.share`)]));
+export type ClaimParams = {
+  /** This claim's id, kept on the rows it leases. */
+  claim: string;
+  leaseMs: number;
+  /** This engine's free slots: the most the claim takes. */
+  limit: number;
+  /** Calls in flight at most to one merchant, over all engines. */
+  perMerchant: number;
+  /** This engine's calls in flight at most: what the shares divide. */
+  slots: number;
+};
+
+/** A claimed row as the statement returns it. */
+export interface ClaimedRow {
+  id: number;
+  event_id: string;
+  kind: CallbackKind;
+  merchant_id: string;
+  trace_id: number;
+  url: string;
+  body: string;
+  attempts: number;
 }
+
+export const CLAIM_DUE = preparedStatement<ClaimParams, ClaimedRow>(
+  "cashier-claim-callbacks",
+  { claim: true, leaseMs: true, limit: true, perMerchant: true, slots: true },
+  (p) => `with owed as (
+    -- Each merchant owed something: its first due callbacks (one transaction and kind at a time, in the order owed)
+    -- and its calls in flight over all engines (claimed, lease running).
+    select due.id, due.next_attempt_at, inflight.busy,
+      row_number() over (partition by m.id order by due.next_attempt_at, due.id) as turn
+    from merchant m
+    left join lateral (
+      select d.id, d.next_attempt_at from callback d
+      where d.merchant_id = m.id and d.state = 'pending' and d.next_attempt_at <= now()
+        and not exists (select 1 from callback e
+                        where e.trace_id = d.trace_id and e.kind = d.kind and e.state = 'pending' and e.id < d.id)
+      order by d.next_attempt_at
+      limit ${p.perMerchant}::int) due on true
+    inner join lateral (
+      select count(*) as busy from callback b
+      where b.merchant_id = m.id and b.state = 'pending' and b.claim is not null and b.next_attempt_at > now()) inflight on true
+    where due.id is not null or inflight.busy > 0),
+  counted as (
+    -- Each merchant owed has exactly one first row (turn 1), due callback or not.
+    select o.*, count(*) filter (where o.turn = 1) over () as owed from owed o),
+  ranked as (
+    select c.id, c.busy + c.turn as k, greatest(1, ${p.slots}::int / (c.owed + 1)) as share,
+      row_number() over (order by c.busy + c.turn, c.next_attempt_at, c.id) as r
+    from counted c
+    where c.id is not null and c.busy + c.turn <= least(${p.perMerchant}::int, greatest(1, ${p.slots}::int / (c.owed + 1)))),
+  chosen as (
+    select l.id from callback l
+    where l.id in (select q.id from ranked q where q.r <= ${p.limit}::int and (q.k = 1 or q.r <= ${p.limit}::int - q.share))
+      and l.state = 'pending' and l.next_attempt_at <= now()
+    for update skip locked)
+  update callback set claim = ${p.claim}::uuid, attempts = attempts + 1, updated_at = now(),
+    next_attempt_at = now() + make_interval(secs => ${p.leaseMs}::int / 1000.0)
+  where id in (select id from chosen)
+  returning id, event_id, kind, merchant_id, trace_id, url, body, attempts`,
+  () => "callback-claim",
+);

@@ -17,7 +17,8 @@ import { randomUUID } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { CallbackFilter, CallbackLog, CallbackView, ClaimedCallback, FailingFilter, FairShare, SendResult } from "../ports/callbacks.ts";
 import { deliveryEdge, deliveryPage, failingDeliveries } from "./callback-search.ts";
-import { fairDue } from "./callback-claim.ts";
+import { CLAIM_DUE } from "./callback-claim.ts";
+import { RECORD_DELIVERY } from "./delivery-record.ts";
 import type { Verdict } from "../domain/callbacks.ts";
 import { type CallbackAttemptRow, type CallbackRow, callbackViewOf } from "./mappers.ts";
 import { notifyWork } from "../../store/notify-work.ts";
@@ -62,24 +63,7 @@ export class PgCallbackStore implements CallbackLog {
    */
   async claimDue(leaseMs: number, share: FairShare): Promise<ClaimedCallback[]> {
     const claim = randomUUID();
-    const db = this.#db();
-    const chosen = fairDue(db, share);
-    const rows = await db
-      .updateTable("callback")
-      .set((eb) => ({ claim, attempts: eb("callback.attempts", "+", 1), updated_at: eb.fn<Date>("now"), next_attempt_at: msFromNow(eb, leaseMs) }))
-      .where("callback.id", "in", (eb) =>
-        eb
-          .selectFrom("callback as l")
-          .select("l.id")
-          .where("l.id", "in", chosen)
-          // Checked again on the row as it is when locked: another engine's claim since makes it not due.
-          .where("l.state", "=", "pending")
-          .where("l.next_attempt_at", "<=", eb.fn<Date>("now"))
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning(["id", "event_id", "kind", "merchant_id", "trace_id", "url", "body", "attempts"])
-      .execute();
+    const rows = await CLAIM_DUE.run(this.#orm, { claim, leaseMs, limit: share.limit, perMerchant: share.perMerchant, slots: share.slots });
     return rows.flatMap((r) =>
       // Validation calls are recorded delivered or refused, never pending: never claimed.
       r.kind === "validation"
@@ -105,29 +89,17 @@ export class PgCallbackStore implements CallbackLog {
    * A lost claim (the lease ran out and another worker took it) keeps only the attempt.
    */
   async recordAttempt(c: ClaimedCallback, r: SendResult, verdict: Verdict): Promise<void> {
-    const retryIn = verdict.retryInSeconds;
-    await this.#db()
-      .with("a", (db) =>
-        db.insertInto("callback_attempt").values((eb) => ({
-          callback_id: c.id,
-          at: msFromNow(eb, -r.durationMs),
-          duration_ms: r.durationMs,
-          http_status: r.httpStatus,
-          response_body: cut(r.body),
-          outcome: verdict.outcome,
-          error: verdict.error,
-        })),
-      )
-      .updateTable("callback")
-      .set((eb) => ({
-        state: verdict.state,
-        claim: null,
-        updated_at: eb.fn<Date>("now"),
-        ...(retryIn === null ? {} : { next_attempt_at: msFromNow(eb, retryIn * 1000) }),
-      }))
-      .where("id", "=", c.id)
-      .where("claim", "=", c.claim)
-      .execute();
+    await RECORD_DELIVERY.run(this.#orm, {
+      callbackId: c.id,
+      claim: c.claim,
+      durationMs: Math.round(r.durationMs),
+      httpStatus: r.httpStatus,
+      responseBody: cut(r.body),
+      outcome: verdict.outcome,
+      error: verdict.error,
+      state: verdict.state,
+      retryMs: verdict.retryInSeconds === null ? null : Math.round(verdict.retryInSeconds * 1000),
+    });
   }
 
   /** A Validation call, made synchronously, kept like any callback with its one attempt. */
