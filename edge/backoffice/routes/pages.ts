@@ -20,6 +20,7 @@ import { type ConsoleDeps, consoleContext, formIsOurs, pageKit, type PageKit, se
 import { messagePage } from "../views/gate.ts";
 import { consoleLayout } from "../views/layout.ts";
 import { type OperatorView, type Role, type Section, SECTION_ACTION } from "../views/model.ts";
+import { type MultipartFile, readMultipart } from "../../middleware/multipart-body.ts";
 import { readConsoleForm } from "./forms.ts";
 
 export interface PageDeps extends ConsoleDeps {
@@ -53,7 +54,7 @@ export interface SignedIn {
   csrf: string;
   context: ConsoleContext;
   /** Renders a page of `section` in the console's frame. */
-  render(section: Section, title: string, body: Html, scripts?: readonly ("chart" | "webauthn")[]): Html;
+  render(section: Section, title: string, body: Html, scripts?: readonly ("chart" | "webauthn")[], style?: string): Html;
 }
 
 /** A refusal as a page (or, for an ended session, back to sign-in). */
@@ -106,7 +107,7 @@ export async function signedIn(ctx: Context, deps: PageDeps): Promise<SignedIn |
       operator,
       csrf,
       context,
-      render: (section, title, body, scripts) => consoleLayout({ tr: kit.tr, nonce: kit.nonce, title, body, operator, csrf, section, scripts }),
+      render: (section, title, body, scripts, style) => consoleLayout({ tr: kit.tr, nonce: kit.nonce, title, body, operator, csrf, section, scripts, style }),
     };
   } catch (err) {
     refusalPage(ctx, kit, consoleRefusal(err), deps.log, err);
@@ -140,8 +141,32 @@ export function refuseSearch(ctx: Context, s: SignedIn, body: string): void {
 
 /** A form POST of the console: read, CSRF-checked, then `act` (which answers, usually with a 303). */
 export function consolePost(router: Router, path: string, deps: PageDeps, act: (ctx: Context, s: SignedIn, form: URLSearchParams) => Promise<void>): void {
+  consolePostRead(router, path, deps, readConsoleForm, (ctx, s, read) => act(ctx, s, read.form));
+}
+
+/** A multipart form POST of the console (the branding form's logo): read within its bound, CSRF-checked as any other. */
+export function consoleUpload(
+  router: Router,
+  path: string,
+  deps: PageDeps,
+  act: (ctx: Context, s: SignedIn, form: URLSearchParams, file: MultipartFile | undefined) => Promise<void>,
+): void {
+  consolePostRead<{ ok: true; form: URLSearchParams; file?: MultipartFile }>(router, path, deps, readMultipart, (ctx, s, read) =>
+    act(ctx, s, read.form, read.file),
+  );
+}
+
+type FormRead<R> = (ctx: Context) => Promise<R | { ok: false; http: number; text: string }>;
+
+function consolePostRead<R extends { ok: true; form: URLSearchParams }>(
+  router: Router,
+  path: string,
+  deps: PageDeps,
+  readForm: FormRead<R>,
+  act: (ctx: Context, s: SignedIn, read: R) => Promise<void>,
+): void {
   router.post(path, async (ctx) => {
-    const read = await readConsoleForm(ctx);
+    const read = await readForm(ctx);
     const s = await signedIn(ctx, deps);
     if (!s) return;
     const t = s.kit.tr.t;
@@ -161,7 +186,7 @@ export function consolePost(router: Router, path: string, deps: PageDeps, act: (
       );
     }
     try {
-      await act(ctx, s, read.form);
+      await act(ctx, s, read);
     } catch (err) {
       refusalPage(ctx, s.kit, consoleRefusal(err), deps.log, err, s.operator, s.csrf);
     }

@@ -26,6 +26,8 @@ export interface ConsoleShell {
   section?: Section;
   /** Vendor scripts the page needs (chart.js, the WebAuthn bundle), loaded before the console's. */
   scripts?: readonly ("chart" | "webauthn")[];
+  /** The page's own CSS (the branding preview's colours), in a <style> under the nonce: no inline style attribute. */
+  style?: string;
 }
 
 const SECTIONS: readonly { section: Section; href: string; label: ConsoleKey }[] = [
@@ -65,7 +67,12 @@ export function consoleLayout(s: ConsoleShell): Html {
 <link rel="icon" href="${a.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${a.kitCss.url}" integrity="${a.kitCss.integrity}" nonce="${s.nonce}">
 <link rel="stylesheet" href="${a.css.url}" integrity="${a.css.integrity}" nonce="${s.nonce}">
-${(s.scripts ?? []).map((name) => script(a[name], s.nonce))}${script(a.js, s.nonce)}</head>
+${
+  s.style
+    ? html`<style nonce="${s.nonce}">${s.style}</style>
+`
+    : ""
+}${(s.scripts ?? []).map((name) => script(a[name], s.nonce))}${script(a.js, s.nonce)}</head>
 <body class="${s.operator ? "console" : "gate"}"><a class="skip-link" href="#main">${s.tr.t("kit.skip")}</a>
 ${s.operator ? header(s, s.operator) : html`<header class="topbar"><span class="brand">${s.tr.t("bo.product")}</span></header>`}
 <main id="main" tabindex="-1">${s.body}</main></body></html>
