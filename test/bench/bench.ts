@@ -87,6 +87,8 @@
  * and the Process rate beside the empty database's (test/bench/grow.ts, 0012).
  * `--start-memory [--seconds S] [--after S]` measures the resident memory of
  * `npm start` idle, under this load and after it (test/bench/start-memory.ts).
+ * `--page-weights [--flows N]` prints what a customer downloads and waits for
+ * in one hosted Cashier deposit (test/bench/page-weights.ts).
  * `--pg-cost [--sales N]` reads Postgres's CPU per sale with and without the
  * triggers and foreign keys (test/bench/pg-cost.ts).
  * `--cashier-queries [--flows N] [--orders N] [--statements]` counts the
@@ -998,6 +1000,12 @@ if (process.argv.includes("--grow")) {
   // Growth mode (test/bench/grow.ts): searches and Process on an empty database, then on N orders.
   const { growMain } = await import("./grow.ts");
   await growMain(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else if (process.argv.includes("--page-weights")) {
+  const { pageWeightsMain } = await import("./page-weights.ts");
+  await pageWeightsMain(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });
