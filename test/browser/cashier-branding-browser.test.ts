@@ -1,10 +1,13 @@
 /**
  * Two differently branded frontends' deposit pages in Chromium (docs/cashier.md,
- * Branding): each names its merchant in the title and header, its colours and
- * corners reach the page through the nonce'd custom properties (the strict
- * CSP reports no violation), axe finds nothing on either, and each is
- * screenshotted for the docs (CASHIER_SCREENSHOT_DIR=docs/screenshots).
+ * Branding): each names its merchant in the title and header (one by its logo,
+ * a PNG from the merchants file, whose alt text is the name; the other in
+ * words), its colours and corners reach the page through the nonce'd custom
+ * properties (the strict CSP reports no violation and lets the logo load), axe
+ * finds nothing on either, and each is screenshotted for the docs
+ * (CASHIER_SCREENSHOT_DIR=docs/screenshots).
  */
+import { readFileSync } from "node:fs";
 import t, { type Test } from "tap";
 import type { Browser, Page } from "playwright-core";
 import { axeViolations, launchBrowser, screenshot } from "../support/browser.ts";
@@ -28,6 +31,12 @@ const BRANDS = {
   },
 } as const;
 
+/**
+ * Lucky Star's logo, 240 x 64 with a transparent background: drawn once in Chromium from HTML (a star and the
+ * name), kept as a fixture so that the docs' screenshot shows a logo a merchant would upload.
+ */
+const LOGO = readFileSync(new URL("../fixtures/lucky-star-logo.png", import.meta.url));
+
 let browser: Browser;
 t.before(async () => {
   browser = await launchBrowser();
@@ -45,7 +54,12 @@ const service = useService(
           merchant_id: "m-brand",
           secret: SECRET,
           frontends: [
-            { name: "lucky-usd", base_currency: "USD", deposit_presets: [1000, 2500, 5000], branding: BRANDS["lucky-usd"] },
+            {
+              name: "lucky-usd",
+              base_currency: "USD",
+              deposit_presets: [1000, 2500, 5000],
+              branding: { ...BRANDS["lucky-usd"], logo_png: LOGO.toString("base64") },
+            },
             { name: "nordlicht-eur", base_currency: "EUR", deposit_presets: [2000, 5000], branding: BRANDS["nordlicht-eur"] },
           ],
         },
@@ -80,7 +94,18 @@ for (const [frontend, currency, buttonText] of [
     const b = BRANDS[frontend];
     const { page, cspErrors } = await opened(t, frontend, currency);
     t.match(await page.title(), new RegExp(` · ${b.display_name}$`), "the title names the merchant");
-    t.equal((await page.textContent("header.merchant-header"))?.trim(), b.display_name, "the header names the merchant");
+    if (frontend === "lucky-usd") {
+      // A string, run in the page: the tests are typed without the DOM's library.
+      const logo = (await page.evaluate(`(() => {
+        const img = document.querySelector("header.merchant-header img");
+        return img && { alt: img.alt, width: img.naturalWidth, height: img.naturalHeight, src: new URL(img.src).pathname };
+      })()`)) as { alt: string; width: number; height: number; src: string } | null;
+      t.match(
+        logo,
+        { alt: b.display_name, width: 240, height: 64, src: /^\/cashier\/logo\/[0-9a-f]{64}\.png$/ },
+        "the header shows the logo, loaded, named by its alt",
+      );
+    } else t.equal((await page.textContent("header.merchant-header"))?.trim(), b.display_name, "the header names the merchant");
     // A string, run in the page: the tests are typed without the DOM's library.
     const look = (await page.evaluate(`(() => {
       const pay = getComputedStyle(document.querySelector("#pay"));
