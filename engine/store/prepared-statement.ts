@@ -35,6 +35,11 @@ export interface PreparedStatement<P extends Params, R> {
   /** Runs on the ORM's pool (outside any ORM transaction), committed with the hot writes sent at the same moment. */
   run(orm: MikroORM, params: P): Promise<R[]>;
   /**
+   * Runs on the ORM's pool in a transaction of its own, prepared, never with other calls' writes: for a statement
+   * whose locks or timing must not depend on a batch (a claim whose lease starts when it runs).
+   */
+  runAlone(orm: MikroORM, params: P): Promise<R[]>;
+  /**
    * Runs inside `em`'s transaction, unprepared, for the cold paths that must
    * write more in the same transaction (an operator's decision and its audit
    * row). Its rows are as the ORM's pool hands them over (bigint and
@@ -103,6 +108,10 @@ export function preparedStatement<P extends Params, R>(
     async run(orm, params) {
       const batcher = await batcherOf(orm);
       return (await batcher.run({ name, text, values: order.map((k) => params[k]), lockKey: lockKey(params) })) as R[];
+    },
+    async runAlone(orm, params) {
+      const pool = (await orm.em.getConnection().getNativeClient()) as NativePool;
+      return (await pool.query({ name, text, values: order.map((k) => params[k]), types: ROW_TYPES })).rows as R[];
     },
     async runIn(em, params) {
       const result = await em.getKysely().executeQuery<Record<string, unknown>>(

@@ -29,9 +29,11 @@
  * a fast platform is claimed for as often as its deliveries come back, and
  * building this statement with the query builder and mapping its rows through
  * the ORM's plugin cost more CPU than the delivery itself (docs/operations.md,
- * Fair delivery). The claim is one statement: the rows chosen are locked
- * (SKIP LOCKED: another engine's claim is not waited for), checked again as
- * they are when locked, and leased.
+ * Fair delivery). The claim is one statement in a transaction of its own
+ * (runAlone, not the write batch: its lease starts when it runs, and its locks
+ * and scan stay out of the sales' commits): the rows chosen are locked (SKIP
+ * LOCKED: another engine's claim is not waited for), checked again as they are
+ * when locked, and leased.
  */
 import type { CallbackKind } from "../../shared/callbacks.ts";
 import { preparedStatement } from "../../store/prepared-statement.ts";

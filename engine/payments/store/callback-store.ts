@@ -28,9 +28,13 @@ import { type Tx, txOf } from "../../store/tx.ts";
 /** Reply bodies are kept cut to this many characters. */
 export const KEPT_REPLY_CHARS = 2048;
 
-/** A platform's reply as it is kept and shown to operators: a card number in it masked (it was verified on receipt), then cut. */
+/**
+ * A platform's reply as it is kept and shown to operators: a card number in it masked (it was verified on receipt),
+ * then cut. A NUL (a binary or compressed reply read as text) becomes U+FFFD: Postgres refuses U+0000 in text, and a
+ * record it refused would leave the callback claimed, redelivered after each lease and never recorded.
+ */
 const cut = (raw: string) => {
-  const s = maskCardNumbers(raw);
+  const s = maskCardNumbers(raw).replaceAll("\u0000", "\uFFFD");
   return [...s].length > KEPT_REPLY_CHARS ? [...s].slice(0, KEPT_REPLY_CHARS).join("") : s;
 };
 
@@ -63,7 +67,7 @@ export class PgCallbackStore implements CallbackLog {
    */
   async claimDue(leaseMs: number, share: FairShare): Promise<ClaimedCallback[]> {
     const claim = randomUUID();
-    const rows = await CLAIM_DUE.run(this.#orm, { claim, leaseMs, limit: share.limit, perMerchant: share.perMerchant, slots: share.slots });
+    const rows = await CLAIM_DUE.runAlone(this.#orm, { claim, leaseMs, limit: share.limit, perMerchant: share.perMerchant, slots: share.slots });
     return rows.flatMap((r) =>
       // Validation calls are recorded delivered or refused, never pending: never claimed.
       r.kind === "validation"

@@ -9,6 +9,7 @@
  * The callback moves only while the claim is still this worker's: a lost
  * claim (the lease ran out and another worker took it) keeps the attempt only.
  */
+import type { AttemptOutcome, CallbackState } from "../../shared/callbacks.ts";
 import { preparedStatement } from "../../store/prepared-statement.ts";
 
 export type RecordDeliveryParams = {
@@ -17,9 +18,9 @@ export type RecordDeliveryParams = {
   durationMs: number;
   httpStatus: number;
   responseBody: string;
-  outcome: string;
+  outcome: AttemptOutcome;
   error: string;
-  state: string;
+  state: CallbackState;
   /** When to try again, in ms from now; null keeps next_attempt_at (a final state). */
   retryMs: number | null;
 };
