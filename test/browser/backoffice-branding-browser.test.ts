@@ -6,15 +6,18 @@
  * control of the form is reached by keyboard with its focus shown, and it fits 375 px. The section's screenshot is
  * kept for docs/backoffice.md (docs/images/backoffice-branding.png).
  */
+import { readFileSync } from "node:fs";
 import t from "tap";
 import type { Browser, Page } from "playwright-core";
 import type { BackofficeHandle } from "../../edge/backoffice/server.ts";
 import { consolePage, enrolOperators, startConsole, type ConsoleClient } from "../support/backoffice.ts";
 import { axeClean, keyboardWalk, launchBrowser, screenshotDir } from "../support/browser.ts";
 import { SECRET } from "../support/merchants.ts";
-import { solidPng } from "../support/png.ts";
 import { useService } from "../support/service.ts";
 import { join } from "node:path";
+
+/** A logo a merchant would upload (the fixture the hosted Cashier's branding test uses: a star and the name). */
+const LOGO = readFileSync(new URL("../fixtures/lucky-star-logo.png", import.meta.url));
 
 const service = useService(
   t,
@@ -54,7 +57,7 @@ t.test("an admin uploads a logo, previews the draft with the engine's ratios, an
   await page.fill("#brand-primary_color", "#FFD60A");
   await page.fill("#brand-background_color", "#fffdf5");
   await page.selectOption("#brand-corner_style", "pill");
-  await page.setInputFiles("#brand-logo", { name: "logo.png", mimeType: "image/png", buffer: solidPng(160, 48, "#1d4ed8") });
+  await page.setInputFiles("#brand-logo", { name: "logo.png", mimeType: "image/png", buffer: LOGO });
   const previewed = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.click("#brand-preview")]);
   t.equal(previewed[0].status(), 200);
   await page.waitForLoadState("load");
