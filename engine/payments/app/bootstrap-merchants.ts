@@ -5,9 +5,10 @@
  * the README's signing snippet, and prints it.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StartError } from "../../shared/runtime/start-error.ts";
+import { readSettingFile } from "../../shared/runtime/setting-file.ts";
 import type { CallbackUrlCheck } from "../callbacks/address-guard.ts";
 import { MIN_SECRET_LENGTH, parseMerchantsFile } from "./merchant-spec.ts";
 import type { MerchantSpec } from "../ports/merchants.ts";
@@ -57,15 +58,7 @@ function callbackUrls(spec: MerchantSpec): [(typeof CALLBACK_URL_FIELDS)[number]
  */
 export async function readMerchantsFile(path: string, checkUrl: CallbackUrlCheck): Promise<MerchantSpec[]> {
   const fix = "correct the file (docs/operations.md, Merchants file), or unset CASHIER_MERCHANTS_FILE, and start again";
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "does not exist" : code === "EACCES" ? "cannot be read (permission denied)" : code === "EISDIR" ? "is a directory" : "cannot be read";
-    throw new StartError(`CASHIER_MERCHANTS_FILE ${path} ${why}`, fix);
-  }
+  const text = await readSettingFile("CASHIER_MERCHANTS_FILE", path, fix);
   let specs: MerchantSpec[];
   try {
     specs = parseMerchantsFile(text);

@@ -5,22 +5,14 @@
  * missing, unreadable or with a bad row stops the start, naming the setting,
  * the file, the line and the field; no network is asked, ever.
  */
-import { readFile } from "node:fs/promises";
 import { StartError } from "../../shared/runtime/start-error.ts";
+import { readSettingFile } from "../../shared/runtime/setting-file.ts";
 import { type IpCountryTable, parseIpCountryCsv } from "../domain/ip-country-table.ts";
 
 /** The table of the file at `path`, or a StartError naming what is wrong where. */
 export async function readIpCountryFile(path: string): Promise<IpCountryTable> {
   const fix = "correct the file (docs/operations.md, IP countries), or unset CASHIER_IP_COUNTRY_FILE, and start again";
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "does not exist" : code === "EACCES" ? "cannot be read (permission denied)" : code === "EISDIR" ? "is a directory" : "cannot be read";
-    throw new StartError(`CASHIER_IP_COUNTRY_FILE ${path} ${why}`, fix);
-  }
+  const text = await readSettingFile("CASHIER_IP_COUNTRY_FILE", path, fix);
   const parsed = parseIpCountryCsv(text);
   if (!parsed.ok) {
     const f = parsed.fault;
