@@ -8,11 +8,11 @@
  * <style> under the page's nonce; another frontend's page carries none.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
 import { postSession, sessionBody } from "../support/cashier-session.ts";
 import { SECRET } from "../support/merchants.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const LUCKY = {
   display_name: "Lucky Star Casino",
@@ -40,16 +40,6 @@ const svc = useService(
     },
   },
 );
-
-async function refusal(p: Promise<unknown>): Promise<{ code?: Code; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)), message: e.rawMessage };
-  }
-}
 
 const brandingOf = async (frontend: string) =>
   (await svc().admin.getMerchant({ merchantId: "m-brand" })).merchant!.frontends.find((f) => f.name === frontend)?.branding;

@@ -7,12 +7,12 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
 import { postSession, sessionBody } from "../support/cashier-session.ts";
 import { SECRET } from "../support/merchants.ts";
 import { pngChunk, solidPng } from "../support/png.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const FILE_LOGO = solidPng(200, 60, "#ffd60a");
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -35,16 +35,6 @@ const svc = useService(
     },
   },
 );
-
-async function refusal(p: Promise<unknown>): Promise<{ code?: Code; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)), message: e.rawMessage };
-  }
-}
 
 const brandingOf = async (frontend: string) =>
   (await svc().admin.getMerchant({ merchantId: "m-logo" })).merchant!.frontends.find((f) => f.name === frontend)?.branding;

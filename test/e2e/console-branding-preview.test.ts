@@ -7,13 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
 import { movableClock } from "../support/clock.ts";
 import { SECRET } from "../support/merchants.ts";
 import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
 import { solidPng } from "../support/png.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(
@@ -30,16 +30,6 @@ const svc = useService(
   },
 );
 const bo = () => backofficeClient(svc().engineUrl);
-
-async function refusal(p: Promise<unknown>): Promise<{ code?: Code; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)), message: e.rawMessage };
-  }
-}
 
 t.test("a draft comes back checked, with its contrasts, and nothing of the frontend changes", async (t) => {
   const admin = (await enrolOperator(svc(), bo(), clock, "brand-admin", "admin")).sessionToken;
