@@ -15,7 +15,8 @@ import pg from "pg";
 import { closeClient } from "./close-client.ts";
 import { dcsOf, etcdArgs, haproxyConfig, type LabPasswords, type LabPorts, type NodePorts, patroniConfig, SCOPE } from "./config.ts";
 import { type ClusterMember, clusterOf, leaderOf, patroniRequest } from "./patroni-api.ts";
-import { pidsOfNode, signalPids } from "./node-pids.ts";
+import { freeze, signalPids } from "../child-pids.ts";
+import { pidsOfNode, postmasterPid } from "./node-pids.ts";
 
 /** Debian's programs the lab runs; `missingPackages` names the packages of those absent. */
 export const PROGRAMS = {
@@ -228,7 +229,9 @@ export async function startHaLab(opts: LabOptions = {}): Promise<HaLab> {
     },
     async cutPrimary() {
       const leader = await currentLeader(members);
-      signalPids(pidsOfNode(dir, leader, children.get(leader)?.pid), "SIGSTOP");
+      // Patroni and the postmaster first, then their children as they are once neither can fork.
+      const patroni = children.get(leader)?.pid;
+      freeze([patroni, postmasterPid(dir, leader)].filter((p): p is number => p !== undefined));
       say(`cut ${leader} off (SIGSTOP of its Patroni and Postgres)`);
       return leader;
     },

@@ -4,9 +4,9 @@
  * postmaster's children (backends, WAL sender and receiver...), for the
  * faults that kill or freeze a whole node at once.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { childPids } from "../child-pids.ts";
 
 /**
  * The postmaster's pid from `<dir>/<node>/data/postmaster.pid`, when there is one and that process is a postgres
@@ -24,28 +24,8 @@ export function postmasterPid(dir: string, node: string): number | undefined {
   }
 }
 
-function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /** Patroni (when its pid is known), the postmaster and their children: every process of the node. */
 export function pidsOfNode(dir: string, node: string, patroniPid: number | undefined): number[] {
   const roots = [patroniPid, postmasterPid(dir, node)].filter((p): p is number => p !== undefined);
-  return [...new Set([...roots, ...roots.flatMap(childrenOf)])];
-}
-
-/** Sends the signal to each pid that still exists. */
-export function signalPids(pids: number[], signal: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, signal);
-    } catch {}
-  }
+  return [...new Set([...roots, ...roots.flatMap(childPids)])];
 }

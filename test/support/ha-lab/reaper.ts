@@ -10,7 +10,8 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pidsOfNode, signalPids } from "./node-pids.ts";
+import { signalPids } from "../child-pids.ts";
+import { pidsOfNode } from "./node-pids.ts";
 
 const [owner, dir, remove] = process.argv.slice(2);
 
