@@ -84,7 +84,14 @@ t.test(
     // meanwhile (the pool reconnecting after the first test) would otherwise keep answering the probe.
     const pids = freeze([postmaster]);
     try {
-      t.ok(await until(async () => (await health()) === "NOT_SERVING", 10_000), "a probe that does not answer counts as NOT_SERVING");
+      const said: string[] = [];
+      const stopped = Date.now();
+      const notServing = await until(async () => {
+        const status = await health();
+        said.push(`${status} at ${Date.now() - stopped} ms`);
+        return status === "NOT_SERVING";
+      });
+      t.ok(notServing, `a probe that does not answer counts as NOT_SERVING (health said ${said.join(", ")}; ${pids.length} processes frozen)`);
       const stuck = await processSale(service().edgeUrl);
       t.equal(stuck.http, 503, "a Process call fails as retryable (bounded waits), it is not held");
       t.equal(stuck.body.status, -2);
