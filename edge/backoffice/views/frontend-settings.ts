@@ -18,6 +18,7 @@ import type { ConsoleTranslator } from "../i18n.ts";
 import { dataTable } from "./controls.ts";
 import { noticeBox } from "./gate.ts";
 import type { Notice } from "./model.ts";
+import { offeredPresets } from "../../../engine/shared/offered-presets.ts";
 
 /** The four bounds of a currency, by the form's names and the proto's keys. */
 export const LIMIT_INPUTS = [
@@ -92,12 +93,12 @@ function rangeText(tr: ConsoleTranslator, min: bigint | undefined, max: bigint |
 }
 
 /**
- * What a customer paying in `currency` sees: the preset buttons (the hosted Cashier does not offer one outside the
- * currency's deposit limits, nor here) and the bounds of what may be paid in and out.
+ * What a customer paying in `currency` sees: the preset buttons the hosted Cashier offers (engine/shared/offered-presets.ts)
+ * and the bounds of what may be paid in and out.
  */
 function previewRow(tr: ConsoleTranslator, f: Frontend, currency: string): Html {
   const l: FrontendLimits | undefined = f.limits.find((x) => x.currency === currency);
-  const offered = f.depositPresets.filter((p) => (l?.depositMin === undefined || p >= l.depositMin) && (l?.depositMax === undefined || p <= l.depositMax));
+  const offered = offeredPresets(f.depositPresets, l?.depositMin, l?.depositMax);
   const left = f.depositPresets.length - offered.length;
   return html`<tr><th scope="row">${currency}</th><td>${
     offered.length

@@ -18,6 +18,7 @@ import type { CardSource } from "../app/cashier-forms.ts";
 import type { SessionView } from "../app/cashier-session.ts";
 import { wireLimitToMinor, type SessionIntent, type SessionStartInput } from "../domain/hosted-session.ts";
 import { attemptToProto, customerFromProto } from "../../payments/rpc/index.ts";
+import { offeredPresets } from "../../shared/offered-presets.ts";
 
 /** A bigint that does not fit a safe integer becomes NaN, which validation refuses. */
 const safeNumber = (v: bigint): number => (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : Number.NaN);
@@ -65,10 +66,11 @@ export function sessionToProto(v: SessionView): CashierSession {
   const st = v.frontend.settings;
   const l = st.limits[s.currency] ?? {};
   const bound = (wire: number | undefined, round: "up" | "down") => BigInt(wire === undefined ? 0 : wireLimitToMinor(wire, s.currency, round));
-  // Presets outside this currency's deposit limits are not offered: choosing one could only be refused.
-  const presets = st.depositPresets
-    .map((p) => BigInt(wireLimitToMinor(p, s.currency, "down")))
-    .filter((p) => (l.depositMin === undefined || p >= bound(l.depositMin, "up")) && (l.depositMax === undefined || p <= bound(l.depositMax, "down")));
+  const presets = offeredPresets(
+    st.depositPresets.map((p) => BigInt(wireLimitToMinor(p, s.currency, "down"))),
+    l.depositMin === undefined ? undefined : bound(l.depositMin, "up"),
+    l.depositMax === undefined ? undefined : bound(l.depositMax, "down"),
+  );
   return create(CashierSessionSchema, {
     intent: intentToProto(s.intent),
     merchantId: s.merchantId,
