@@ -113,6 +113,71 @@ t.test("3-D Secure 2's browser data: channel Web, Cashier's origin, the full bro
   t.notOk(checkCheckout("PaymentRequest", { ...body, origin: `https://${"a".repeat(80)}.example` }).ok, "Adyen's schema holds origin to 80 characters");
 });
 
+/**
+ * The value of PaymentRequest.shopperInteraction that the spec describes as mail and telephone orders: read from
+ * Adyen's own description of the enumeration, so that the MOTO body is checked against Adyen's word, not ours.
+ */
+function motoInteraction(): { value: string | undefined; values: string[] } {
+  const p = checkoutSpec.components.schemas.PaymentRequest.properties.shopperInteraction;
+  return { value: /`(\w+)` - Mail-order and telephone-order/.exec(p.description)?.[1], values: p.enum };
+}
+
+/** The members that ask for or carry 3-D Secure, or mark a stored card's payment: none belongs in a MOTO body. */
+const NOT_IN_MOTO = [
+  "threeDS2RequestData",
+  "authenticationData",
+  "threeDSAuthenticationOnly",
+  "mpiData",
+  "browserInfo",
+  "channel",
+  "origin",
+  "redirectFromIssuerMethod",
+  "redirectToIssuerMethod",
+  "recurringProcessingModel",
+  "storePaymentMethod",
+  "shopperReference",
+] as const;
+
+t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, shopperInteraction Moto, no 3-D Secure", async (t) => {
+  const { value: moto, values } = motoInteraction();
+  t.ok(moto && values.includes(moto), `the spec enumerates ${moto} for mail and telephone orders`, { values });
+  const web = paymentBody(full, settings);
+  for (const member of ["channel", "authenticationData", "browserInfo", "origin"])
+    t.ok(member in web, `the web sale sends ${member}: its absence below means something`);
+  const cases: [what: string, req: SaleRequest][] = [
+    ["a full customer, browser data and a return URL given", { ...full, moto: true }],
+    ["no customer, no CVC", { ...bare, moto: true }],
+    ["a customer with no billing address", { ...full, moto: true, customer: { ...full.customer!, address: "", city: "" }, browser: undefined }],
+  ];
+  for (const [what, req] of cases) {
+    const body = paymentBody(req, settings) as Record<string, any>;
+    const v = checkCheckout("PaymentRequest", body);
+    t.ok(v.ok, `${what}: a valid PaymentRequest`, { errors: v.errors });
+    t.equal(body.shopperInteraction, moto, `${what}: shopperInteraction is the spec's mail and telephone order value`);
+    t.same(
+      NOT_IN_MOTO.filter((m) => m in body),
+      [],
+      `${what}: no 3-D Secure request, browser data, web channel or recurring model`,
+    );
+    t.equal(body.returnUrl, req.returnUrl, `${what}: the returnUrl Adyen requires on every payment, sent and never used`);
+    t.same(body.amount, { value: req.amountMinor, currency: req.currency }, `${what}: the amount in minor units`);
+    t.equal(body.captureDelayHours, 0, `${what}: captured at once, as every sale`);
+  }
+  const withCustomer = paymentBody({ ...full, moto: true }, settings) as Record<string, any>;
+  t.match(
+    withCustomer,
+    { shopperEmail: "ada@example.com", shopperName: { firstName: "Ada", lastName: "Lovelace" }, billingAddress: { city: "Amsterdam" } },
+    "the customer's details still go, for Adyen's risk checks",
+  );
+  t.equal(withCustomer.shopperIP, "192.0.2.1");
+  const noReturn = paymentBody({ ...bare, moto: true, returnUrl: undefined }, settings) as Record<string, any>;
+  t.equal(noReturn.returnUrl, "", "no return URL at all: an empty one, since the schema requires the member");
+  t.notOk(
+    checkCheckout("PaymentRequest", { ...withCustomer, shopperInteraction: "MOTO" }).ok,
+    "the schema refuses the value in another case: the check has teeth",
+  );
+});
+
 t.test("the schema refuses what Adyen would refuse: the validation has teeth", async (t) => {
   const body = paymentBody(bare, settings) as Record<string, any>;
   t.notOk(checkCheckout("PaymentRequest", { ...body, returnUrl: undefined }).ok, "returnUrl is required");

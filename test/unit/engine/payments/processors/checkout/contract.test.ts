@@ -94,6 +94,53 @@ t.test("every sale body validates against PaymentRequest with a card source", as
   }
 });
 
+t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, payment_type MOTO, no 3-D Secure", async (t) => {
+  const types: string[] = spec.components.schemas.PaymentRequest.properties.payment_type.enum;
+  const moto = types.find((v) => v === "MOTO");
+  t.ok(moto, "the spec enumerates MOTO among the payment types", { types });
+  t.match(
+    spec.components.schemas.PaymentRequest.properties.payment_type.description,
+    /mail order \/ telephone order/,
+    "for mail and telephone orders, in the spec's words",
+  );
+  const returnUrl = "https://cashier.example/return/4101/ab12";
+  const web = saleBody(charge({ customer, returnUrl }), salesOnly);
+  t.ok(web.ok && "3ds" in web.body && "success_url" in web.body, "the web sale with a return URL asks 3-D Secure: its absence below means something");
+  const cases: [string, ChargeRequest][] = [
+    ["a full customer and a return URL given", charge({ customer, returnUrl, orderId: "bo-moto-ab12cd34", moto: true })],
+    ["no customer, no return URL", charge({ moto: true })],
+    ["an empty customer, no CVV", charge({ customer: empty, card: { number: "4242424242424242", cvv: "", expiry: "01/31" }, moto: true })],
+  ];
+  for (const [label, req] of cases) {
+    const built = saleBody(req, salesOnly);
+    if (!built.ok) {
+      t.fail(`${label}: ${built.why}`);
+      continue;
+    }
+    conforms(t, label, "PaymentRequest", built.body, [["source", "03_PaymentRequestCardSource"]]);
+    t.equal(built.body.payment_type, moto, `${label}: payment_type is the spec's MOTO`);
+    t.same(
+      ["3ds", "success_url", "failure_url", "previous_payment_id", "merchant_initiated"].filter((m) => m in built.body),
+      [],
+      `${label}: no 3-D Secure, no customer redirect, no stored card's payment`,
+    );
+    t.equal(built.body.amount, req.amountMinor, `${label}: the amount in minor units`);
+    t.equal(built.body.capture, true, `${label}: captured at once, as every sale`);
+  }
+  const full = saleBody(cases[0][1], salesOnly);
+  t.match(
+    full.ok && full.body,
+    { customer: { email: "jane@example.com", name: "Jane Doe" }, payment_ip: "203.0.113.7", source: { billing_address: { city: "London" } } },
+    "the customer's details still go, for Checkout.com's risk checks",
+  );
+  const long = saleBody(charge({ returnUrl: `https://cashier.example/${"r".repeat(300)}`, moto: true }), salesOnly);
+  t.ok(long.ok, "a return URL past Checkout.com's 255 characters does not refuse a MOTO sale: it is not sent");
+  t.notOk(
+    check("PaymentRequest", { ...(full.ok ? full.body : {}), payment_type: "Moto" }).ok,
+    "the schema refuses the value in another case: the check has teeth",
+  );
+});
+
 t.test("every payout body validates against PayoutRequest with a card destination", async (t) => {
   const minimal: CheckoutSettings = { processingChannelId: channel, payout: { currencyAccountId: "ca_qcc7x4nxxk6efeogm7yczdnsxu" } };
   const cases: [string, CheckoutSettings, ChargeRequest][] = [
