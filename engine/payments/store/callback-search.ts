@@ -53,11 +53,11 @@ export function deliveryPage(db: Db, f: CallbackFilter, budget = SEARCH_SCAN_BUD
     .limit(f.limit);
 }
 
-/** The last callback a listing call may read (the budget's edge), when it has that many. */
+/** The last callback a listing call may read (the budget's edge), when it has that many: one row, the `budget`th. */
 export function deliveryEdge(db: Db, f: CallbackFilter, budget = SEARCH_SCAN_BUDGET) {
   return db
     .selectFrom(
-      deliveryCandidates(db, f, budget)
+      deliveryCandidates(db, f, 1)
         .offset(budget - 1)
         .as("e"),
     )

@@ -97,11 +97,14 @@ export function searchPage(db: Db, q: ListQuery, budget = SEARCH_SCAN_BUDGET) {
     .limit(q.limit);
 }
 
-/** The last order a search call may read (the budget's edge), when it has that many: a short page resumes after it. */
+/**
+ * The last order a search call may read (the budget's edge), when it has that many: a short page resumes after it.
+ * One row: the walk's `budget`th (LIMIT counts after OFFSET, so the limit is 1, not the budget).
+ */
 export function searchEdge(db: Db, q: ListQuery, budget = SEARCH_SCAN_BUDGET) {
   return db
     .selectFrom(
-      searchOrders(db, q, budget)
+      searchOrders(db, q, 1)
         .offset(budget - 1)
         .as("c"),
     )
