@@ -36,6 +36,7 @@ import { Migration029FrontendBranding } from "./migrations/029-frontend-branding
 import { Migration030RiskRules } from "./migrations/030-risk-rules.ts";
 import { Migration031RiskRuleSource } from "./migrations/031-risk-rule-source.ts";
 import { Migration032BrandLogos } from "./migrations/032-brand-logos.ts";
+import { Migration033UnsettledCallbacksNewest } from "./migrations/033-unsettled-callbacks-newest.ts";
 
 const MIGRATIONS = [
   { name: "001-initial", class: Migration001Initial },
@@ -68,6 +69,7 @@ const MIGRATIONS = [
   { name: "030-risk-rules", class: Migration030RiskRules },
   { name: "031-risk-rule-source", class: Migration031RiskRuleSource },
   { name: "032-brand-logos", class: Migration032BrandLogos },
+  { name: "033-unsettled-callbacks-newest", class: Migration033UnsettledCallbacksNewest },
 ];
 
 /** Longest wait for a pooled connection, and for one query, before the call fails as UNAVAILABLE. */
