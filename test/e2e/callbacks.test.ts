@@ -173,6 +173,7 @@ t.test("Validation: a rejected payout ends J; an unreachable platform is 9003; B
 
 t.test("a reply is kept cut to 2,048 characters", async (t) => {
   stub.script("notification", { raw: "x".repeat(5000) });
+  const began = Date.now();
   const oid = orderId("long-reply");
   const r = await processSale(svc().edgeUrl, { ...PLAT, order_id: oid, card_number: "4000000000000077", notification_url: `${stub.url}/notify` });
   await stub.waitFor("notification", (c) => body(c)?.order_id === oid, { count: 2 });
@@ -182,6 +183,9 @@ t.test("a reply is kept cut to 2,048 characters", async (t) => {
   });
   t.equal(n?.attempts[0].responseBody, "x".repeat(2048));
   t.ok(n!.attempts[0].durationMs >= 0 && n!.attempts[0].time, "time and duration kept");
+  // The attempt's time as the database wrote it, read back as a time (within a few seconds: the clocks may differ).
+  const at = Number(n!.attempts[0].time!.seconds) * 1000;
+  t.ok(at >= began - 5000 && at <= Date.now() + 5000, `the attempt's time is when it was made (${new Date(at).toISOString()})`);
 });
 
 t.test("a 3-D Secure answer is notified; a failed one owes a RecordFailedDeposit", async (t) => {
