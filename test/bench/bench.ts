@@ -11,7 +11,7 @@
  *         pays: about 0.15 to 0.35 ms more CPU per call, on the same CPUs
  *   raw   the rows the engine writes for an approved sale, as two plain SQL
  *         statements through `pg` on a pool as large as the engine's, named
- *         prepared statements as the engine's hot path runs them
+ *         prepared statements as the engine's hot path runs them (raw-shot.ts)
  *   floor the lower bound (test/bench/floor-batched.ts): the edge phase's HTTP
  *         client against a bare node:http server on a worker thread that
  *         writes the same rows, through the same triggers and keys, for every
@@ -27,8 +27,9 @@
  *         platform, alone and after four slow platforms were owed
  *         BENCH_CALLBACKS_SLOW each (default 500)
  *
- * Under the table, the goals (test/bench/goals.ts), each with the median of
- * the rounds and whether it is met.
+ * The edge, gRPC and grpc-js requests are test/bench/shots.ts's. Under the
+ * table, the goals (test/bench/goals.ts), each with the median of the rounds
+ * and whether it is met.
  *
  * Closed loop: BENCH_CONCURRENCY workers (default 64) each send the next request
  * when the previous one answers, for BENCH_WARMUP_SECONDS (default 2, not
@@ -96,30 +97,15 @@
  * (test/bench/cashier-queries.ts).
  */
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import http2 from "node:http2";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import * as grpc from "@grpc/grpc-js";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import pg from "pg";
-import {
-  EngineService,
-  ProcessRequestSchema,
-  ProcessResponseSchema,
-  type ProcessRequest,
-  type ProcessResponse,
-} from "../../gen/cashier/engine/v1/engine_service_pb.js";
-import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { Worker } from "node:worker_threads";
 import { writeBatchTotals } from "../../engine/runtime/metrics.ts";
-import { SERVICE_TOKEN, startService, type Service } from "../support/service.ts";
-import { orderId, saleBody, sign } from "../support/wire.ts";
+import { startService, type Service } from "../support/service.ts";
 import { BENCH_SECRET, CONNECTOR_PHASES, startBenchAcquirers } from "./acquirer-phases.ts";
 import { cashierShot } from "./cashier-phase.ts";
 import { edgeThreadCpu, edgeThreadProfiler } from "./edge-thread.ts";
@@ -130,6 +116,8 @@ import { startBatchedFloor } from "./floor-batched.ts";
 import { goalsReport } from "./goals.ts";
 import { callbacksPhase } from "./callbacks-phase.ts";
 import { withRiskRules } from "./risk-rules.ts";
+import { rawShot } from "./raw-shot.ts";
+import { edgeShot, grpcShot, REQUEST_TIMEOUT_MS } from "./shots.ts";
 
 const PHASE_NAMES = [
   "edge",
@@ -168,6 +156,7 @@ const SECONDS = envNumber("BENCH_SECONDS", 10, 0.1);
 const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 2, 0);
 const CONCURRENCY = Math.floor(envNumber("BENCH_CONCURRENCY", 64, 1));
 const HTTP_CLIENT = envChoice("BENCH_HTTP_CLIENT", ["http", "fetch"] as const, "http");
+const EDGE_CLIENT = { kind: HTTP_CLIENT, sockets: CONCURRENCY };
 const GRPC_CLIENT = envChoice("BENCH_GRPC_CLIENT", ["http2", "connect"] as const, "http2");
 const PHASES: PhaseName[] = (process.env.BENCH_PHASES || PHASE_NAMES.join(","))
   .split(",")
@@ -184,8 +173,6 @@ const WARMUP_ROUND_SECONDS = envNumber("BENCH_WARMUP_ROUND_SECONDS", 8, 0);
 /** The phase list run this many times in turn on one service; the table sums the rounds. */
 const ROUNDS = Math.floor(envNumber("BENCH_ROUNDS", 1, 1));
 /** No single request may hang a phase: past this it counts as an error. */
-const REQUEST_TIMEOUT_MS = 10_000;
-const CARD = "4111111111111111";
 /** Risk rules on the bench merchant m-test (risk-rules.ts): 0 to 10. */
 const RISK_RULES = Math.floor(envNumber("BENCH_RISK_RULES", 0, 0));
 /** The callbacks phase's notifications to the fast platform, and to each slow one (callbacks-phase.ts). */
@@ -445,247 +432,6 @@ async function runPhase(name: string, shot: Shot, edgeThread: Worker | undefined
   return result;
 }
 
-function errorLabel(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, 120);
-  return String(err).slice(0, 120);
-}
-
-// ---- phase 1: the edge over HTTP ------------------------------------------------------
-
-function isApprovedReply(status: number, text: string): string | undefined {
-  if (status !== 200) return `http ${status}`;
-  let body: { status?: unknown; transaction_status?: unknown };
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return "reply is not JSON";
-  }
-  if (body.status !== 0) return `status ${String(body.status)}`;
-  if (body.transaction_status !== "approved") return `transaction_status ${String(body.transaction_status)}`;
-  return undefined;
-}
-
-/** Signed sales POSTed to `base`/api/process: the edge, or the floor server. */
-function edgeShot(base: string, over: Record<string, unknown> = {}, secret?: string): { shot: Shot; close(): void } {
-  const url = new URL("/api/process", base);
-  const payload = () => JSON.stringify(sign(saleBody({ card_number: CARD, ...over }), secret));
-  if (HTTP_CLIENT === "fetch") {
-    return {
-      shot: async () => {
-        try {
-          const res = await fetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: payload(),
-            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-          });
-          return isApprovedReply(res.status, await res.text());
-        } catch (err) {
-          return errorLabel(err);
-        }
-      },
-      close() {},
-    };
-  }
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY });
-  const shot: Shot = () =>
-    new Promise((resolve) => {
-      const body = Buffer.from(payload(), "utf8");
-      const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(isApprovedReply(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))));
-        res.on("error", (err) => resolve(errorLabel(err)));
-      });
-      req.on("error", (err) => resolve(errorLabel(err)));
-      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error("request timed out")));
-      req.end(body);
-    });
-  return { shot, close: () => agent.destroy() };
-}
-
-// ---- phase 2: the engine over gRPC ------------------------------------------------------
-
-function processRequest(): ProcessRequest {
-  return create(ProcessRequestSchema, {
-    merchantId: "m-test",
-    orderId: orderId("grpc"),
-    transactionType: TransactionType.SALE,
-    amount: { amountMinor: 1050n, currency: "USD" },
-    card: { number: CARD, cvv: "123", expiry: "12/2030" },
-    customer: { pin: "cust-42", email: "jane@example.com", firstName: "Jane", lastName: "Doe", country: "GB", zip: "SW1A1AA" },
-    frontend: "test-usd",
-    returnUrl: "https://merchant.example/return",
-    timestamp: BigInt(Math.floor(Date.now() / 1000)),
-    version: "1.0",
-  });
-}
-
-function isApprovedResponse(res: ProcessResponse): string | undefined {
-  const status = res.transaction?.status;
-  if (status !== TransactionStatus.APPROVED) return `transaction status ${status === undefined ? "missing" : TransactionStatus[status]}`;
-  return undefined;
-}
-
-function grpcShot(svc: Service, client: "http2" | "connect" | "grpc-js"): { shot: Shot; close(): void } {
-  if (client === "connect") {
-    return {
-      shot: async () => {
-        try {
-          return isApprovedResponse(await svc.client.process(processRequest()));
-        } catch (err) {
-          return errorLabel(err);
-        }
-      },
-      close() {},
-    };
-  }
-  const path = `/${EngineService.typeName}/${EngineService.method.process.name}`;
-  if (client === "http2") return bareGrpcShot(`http://127.0.0.1:${svc.engine.port}`, path);
-  const channel = new grpc.Client(`127.0.0.1:${svc.engine.port}`, grpc.credentials.createInsecure());
-  const serialize = (m: ProcessRequest) => Buffer.from(toBinary(ProcessRequestSchema, m));
-  const deserialize = (b: Buffer) => fromBinary(ProcessResponseSchema, b);
-  const metadata = new grpc.Metadata();
-  metadata.set("authorization", `Bearer ${SERVICE_TOKEN}`);
-  const shot: Shot = () =>
-    new Promise((resolve) => {
-      channel.makeUnaryRequest(path, serialize, deserialize, processRequest(), metadata, { deadline: Date.now() + REQUEST_TIMEOUT_MS }, (err, res) => {
-        if (err) resolve(`grpc ${grpc.status[err.code] ?? err.code}: ${err.details}`.slice(0, 120));
-        else if (!res) resolve("empty response");
-        else resolve(isApprovedResponse(res));
-      });
-    });
-  return { shot, close: () => channel.close() };
-}
-
-/**
- * The gRPC counterpart of the floor's client (a bare node:http request): one
- * node:http2 stream per call on one session, the request as one gRPC frame,
- * the reply's frame decoded once grpc-status 0 has come.
- */
-function bareGrpcShot(url: string, path: string): { shot: Shot; close(): void } {
-  const session = http2.connect(url);
-  session.on("error", () => {});
-  const headers = {
-    ":method": "POST",
-    ":path": path,
-    "content-type": "application/grpc+proto",
-    te: "trailers",
-    authorization: `Bearer ${SERVICE_TOKEN}`,
-    "grpc-timeout": `${REQUEST_TIMEOUT_MS}m`,
-  };
-  const shot: Shot = () =>
-    new Promise((resolve) => {
-      const frame = encodeEnvelope(0, toBinary(ProcessRequestSchema, processRequest()));
-      const stream = session.request(headers);
-      const chunks: Buffer[] = [];
-      let status: string | undefined;
-      let message = "";
-      const statusOf = (h: http2.IncomingHttpHeaders) => {
-        if (h["grpc-status"] === undefined) return;
-        status = String(h["grpc-status"]);
-        message = decodeURIComponent(String(h["grpc-message"] ?? ""));
-      };
-      stream.setTimeout(REQUEST_TIMEOUT_MS, () => stream.close(http2.constants.NGHTTP2_CANCEL));
-      stream.on("response", statusOf);
-      stream.on("trailers", statusOf);
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("error", (err) => resolve(errorLabel(err)));
-      stream.on("close", () => {
-        if (status !== "0") return resolve(`grpc ${status ?? `reset ${stream.rstCode}`}: ${message}`.slice(0, 120));
-        try {
-          resolve(isApprovedResponse(fromBinary(ProcessResponseSchema, Buffer.concat(chunks).subarray(5))));
-        } catch (err) {
-          resolve(errorLabel(err));
-        }
-      });
-      stream.end(frame);
-    });
-  return { shot, close: () => session.close() };
-}
-
-// ---- phase 3: the same rows with plain SQL ----------------------------------------------
-
-const ATTEMPT_COLUMNS = `t.trace_id, t.order_ref, t.attempt, t.processor, t.status, t.payout_letter, t.deposit_state,
-  t.transaction_id, t.error_code, t.error_details, t.redirect_url, t.created_at, t.updated_at, o.order_id, o.merchant_id,
-  o.type, o.amount_minor, o.currency, o.card_masked, o.card_brand, o.card_expiry, o.pin, o.frontend, o.reference_trace_id,
-  (o.card_sealed is not null) as card_held`;
-
-/** The order, its first attempt (pending) and the "created" history row: one statement. */
-const RAW_CREATE = `
-  with o as (
-    insert into payment_order (merchant_id, order_id, type, fingerprint, amount_minor, currency, frontend, pin, customer,
-      card_masked, card_brand, card_expiry, card_fingerprint, return_url, notification_url, reference_trace_id)
-    values ($1, $2, 'sale', $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, null, null)
-    on conflict on constraint payment_order_merchant_order_unique do nothing
-    returning *),
-  t as (insert into transaction (order_ref, attempt, processor, status, payout_letter)
-        select o.id, 1, $14, 'pending', null from o returning *),
-  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
-        select trace_id, null, status, payout_letter, 'created' from t)
-  select ${ATTEMPT_COLUMNS} from t join o on o.id = t.order_ref`;
-
-/** pending -> approved plus its history row: one statement. */
-const RAW_APPROVE = `
-  with t as (
-    update transaction set status = 'approved', transaction_id = $2, version = version + 1, updated_at = now()
-    where trace_id = $1 and status = 'pending'
-    returning *),
-  e as (insert into transaction_event (trace_id, from_status, to_status, payout_letter, cause)
-        select trace_id, 'pending', status, payout_letter, 'processor:approved' from t)
-  select ${ATTEMPT_COLUMNS} from t join payment_order o on o.id = t.order_ref`;
-
-const CUSTOMER_JSON = JSON.stringify({
-  email: "jane@example.com",
-  first_name: "Jane",
-  last_name: "Doe",
-  dob: "",
-  phone: "",
-  address: "",
-  city: "",
-  country: "GB",
-  state: "",
-  zip: "SW1A1AA",
-  requester_ip: "",
-});
-const CARD_FINGERPRINT = randomBytes(32).toString("hex");
-
-function rawShot(pool: pg.Pool): Shot {
-  return async () => {
-    try {
-      // Named prepared statements, as the engine's hot path uses them.
-      const created = await pool.query({
-        name: "raw-create",
-        text: RAW_CREATE,
-        values: [
-          "m-test",
-          orderId("raw"),
-          randomBytes(32).toString("hex"),
-          1050,
-          "USD",
-          "test-usd",
-          "cust-42",
-          CUSTOMER_JSON,
-          "411111******1111",
-          "VISA",
-          "12/2030",
-          CARD_FINGERPRINT,
-          "https://merchant.example/return",
-          "sim-a",
-        ],
-      });
-      const traceId = created.rows[0]?.trace_id;
-      if (traceId === undefined) return "order not created";
-      const txId = `sim-a-a${Math.floor(Date.now() / 1000)}-${randomBytes(6).toString("hex")}`;
-      const approved = await pool.query({ name: "raw-approve", text: RAW_APPROVE, values: [traceId, txId] });
-      if (approved.rows[0]?.status !== "approved") return "not approved";
-      return undefined;
-    } catch (err) {
-      return errorLabel(err);
-    }
-  };
-}
-
 // ---- the run ------------------------------------------------------------------------------
 
 /**
@@ -757,7 +503,7 @@ async function withPhase(
     return { rate };
   };
   if (phase === "edge" || phase === "edge-c1" || phase === "edge-open") {
-    const c = edgeShot(svc.edgeUrl);
+    const c = edgeShot(svc.edgeUrl, EDGE_CLIENT);
     const drive = phase === "edge" ? PEAK : phase === "edge-c1" ? ALONE : open();
     try {
       await use(`${phase} (${HTTP_CLIENT})`, c.shot, svc.edge.thread, drive);
@@ -767,7 +513,7 @@ async function withPhase(
   } else if (phase === "floor" || phase === "floor-c1" || phase === "floor-open") {
     // The bound (floor-batched.ts): the sales in flight written as the engine's write batch writes them.
     const floor = await startBatchedFloor(svc.engine.databaseUrl);
-    const c = edgeShot(floor.url);
+    const c = edgeShot(floor.url, EDGE_CLIENT);
     const drive = phase === "floor" ? PEAK : phase === "floor-c1" ? ALONE : open();
     try {
       await use(`${phase} (batched, http on a worker)`, c.shot, floor.thread, drive);
@@ -778,7 +524,7 @@ async function withPhase(
   } else if (phase === "checkout" || phase === "adyen") {
     // A real connector's sale (test/bench/acquirer-phases.ts): the edge phase's request for a merchant whose one account is it.
     const { merchant_id, frontend, account } = CONNECTOR_PHASES[phase];
-    const c = edgeShot(svc.edgeUrl, { merchant_id, frontend }, BENCH_SECRET);
+    const c = edgeShot(svc.edgeUrl, EDGE_CLIENT, { merchant_id, frontend }, BENCH_SECRET);
     try {
       await use(`${phase} (${account}, ${HTTP_CLIENT})`, c.shot, svc.edge.thread, PEAK);
     } finally {
@@ -804,7 +550,7 @@ async function withPhase(
   } else if (phase === "floor-single") {
     // The former floor (floor.ts): one round trip and one commit per sale, no batch.
     const floor = await startFloorServer(svc.engine.databaseUrl, poolSize);
-    const c = edgeShot(floor.url);
+    const c = edgeShot(floor.url, EDGE_CLIENT);
     try {
       await use("floor-single (http + 1 round trip per sale)", c.shot, undefined, PEAK);
     } finally {
