@@ -13,8 +13,10 @@
  */
 import t, { type Test } from "tap";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
-import { checkCheckout, checkoutSpec } from "../contracts/adyen/schemas.ts";
-import { check, spec, unknownMembers } from "../contracts/checkout/schemas.ts";
+import { motoInteraction, NOT_IN_MOTO } from "../contracts/adyen/moto.ts";
+import { checkCheckout } from "../contracts/adyen/schemas.ts";
+import { NOT_IN_MOTO as CKO_NOT_IN_MOTO, motoPaymentType } from "../contracts/checkout/moto.ts";
+import { check, unknownMembers } from "../contracts/checkout/schemas.ts";
 import { type DialectSim, dialectMerchants, startDialectSim } from "../support/acquirer-sim-dialects.ts";
 import { movableClock } from "../support/clock.ts";
 import { SECRET } from "../support/merchants.ts";
@@ -113,22 +115,11 @@ t.test("Adyen: the body Adyen received is a valid PaymentRequest, shopperInterac
   t.equal(sent?.status, 200, "the stand-in answered");
   const v = checkCheckout("PaymentRequest", body);
   t.ok(v.ok, "a valid PaymentRequest (Adyen Checkout API v71)", { errors: v.errors });
-  const interaction = checkoutSpec.components.schemas.PaymentRequest.properties.shopperInteraction;
-  const moto = /`(\w+)` - Mail-order and telephone-order/.exec(interaction.description)?.[1];
-  t.ok(moto && interaction.enum.includes(moto), `the spec's value for mail and telephone orders: ${moto}`);
+  const { value: moto, values } = motoInteraction();
+  t.ok(moto && values.includes(moto), `the spec's value for mail and telephone orders: ${moto}`);
   t.equal(body.shopperInteraction, moto, "shopperInteraction is it");
-  const absent = [
-    "threeDS2RequestData",
-    "authenticationData",
-    "threeDSAuthenticationOnly",
-    "mpiData",
-    "browserInfo",
-    "channel",
-    "origin",
-    "recurringProcessingModel",
-  ];
   t.same(
-    absent.filter((m) => m in body),
+    NOT_IN_MOTO.filter((m) => m in body),
     [],
     "no 3-D Secure request, browser data, web channel or recurring model",
   );
@@ -151,14 +142,13 @@ t.test("Checkout.com: the body Checkout.com received is a valid PaymentRequest, 
   const card = check("03_PaymentRequestCardSource", body?.source);
   t.ok(card.ok, "its source a card source", { errors: card.errors });
   t.same(unknownMembers("PaymentRequest", body), [], "every member one the schema names");
-  const types: string[] = spec.components.schemas.PaymentRequest.properties.payment_type.enum;
-  const moto = types.find((v) => v === "MOTO");
+  const { value: moto } = motoPaymentType();
   t.ok(moto, "the spec enumerates MOTO");
   t.equal(body.payment_type, moto, "payment_type is it");
   t.same(
-    ["3ds", "success_url", "failure_url"].filter((m) => m in body),
+    CKO_NOT_IN_MOTO.filter((m) => m in body),
     [],
-    "no 3-D Secure, no success or failure URL",
+    "no 3-D Secure, no success or failure URL, no stored card's payment",
   );
   t.match(body, { amount: 2500, currency: "USD", capture: true, customer: { email: "moto@example.com" }, metadata: { order_id: "bo-moto-moto-cko-0001" } });
   await platformTold(t, tx?.traceId ?? 0);

@@ -19,6 +19,7 @@ import {
 } from "../../../../../../engine/payments/processors/adyen/requests.ts";
 import type { AdyenSettings } from "../../../../../../engine/payments/processors/adyen/settings.ts";
 import { REFUND_STATUS_TABLE, RESULT_CODES } from "../../../../../../engine/payments/processors/adyen/transformers.ts";
+import { motoInteraction, NOT_IN_MOTO } from "../../../../../contracts/adyen/moto.ts";
 import { checkCheckout, checkNotification, checkoutSpec, schemaOf, type Validation } from "../../../../../contracts/adyen/schemas.ts";
 
 const settings: AdyenSettings = { merchantAccount: "ShopEU", idempotencyScope: "ShopEU" };
@@ -112,31 +113,6 @@ t.test("3-D Secure 2's browser data: channel Web, Cashier's origin, the full bro
   t.equal(originOf("javascript:alert(1)"), undefined);
   t.notOk(checkCheckout("PaymentRequest", { ...body, origin: `https://${"a".repeat(80)}.example` }).ok, "Adyen's schema holds origin to 80 characters");
 });
-
-/**
- * The value of PaymentRequest.shopperInteraction that the spec describes as mail and telephone orders: read from
- * Adyen's own description of the enumeration, so that the MOTO body is checked against Adyen's word, not ours.
- */
-function motoInteraction(): { value: string | undefined; values: string[] } {
-  const p = checkoutSpec.components.schemas.PaymentRequest.properties.shopperInteraction;
-  return { value: /`(\w+)` - Mail-order and telephone-order/.exec(p.description)?.[1], values: p.enum };
-}
-
-/** The members that ask for or carry 3-D Secure, or mark a stored card's payment: none belongs in a MOTO body. */
-const NOT_IN_MOTO = [
-  "threeDS2RequestData",
-  "authenticationData",
-  "threeDSAuthenticationOnly",
-  "mpiData",
-  "browserInfo",
-  "channel",
-  "origin",
-  "redirectFromIssuerMethod",
-  "redirectToIssuerMethod",
-  "recurringProcessingModel",
-  "storePaymentMethod",
-  "shopperReference",
-] as const;
 
 t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, shopperInteraction Moto, no 3-D Secure", async (t) => {
   const { value: moto, values } = motoInteraction();

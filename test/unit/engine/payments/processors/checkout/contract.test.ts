@@ -10,6 +10,7 @@ import type { ChargeRequest, PaymentParty } from "../../../../../../engine/payme
 import { payoutBody, refundBody, saleBody } from "../../../../../../engine/payments/processors/checkout/requests.ts";
 import type { CheckoutSettings } from "../../../../../../engine/payments/processors/checkout/settings.ts";
 import { PAYMENT_STATUSES } from "../../../../../../engine/payments/processors/checkout/status-table.ts";
+import { motoPaymentType, NOT_IN_MOTO } from "../../../../../contracts/checkout/moto.ts";
 import { check, corrections, published, spec, unknownMembers } from "../../../../../contracts/checkout/schemas.ts";
 import { answer, answerNames, testCards, webhook, webhookNames } from "../../../../../fixtures/checkout/load.ts";
 
@@ -95,8 +96,7 @@ t.test("every sale body validates against PaymentRequest with a card source", as
 });
 
 t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, payment_type MOTO, no 3-D Secure", async (t) => {
-  const types: string[] = spec.components.schemas.PaymentRequest.properties.payment_type.enum;
-  const moto = types.find((v) => v === "MOTO");
+  const { value: moto, values: types } = motoPaymentType();
   t.ok(moto, "the spec enumerates MOTO among the payment types", { types });
   t.match(
     spec.components.schemas.PaymentRequest.properties.payment_type.description,
@@ -120,7 +120,7 @@ t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, payment_type
     conforms(t, label, "PaymentRequest", built.body, [["source", "03_PaymentRequestCardSource"]]);
     t.equal(built.body.payment_type, moto, `${label}: payment_type is the spec's MOTO`);
     t.same(
-      ["3ds", "success_url", "failure_url", "previous_payment_id", "merchant_initiated"].filter((m) => m in built.body),
+      NOT_IN_MOTO.filter((m) => m in built.body),
       [],
       `${label}: no 3-D Secure, no customer redirect, no stored card's payment`,
     );
