@@ -20,7 +20,9 @@ import { Acquirers, invalidField } from "../../../../../engine/payments/processo
 import { Ledger } from "../../../../../engine/payments/processors/acquirer-sim/ledger.ts";
 import { SimBook } from "../../../../../engine/payments/processors/acquirer-sim/sim-book.ts";
 import { isMotoSale, motoOutcome } from "../../../../../engine/payments/domain/moto.ts";
+import { motoPaymentType, NOT_IN_MOTO as CKO_NOT_IN_MOTO } from "../../../../contracts/checkout/moto.ts";
 import { check as checkCko, unknownMembers } from "../../../../contracts/checkout/schemas.ts";
+import { NOT_IN_MOTO as ADYEN_NOT_IN_MOTO, motoInteraction } from "../../../../contracts/adyen/moto.ts";
 import { checkCheckout as checkAdyen, schemaOf } from "../../../../contracts/adyen/schemas.ts";
 
 const customer = {
@@ -55,9 +57,12 @@ t.test("Checkout.com: payment_type MOTO, no 3ds, valid PaymentRequest, approved 
   );
   if (!built.ok) throw new Error(built.why);
   const body = built.body as Record<string, unknown>;
-  t.equal(body.payment_type, "MOTO");
-  t.notOk("3ds" in body, "no 3-D Secure asked for");
-  t.notOk("success_url" in body || "failure_url" in body, "no URL for a customer to come back to");
+  t.equal(body.payment_type, motoPaymentType().value, "the spec's MOTO");
+  t.same(
+    CKO_NOT_IN_MOTO.filter((m) => m in body),
+    [],
+    "no 3-D Secure asked for, no URL for a customer to come back to",
+  );
   t.ok(checkCko("PaymentRequest", body).ok, "valid against Checkout.com's PaymentRequest");
   t.same(unknownMembers("PaymentRequest", body), []);
   const read = readCko(body, new Date("2026-01-01T00:00:00Z"));
@@ -84,10 +89,13 @@ t.test("Adyen: shopperInteraction Moto, no recurringProcessingModel nor 3-D Secu
     returnUrl: "https://cashier.example/return/72",
   };
   const body = adyenBody(req, { merchantAccount: "ShopEU", idempotencyScope: "ShopEU" });
-  t.equal(body.shopperInteraction, "Moto");
-  t.notOk("recurringProcessingModel" in body);
+  t.equal(body.shopperInteraction, motoInteraction().value, "the spec's value for mail and telephone orders");
+  t.same(
+    ADYEN_NOT_IN_MOTO.filter((m) => m in body),
+    [],
+    "no recurringProcessingModel, web channel, browser or 3-D Secure data",
+  );
   t.equal(body.returnUrl, "https://cashier.example/return/72", "the returnUrl Adyen's schema requires on every payment");
-  for (const m of ["channel", "origin", "browserInfo", "authenticationData"]) t.notOk(m in body, `no ${m}`);
   const v = checkAdyen(schemaOf("/payments", "request"), body);
   t.ok(v.ok, "valid against Adyen's PaymentRequest", { errors: v.errors });
   const read = readAdyen(body);
