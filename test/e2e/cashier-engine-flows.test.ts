@@ -13,8 +13,8 @@
  */
 import { randomBytes } from "node:crypto";
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema, ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
+import { ErrorReason } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import type { NewCard } from "../../gen/cashier/engine/v1/cashier_service_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -26,6 +26,7 @@ import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
 import { orderId } from "../support/wire.ts";
 import { autologinOf, cashierClient, postSession, sessionBody, withdrawalBody, type CashierClient } from "../support/cashier-session.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 let stub: PlatformStub;
@@ -106,17 +107,6 @@ const newCard = (number: string, over: Partial<MessageInitShape<typeof NewCardSc
   ({ case: "newCard", value: { card: { number, cvv: "123", expiry: "12/2031" }, holder: "Jane Doe", save: false, ...over } }) as never;
 
 const usd = (amountMinor: number) => ({ amountMinor: BigInt(amountMinor), currency: "USD" });
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code; reason: ErrorReason; fields: string[]; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof ConnectError)) throw err;
-    const [d] = err.findDetails(ErrorDetailSchema);
-    return { code: err.code, reason: d?.reason ?? ErrorReason.UNSPECIFIED, fields: d?.violations.map((v) => v.field) ?? [], message: err.rawMessage };
-  }
-  throw new Error("the call was not refused");
-}
 
 /** A fresh rendering's one-time submission key, as the deposit page makes one. */
 const formKey = () => randomBytes(16).toString("base64url");

@@ -22,9 +22,8 @@
  */
 import t from "tap";
 import pg from "pg";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import { PayoutLetter, TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { startTestSim, type TestSim } from "../support/acquirer-sim.ts";
 import { saleRequest } from "../support/engine-request.ts";
@@ -34,6 +33,7 @@ import { backofficeClient, ctx, type EnrolledOperator, enrolOperator, signInTotp
 import { useService } from "../support/service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 let simTime = Date.parse("2026-11-25T12:00:00Z");
 let sim: TestSim;
@@ -48,16 +48,6 @@ const bo = () => backofficeClient(svc().engineUrl);
 
 const trace = { pending: 0, approved: 0, theirs: 0, challenge: 0 };
 const ops: Record<"support" | "viewer" | "scoped", EnrolledOperator> = {} as never;
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; message: string; action: string }> {
-  try {
-    await p;
-    return { code: undefined, message: "", action: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage, action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "" };
-  }
-}
 
 const nextCheck = async (traceId: number) =>
   (

@@ -9,12 +9,12 @@
  * preview; a merchant out of the scope does not exist.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
 import { TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
@@ -23,17 +23,6 @@ const bo = () => backofficeClient(svc().engineUrl);
 const SECRET_KEY = "sk_sbox_console_secret_0123456789";
 const WEBHOOK_SECRET = "whsec_console_0123456789abcdef";
 const CHANNEL = `pc_${"a".repeat(26)}`;
-
-/** The refusal's code, its fields and its message. */
-async function refusal(p: Promise<unknown>): Promise<{ code?: Code; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, fields: (e.findDetails(ErrorDetailSchema)[0]?.violations ?? []).map((v) => v.field), message: e.rawMessage };
-  }
-}
 
 const account = (over: Record<string, unknown> = {}) => ({
   processor: "cko-main",

@@ -13,17 +13,16 @@
  */
 import { randomBytes } from "node:crypto";
 import t from "tap";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BlockKind, ConsoleCustomerService } from "../../gen/cashier/admin/v1/console_customer_service_pb.js";
-import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { autologinOf, cashierClient, postSession, sessionBody } from "../support/cashier-session.ts";
 import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
 import { orderId, post, processSale, saleBody, sign } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, () => ({}), { now: clock.now });
@@ -40,21 +39,6 @@ function customers() {
 const ops: Record<"support" | "viewer" | "payouts", EnrolledOperator> = {} as never;
 const as = (op: EnrolledOperator) => ctx(op.sessionToken);
 const PIN = `blk-${process.pid}`;
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; action: string; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { code: undefined, action: "", fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return {
-      code: e.code,
-      action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "",
-      fields: e.findDetails(ErrorDetailSchema)[0]?.violations.map((v) => v.field) ?? [],
-      message: e.rawMessage,
-    };
-  }
-}
 
 /** The attempt's history causes and processor transaction id, as the engine keeps them. */
 async function trail(traceId: number): Promise<{ causes: string[]; transactionId: string }> {

@@ -6,10 +6,10 @@
  * names); every bad value is INVALID_ARGUMENT naming the request's field.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
+import { Code } from "@connectrpc/connect";
 import { MERCHANTS } from "../support/merchants.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const FILE = {
   merchants: [
@@ -34,16 +34,6 @@ const FILE = {
 };
 
 const svc = useService(t, {}, { merchants: FILE });
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { code: undefined, fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)), message: e.rawMessage };
-  }
-}
 
 t.test("the merchants file's settings and the defaults read back through GetMerchant", async (t) => {
   const { merchant } = await svc().admin.getMerchant({ merchantId: "m-pages" });

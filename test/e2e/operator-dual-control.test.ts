@@ -12,26 +12,17 @@
  * bootstrap), and then proposes like an admin.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
+import { Code } from "@connectrpc/connect";
+import { ConsoleErrorReason } from "../../gen/cashier/admin/v1/console_pb.js";
 import { OperatorRole, OperatorState, PendingChangeKind } from "../../gen/cashier/admin/v1/operator_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { backofficeClient, ctx, enrolOperator, enrolWithLink, type EnrolledOperator, runOperatorCommand, signInTotp } from "../support/operators.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
-
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-    return { code: undefined, reason: undefined, message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, reason: e.findDetails(ConsoleErrorSchema)[0]?.reason, message: e.rawMessage };
-  }
-}
 
 const create = (who: EnrolledOperator, login: string, role: OperatorRole, merchantIds: string[] = []) =>
   bo().createOperator({ context: ctx(who.sessionToken), create: { login, role, merchantIds } });
@@ -53,16 +44,16 @@ t.test("one admin alone makes no account with payout rights: it is proposed, and
   t.equal(first.operator?.pendingChange?.proposedBy, "lead");
   const token = first.enrolment?.token ?? "";
   t.match(token, /^[A-Za-z0-9_-]{43}$/, "the proposer holds the link");
-  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token }))).reason, ConsoleErrorReason.ENROLMENT_INVALID, "which does not work yet");
+  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token }))).consoleReason, ConsoleErrorReason.ENROLMENT_INVALID, "which does not work yet");
 
   const again = await refusal(create(lead, "pay.one", OperatorRole.PAYOUTS, ["m-test"]));
   t.equal(again.code, Code.FailedPrecondition, "the proposer cannot confirm it");
-  t.equal(again.reason, ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN);
+  t.equal(again.consoleReason, ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN);
   t.match(again.message, /lead proposed this change of pay\.one: another admin confirms it \(dual control\)/);
   // Nor through an admin account of their own making: that one is proposed too, and waits the same way.
   const puppet = await create(lead, "puppet", OperatorRole.ADMIN);
   t.equal(puppet.operator?.state, OperatorState.PROPOSED);
-  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token: puppet.enrolment?.token ?? "" }))).reason, ConsoleErrorReason.ENROLMENT_INVALID);
+  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token: puppet.enrolment?.token ?? "" }))).consoleReason, ConsoleErrorReason.ENROLMENT_INVALID);
   const other = await refusal(create(vera, "pay.one", OperatorRole.ADMIN, []));
   t.equal(other.code, Code.AlreadyExists, "another change under the login is not a confirmation");
 
@@ -103,7 +94,7 @@ t.test("giving payout rights to an operator, or more merchants with them, waits 
   const samSession = await signInTotp(bo(), clock, sam);
   t.ok(samSession, "sam works on as support meanwhile");
   t.equal(
-    (await refusal(bo().updateOperator({ context: ctx(lead.sessionToken), login: "sam", role: OperatorRole.PAYOUTS, merchantIds: ["m-test"] }))).reason,
+    (await refusal(bo().updateOperator({ context: ctx(lead.sessionToken), login: "sam", role: OperatorRole.PAYOUTS, merchantIds: ["m-test"] }))).consoleReason,
     ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN,
   );
   const applied = await bo().updateOperator({ context: ctx(vera.sessionToken), login: "sam", role: OperatorRole.PAYOUTS, merchantIds: ["m-test"] });
@@ -126,9 +117,9 @@ t.test("resetting an account that holds payout rights waits for a second admin; 
   t.equal(proposed.operator?.state, OperatorState.ACTIVE, "the account goes on until the reset is confirmed");
   t.equal(proposed.operator?.pendingChange?.kind, PendingChangeKind.RESET);
   const link = proposed.enrolment?.token ?? "";
-  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token: link }))).reason, ConsoleErrorReason.ENROLMENT_INVALID, "its new link waits");
+  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token: link }))).consoleReason, ConsoleErrorReason.ENROLMENT_INVALID, "its new link waits");
   const byCreator = await refusal(bo().resetOperator({ context: ctx(lead.sessionToken), login: "pay.two" }));
-  t.equal(byCreator.reason, ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN, "lead created pay.two: not the second pair of eyes on its reset");
+  t.equal(byCreator.consoleReason, ConsoleErrorReason.DUAL_CONTROL_SAME_ADMIN, "lead created pay.two: not the second pair of eyes on its reset");
   t.match(byCreator.message, /lead set up the access of pay\.two/);
   t.ok(await signInTotp(bo(), clock, two), "still the old credentials");
 
@@ -156,7 +147,7 @@ t.test("the operator command: once an admin exists it proposes, and an admin's s
   t.match(out.stdout, /operator cli\.pay: payouts, proposed/);
   t.match(out.stdout, /proposed: an admin applies it by making the same change in the console/);
   const token = /\/enrol\/([A-Za-z0-9_-]{43})/.exec(out.stdout)?.[1] ?? "";
-  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token }))).reason, ConsoleErrorReason.ENROLMENT_INVALID);
+  t.equal((await refusal(bo().getEnrolment({ context: ctx(), token }))).consoleReason, ConsoleErrorReason.ENROLMENT_INVALID);
   const list = await runOperatorCommand(svc(), ["list"]);
   t.match(list.stdout, /cli\.pay\tpayouts\tproposed\t\(all merchants\)\t\(create to payouts proposed by cli:/);
   await create(vera, "cli.pay", OperatorRole.PAYOUTS);

@@ -12,7 +12,6 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import { PayoutDecision, PayoutReason, RefusedForm } from "../../gen/cashier/admin/v1/console_work_service_pb.js";
 import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { TransactionStatus } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { OperatorRole } from "../../gen/cashier/admin/v1/operator_pb.js";
@@ -21,6 +20,7 @@ import type { ReceivedCall } from "../support/platform-stub.ts";
 import { usePlatformService } from "../support/platform-service.ts";
 import { until } from "../support/until.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const { svc, stub } = usePlatformService(t, { CASHIER_CALLBACK_RETRY_SECONDS: "1,1" }, { now: clock.now });
@@ -64,20 +64,6 @@ async function failuresOf(action: string, traceId: number): Promise<string[]> {
   return rows.map((r) => r.detail.split(":")[0]);
 }
 
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-    return { code: undefined, reason: undefined, fields: [] as string[] };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return {
-      code: e.code,
-      reason: e.findDetails(ConsoleErrorSchema)[0]?.reason,
-      fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)),
-    };
-  }
-}
-
 t.test("four eyes: above the amount, the first approval waits and the second must be another operator", async (t) => {
   await bo().setFourEyesThresholds({ context: ctx(admin.sessionToken), merchantId: "m-plat-manual", thresholds: [{ amountMinor: 5000n, currency: "USD" }] });
   const big = await payout(10_000);
@@ -97,7 +83,7 @@ t.test("four eyes: above the amount, the first approval waits and the second mus
     bo().decidePayout({ context: ctx(ann.sessionToken), traceId: big.traceId, decision: PayoutDecision.APPROVE, reason: PayoutReason.CHECKS_PASSED }),
   );
   t.equal(again.code, Code.FailedPrecondition);
-  t.equal(again.reason, ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR);
+  t.equal(again.consoleReason, ConsoleErrorReason.FOUR_EYES_SAME_OPERATOR);
   const shown = (await bo().listPayoutQueue({ context: ctx(ben.sessionToken) })).payouts.find((p) => p.transaction?.traceId === big.traceId);
   t.equal(shown?.firstApproval?.login, "ann");
 
@@ -191,10 +177,10 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   t.equal(detail.firstApproval?.reason, PayoutReason.CHECKS_PASSED);
   const second = await refusal(approve(sock, a.traceId));
   t.equal(second.code, Code.FailedPrecondition, "the account the admin made cannot give the second");
-  t.equal(second.reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS);
+  t.equal(second.consoleReason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS);
   const b = await payout(10_000);
   t.equal((await approve(sock, b.traceId)).awaitingSecondApproval, true);
-  t.equal((await refusal(approve(admin, b.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "nor the other way round");
+  t.equal((await refusal(approve(admin, b.traceId))).consoleReason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "nor the other way round");
   t.equal(await status(a.traceId), "requested", "both still wait");
   t.equal(await status(b.traceId), "requested");
 
@@ -205,7 +191,7 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   await bo().resetOperator({ context: ctx(vera.sessionToken), login: "pat" });
   const patAgain = await enrolWithLink(bo(), clock, "pat", reset.enrolment?.token ?? "");
   t.equal(await contextFor(patAgain), true, "after the admin's reset, pat is told");
-  t.equal((await refusal(approve(patAgain, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
+  t.equal((await refusal(approve(patAgain, a.traceId))).consoleReason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "after the admin's reset");
   t.equal((await approve(pat, a.traceId).catch((e) => ConnectError.from(e).code)) as Code, Code.Unauthenticated, "pat's old session ended with the reset");
 
   // Through an admin the first approver made: who holds that admin's account holds what it set up.
@@ -215,7 +201,7 @@ t.test("four eyes: an account one approver set up (created or reset) cannot be t
   const viaLeaf = await create(mid, "leaf", OperatorRole.PAYOUTS, ["m-plat-manual"]);
   await create(vera, "leaf", OperatorRole.PAYOUTS, ["m-plat-manual"]);
   const leaf = await enrolWithLink(bo(), clock, "leaf", viaLeaf.enrolment?.token ?? "");
-  t.equal((await refusal(approve(leaf, a.traceId))).reason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "two steps down the chain");
+  t.equal((await refusal(approve(leaf, a.traceId))).consoleReason, ConsoleErrorReason.FOUR_EYES_ISSUED_ACCESS, "two steps down the chain");
 
   // An operator whose access neither of them set up gives the second approval.
   t.equal((await approve(ben, a.traceId)).transaction?.status, TransactionStatus.APPROVED);

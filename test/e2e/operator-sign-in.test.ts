@@ -12,31 +12,15 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ConsoleErrorReason, ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
 import { EnrolmentStep } from "../../gen/cashier/admin/v1/console_auth_service_pb.js";
 import { OperatorRole, OperatorState } from "../../gen/cashier/admin/v1/operator_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { totpCode } from "../../engine/console/domain/operator-credentials.ts";
 import { movableClock } from "../support/clock.ts";
 import { useService } from "../support/service.ts";
 import { BROWSER_KEY, backofficeClient, ctx, enrolOperator, PASSWORD, runOperatorCommand, signInTotp } from "../support/operators.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
 const bo = () => backofficeClient(svc().engineUrl);
-
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-    return { code: undefined, reason: undefined, fields: [] as string[], rules: [] as string[], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return {
-      code: e.code,
-      reason: e.findDetails(ConsoleErrorSchema)[0]?.reason,
-      fields: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field)),
-      rules: e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.rule)),
-      message: e.rawMessage,
-    };
-  }
-}
 
 t.test("the operator command creates an operator and prints a one-time enrolment link that enrols it", async (t) => {
   const out = await runOperatorCommand(svc(), ["create", "cli.jane", "--role", "payouts", "--merchant", "m-test"]);
@@ -91,7 +75,7 @@ t.test("the operator command creates an operator and prints a one-time enrolment
 
   const used = await refusal(bo().getEnrolment({ context: ctx(), token, browserKey: BROWSER_KEY }));
   t.equal(used.code, Code.NotFound, "the link works once");
-  t.equal(used.reason, ConsoleErrorReason.ENROLMENT_INVALID);
+  t.equal(used.consoleReason, ConsoleErrorReason.ENROLMENT_INVALID);
 
   // Stored: an Argon2id hash, a sealed TOTP secret, hashed recovery codes and session tokens.
   const [row] = await svc().sql<{ password_hash: string; totp_sealed: string; recovery_hashes: string[] }>(
@@ -125,7 +109,7 @@ t.test("sign-in: password then TOTP or a recovery code (once); sign-out ends the
       factor: { case: "totpCode", value: code },
     }),
   );
-  t.equal(replay.reason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a used code is refused");
+  t.equal(replay.consoleReason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a used code is refused");
   const viaRecovery = await bo().completeSignIn({
     context: ctx(),
     pendingToken: pending.pendingToken,
@@ -137,14 +121,14 @@ t.test("sign-in: password then TOTP or a recovery code (once); sign-out ends the
   const reuse = await refusal(
     bo().completeSignIn({ context: ctx(), pendingToken: p2.pendingToken, factor: { case: "recoveryCode", value: op.recoveryCodes[0] } }),
   );
-  t.equal(reuse.reason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a recovery code works once");
+  t.equal(reuse.consoleReason, ConsoleErrorReason.SECOND_FACTOR_REFUSED, "a recovery code works once");
 
   await bo().signOut({ context: ctx(token) });
   const after = await refusal(bo().getConsoleSession({ context: ctx(token) }));
   t.equal(after.code, Code.Unauthenticated);
-  t.equal(after.reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal(after.consoleReason, ConsoleErrorReason.SESSION_ENDED);
   const none = await refusal(bo().getConsoleSession({ context: ctx("not-a-token") }));
-  t.equal(none.reason, ConsoleErrorReason.SESSION_REQUIRED);
+  t.equal(none.consoleReason, ConsoleErrorReason.SESSION_REQUIRED);
 });
 
 t.test("refusals of the first step are one answer, whether the login exists or not", async (t) => {
@@ -152,7 +136,7 @@ t.test("refusals of the first step are one answer, whether the login exists or n
   const unknown = await refusal(bo().signIn({ context: ctx(), login: "nobody-here", password: PASSWORD }));
   const wrong = await refusal(bo().signIn({ context: ctx(), login: "olga", password: "not the password at all" }));
   t.equal(unknown.code, Code.Unauthenticated);
-  t.equal(unknown.reason, ConsoleErrorReason.SIGN_IN_REFUSED);
+  t.equal(unknown.consoleReason, ConsoleErrorReason.SIGN_IN_REFUSED);
   t.same(wrong, unknown, "same code, reason and message");
   const audit = await svc().sql<{ actor: string; detail: string }>("select actor, detail from audit_log where action = 'sign_in' and outcome = 'failure'");
   t.ok(
@@ -212,12 +196,12 @@ t.test("10 failed attempts lock the account for 30 minutes, with the same answer
   const op = await enrolOperator(svc(), bo(), clock, "lena", "viewer");
   for (let i = 0; i < 10; i++) await refusal(bo().signIn({ context: ctx(), login: "lena", password: `wrong password ${i}` }));
   const locked = await refusal(bo().signIn({ context: ctx(), login: "lena", password: PASSWORD }));
-  t.equal(locked.reason, ConsoleErrorReason.SIGN_IN_REFUSED, "the right password is refused while locked");
+  t.equal(locked.consoleReason, ConsoleErrorReason.SIGN_IN_REFUSED, "the right password is refused while locked");
   const [row] = await svc().sql<{ locked_until: Date }>("select locked_until from operator where login = 'lena'");
   t.ok(row.locked_until > clock.now(), "locked");
   clock.advance(29 * 60_000);
   t.equal(
-    (await refusal(bo().signIn({ context: ctx(), login: "lena", password: PASSWORD }))).reason,
+    (await refusal(bo().signIn({ context: ctx(), login: "lena", password: PASSWORD }))).consoleReason,
     ConsoleErrorReason.SIGN_IN_REFUSED,
     "still locked at 29 minutes",
   );
@@ -231,7 +215,7 @@ t.test("simultaneous sign-ins cannot outrun the lock: at most 10 passwords are j
   // checked, so only 10 are judged, the account locks, and the right password learns nothing.
   const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => refusal(bo().signIn({ context: ctx(), login: "rita", password: `wrong ${i}` }))));
   t.ok(
-    burst.every((r) => r.reason === ConsoleErrorReason.SIGN_IN_REFUSED),
+    burst.every((r) => r.consoleReason === ConsoleErrorReason.SIGN_IN_REFUSED),
     "every one refused alike",
   );
   const judged = await svc().sql<{ n: number }>(
@@ -239,7 +223,7 @@ t.test("simultaneous sign-ins cannot outrun the lock: at most 10 passwords are j
   );
   t.equal(judged[0].n, 10, "ten passwords judged, not forty");
   t.equal(
-    (await refusal(bo().signIn({ context: ctx(), login: "rita", password: PASSWORD }))).reason,
+    (await refusal(bo().signIn({ context: ctx(), login: "rita", password: PASSWORD }))).consoleReason,
     ConsoleErrorReason.SIGN_IN_REFUSED,
     "the right password is refused: locked",
   );
@@ -253,8 +237,8 @@ t.test("wrong second factors count toward the lock", async (t) => {
   let last: Awaited<ReturnType<typeof refusal>> | undefined;
   for (let i = 0; i < 10; i++)
     last = await refusal(bo().completeSignIn({ context: ctx(), pendingToken: pending.pendingToken, factor: { case: "totpCode", value: "123456" } }));
-  t.equal(last?.reason, ConsoleErrorReason.SIGN_IN_REFUSED, "the 10th failure locks and ends the pending sign-in");
-  t.equal((await refusal(bo().signIn({ context: ctx(), login: "tom", password: PASSWORD }))).reason, ConsoleErrorReason.SIGN_IN_REFUSED);
+  t.equal(last?.consoleReason, ConsoleErrorReason.SIGN_IN_REFUSED, "the 10th failure locks and ends the pending sign-in");
+  t.equal((await refusal(bo().signIn({ context: ctx(), login: "tom", password: PASSWORD }))).consoleReason, ConsoleErrorReason.SIGN_IN_REFUSED);
 });
 
 t.test("an operator changes their own password: the current one is judged like a sign-in's, other sessions end", async (t) => {
@@ -278,16 +262,16 @@ t.test("an operator changes their own password: the current one is judged like a
     t.same(r.rules, [rule], bad);
   }
   t.equal(
-    (await refusal(bo().changePassword({ context: ctx("not-a-session"), currentPassword: PASSWORD, newPassword: NEW }))).reason,
+    (await refusal(bo().changePassword({ context: ctx("not-a-session"), currentPassword: PASSWORD, newPassword: NEW }))).consoleReason,
     ConsoleErrorReason.SESSION_REQUIRED,
   );
 
   const done = await bo().changePassword({ context: ctx(here), currentPassword: PASSWORD, newPassword: NEW });
   t.equal(done.endedSessions, 1, "the other session ended");
-  t.equal((await refusal(bo().getConsoleSession({ context: ctx(other) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(other) }))).consoleReason, ConsoleErrorReason.SESSION_ENDED);
   t.equal((await bo().getConsoleSession({ context: ctx(here) })).session?.operator?.login, "paula", "this session goes on");
   t.equal(
-    (await refusal(bo().signIn({ context: ctx(), login: "paula", password: PASSWORD }))).reason,
+    (await refusal(bo().signIn({ context: ctx(), login: "paula", password: PASSWORD }))).consoleReason,
     ConsoleErrorReason.SIGN_IN_REFUSED,
     "the old password is refused",
   );
@@ -327,7 +311,7 @@ t.test("wrong current passwords count toward the sign-in lock: a burst judges at
   t.match(right.message, /locked for 30 minutes/);
   t.ok((await bo().getConsoleSession({ context: ctx(op.sessionToken) })).session, "the session goes on, as when sign-in locks");
   t.equal(
-    (await refusal(bo().signIn({ context: ctx(), login: "quinn", password: PASSWORD }))).reason,
+    (await refusal(bo().signIn({ context: ctx(), login: "quinn", password: PASSWORD }))).consoleReason,
     ConsoleErrorReason.SIGN_IN_REFUSED,
     "sign-in is locked too",
   );
@@ -350,7 +334,7 @@ t.test("sign-in's lock holds for a password change; two changes at once: one win
       refusal(bo().changePassword({ context: ctx(token), currentPassword: PASSWORD, newPassword: `a quite different phrase ${80 + i}` })),
     ),
   );
-  const outcomes = [a, b].map((r) => (r.code === undefined ? "changed" : r.reason === ConsoleErrorReason.SESSION_ENDED ? "ended" : `other ${r.code}`));
+  const outcomes = [a, b].map((r) => (r.code === undefined ? "changed" : r.consoleReason === ConsoleErrorReason.SESSION_ENDED ? "ended" : `other ${r.code}`));
   t.same(outcomes.sort(), ["changed", "ended"], "one change, the other refused with its session ended");
   const winner = a.code === undefined ? 80 : 81;
   t.ok(await signInTotp(bo(), clock, { ...op, password: `a quite different phrase ${winner}` }), "the winner's password is the one kept");
@@ -366,7 +350,7 @@ t.test("a session ends after 15 idle minutes; every call keeps it alive", async 
   clock.advance(15 * 60_000 + 1000);
   const idle = await refusal(bo().getConsoleSession({ context: ctx(token) }));
   t.equal(idle.code, Code.Unauthenticated);
-  t.equal(idle.reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal(idle.consoleReason, ConsoleErrorReason.SESSION_ENDED);
 });
 
 t.test("a session ends 12 hours after its sign-in, however busy", async (t) => {
@@ -380,7 +364,7 @@ t.test("a session ends 12 hours after its sign-in, however busy", async (t) => {
   }
   t.equal(alive, Math.floor((12 * 60 - 1) / 14), "alive all day");
   clock.advance(14 * 60_000);
-  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).reason, ConsoleErrorReason.SESSION_ENDED, "ended past 12 hours");
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).consoleReason, ConsoleErrorReason.SESSION_ENDED, "ended past 12 hours");
 });
 
 t.test("disable and reset (command and AdminService) end sessions; reset gives a new link", async (t) => {
@@ -389,9 +373,9 @@ t.test("disable and reset (command and AdminService) end sessions; reset gives a
   const reset = await runOperatorCommand(svc(), ["reset", "dora"]);
   t.equal(reset.code, 0, reset.stderr);
   t.match(reset.stdout, /enrol\/[A-Za-z0-9_-]{43}/);
-  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(token) }))).consoleReason, ConsoleErrorReason.SESSION_ENDED);
   t.equal(
-    (await refusal(bo().signIn({ context: ctx(), login: "dora", password: PASSWORD }))).reason,
+    (await refusal(bo().signIn({ context: ctx(), login: "dora", password: PASSWORD }))).consoleReason,
     ConsoleErrorReason.SIGN_IN_REFUSED,
     "no password after a reset",
   );
@@ -400,7 +384,7 @@ t.test("disable and reset (command and AdminService) end sessions; reset gives a
   const t2 = await signInTotp(bo(), clock, op2);
   const disabled = await svc().admin.disableOperator({ login: "eve", operator: "lead" });
   t.equal(disabled.operator?.state, OperatorState.DISABLED);
-  t.equal((await refusal(bo().getConsoleSession({ context: ctx(t2) }))).reason, ConsoleErrorReason.SESSION_ENDED);
+  t.equal((await refusal(bo().getConsoleSession({ context: ctx(t2) }))).consoleReason, ConsoleErrorReason.SESSION_ENDED);
   const cli = await runOperatorCommand(svc(), ["disable", "nobody"]);
   t.equal(cli.code, 1);
   t.match(cli.stderr, /no operator with login "nobody"/);

@@ -7,15 +7,14 @@
  * none waiting the call is FAILED_PRECONDITION, a missing reason is named.
  */
 import t from "tap";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleMoneyService } from "../../gen/cashier/admin/v1/console_money_service_pb.js";
-import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, () => ({}), { now: clock.now });
@@ -38,21 +37,6 @@ t.before(async () => {
   ops.admin = await enrolOperator(svc(), bo, clock, "wd-ada", "admin");
   await svc().sql("insert into four_eyes_threshold (merchant_id, currency, amount) values ('m-test', 'USD', 500) on conflict do nothing");
 });
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; action: string; fields: string[]; message: string }> {
-  try {
-    await p;
-    return { code: undefined, action: "", fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return {
-      code: e.code,
-      action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "",
-      fields: e.findDetails(ErrorDetailSchema)[0]?.violations.map((v) => v.field) ?? [],
-      message: e.rawMessage,
-    };
-  }
-}
 
 /** An approved sale of 10.50 USD with a refund request by `op` waiting for its second approval. */
 async function waitingRequest(op: EnrolledOperator): Promise<number> {

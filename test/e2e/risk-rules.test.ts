@@ -11,15 +11,14 @@
  * audited; a deleted rule refuses nothing more.
  */
 import t from "tap";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ConsoleRiskService } from "../../gen/cashier/admin/v1/console_risk_service_pb.js";
-import { ConsoleErrorSchema } from "../../gen/cashier/admin/v1/console_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, type EnrolledOperator, enrolOperator } from "../support/operators.ts";
 import { SERVICE_TOKEN, useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, () => ({}), { now: clock.now });
@@ -37,20 +36,6 @@ const ops: Record<"admin" | "viewer" | "payouts", EnrolledOperator> = {} as neve
 const as = (op: EnrolledOperator) => ctx(op.sessionToken);
 const PIN = `rsk-${process.pid}`;
 const PIN2 = `rsk2-${process.pid}`;
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; action: string; fields: string[] }> {
-  try {
-    await p;
-    return { code: undefined, action: "", fields: [] };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return {
-      code: e.code,
-      action: e.findDetails(ConsoleErrorSchema)[0]?.action ?? "",
-      fields: e.findDetails(ErrorDetailSchema)[0]?.violations.map((v) => v.field) ?? [],
-    };
-  }
-}
 
 async function causes(traceId: number): Promise<string[]> {
   const got = await svc().client.getTransaction({ traceId });

@@ -9,24 +9,15 @@
  * with short pages and tokens that together find every match and then end.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { TransactionStatus, TransactionType } from "../../gen/cashier/engine/v1/transaction_pb.js";
 import { CallbackKind } from "../../gen/cashier/engine/v1/callback_pb.js";
 import { BIG_MERCHANT, growFill } from "../support/grow-fill.ts";
 import { useService } from "../support/service.ts";
 import { processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 const svc = useService(t);
-
-async function refusal(p: Promise<unknown>): Promise<{ code?: Code; message: string }> {
-  try {
-    await p;
-    return { message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-}
 
 const run = Date.now().toString(36);
 const pin = `srch-${run}`;

@@ -12,11 +12,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { create, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type CallOptions, type Interceptor as ConnectInterceptor } from "@connectrpc/connect";
+import { Code, createClient, type CallOptions, type Interceptor as ConnectInterceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import t, { type Test } from "tap";
-import { ErrorDetailSchema, ErrorReason } from "../../../../gen/cashier/engine/v1/errors_pb.js";
+import { ErrorReason } from "../../../../gen/cashier/engine/v1/errors_pb.js";
 import { DATABASE_UNAVAILABLE, domainError } from "../../../../engine/shared/errors.ts";
 import { toRpcError } from "../../../../engine/rpc/errors.ts";
 import { addService, type CallContext } from "../../../../engine/rpc/grpc-adapter.ts";
@@ -27,6 +27,7 @@ import { rawGrpc } from "../../../support/raw-grpc.ts";
 import { until } from "../../../support/until.ts";
 import { actAsAsked } from "../../../support/round-trip-behaviour.ts";
 import { Colour, loadRoundTrip, type EchoRequest, type EchoResponse } from "../../../support/round-trip-proto.ts";
+import { refusal } from "../../../support/refusal.ts";
 
 const run = promisify(execFile);
 const repo = new URL("../../../..", import.meta.url).pathname;
@@ -89,15 +90,6 @@ const echo = client(TOKEN);
 const raw = rawGrpc(url, TOKEN);
 t.teardown(() => raw.close());
 const ECHO = "/cashier.roundtrip.v1.RoundTripService/Echo";
-
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("the call was not refused");
-}
 
 const same = (t: Test, got: EchoRequest | undefined, sent: Partial<EchoRequest>, what: string) =>
   t.same(Buffer.from(toBinary(rt.EchoRequest, got as never)), Buffer.from(toBinary(rt.EchoRequest, create(rt.EchoRequest, sent as never))), what);
@@ -203,13 +195,13 @@ t.test("metadata reaches the handler; a missing or wrong bearer token is UNAUTHE
   t.equal(res.method, ECHO);
   const missing = await refusal(client(undefined)({}));
   t.equal(missing.code, Code.Unauthenticated);
-  t.equal(missing.rawMessage, "authorization: Bearer <token> is required");
+  t.equal(missing.message, "authorization: Bearer <token> is required");
   const wrong = await refusal(client("not-the-token")({}));
   t.equal(wrong.code, Code.Unauthenticated);
-  t.equal(wrong.rawMessage, "the bearer token is not valid");
+  t.equal(wrong.message, "the bearer token is not valid");
   for (const header of ["Basic cm91bmQ=", "Bearer", "Bearer two tokens"]) {
     const odd = await refusal(client(undefined)({}, { headers: { authorization: header } }));
-    t.same([odd.code, odd.rawMessage], [Code.Unauthenticated, 'authorization: must be "Bearer <token>", one token after the word Bearer'], header);
+    t.same([odd.code, odd.message], [Code.Unauthenticated, 'authorization: must be "Bearer <token>", one token after the word Bearer'], header);
   }
   t.equal((await client(undefined)({}, { headers: { authorization: `bearer  ${TOKEN} ` } })).method, ECHO, "the scheme in any case, spaces around the token");
   const anonymous = rawGrpc(url, "not-the-token");
@@ -253,15 +245,14 @@ t.test("thrown errors leave as gRPC statuses: refusals with their details, failu
   internal.length = 0;
   const refused = await refusal(echo({ failWith: "rpc" }));
   t.equal(refused.code, Code.InvalidArgument);
-  t.equal(refused.rawMessage, "tags: too many");
-  const [detail] = refused.findDetails(ErrorDetailSchema);
-  t.equal(detail?.reason, ErrorReason.INVALID_FIELDS, "google.rpc.Status details, read by a Connect client");
-  t.match(detail?.violations, [{ field: "tags", description: "too many" }]);
+  t.equal(refused.message, "tags: too many");
+  t.equal(refused.reason, ErrorReason.INVALID_FIELDS, "google.rpc.Status details, read by a Connect client");
+  t.match(refused.violations, [{ field: "tags", description: "too many" }]);
   t.same(internal, [], "a refusal is not an engine failure");
 
   const crashed = await refusal(echo({ failWith: "plain" }));
   t.equal(crashed.code, Code.Internal);
-  t.equal(crashed.rawMessage, "internal error");
+  t.equal(crashed.message, "internal error");
   t.notMatch(JSON.stringify(crashed), /secret internal text|srv/, "the internal message is never echoed");
   t.equal(internal.length, 1, "and is logged");
   t.match(String(internal[0]?.err), /secret internal text/);
@@ -269,12 +260,12 @@ t.test("thrown errors leave as gRPC statuses: refusals with their details, failu
 
   const badData = await refusal(echo({ failWith: "pg-data" }));
   t.equal(badData.code, Code.InvalidArgument, "a value Postgres refused as data is the caller's");
-  t.equal(badData.rawMessage, "a value is not acceptable (invalid text or out of range)");
+  t.equal(badData.message, "a value is not acceptable (invalid text or out of range)");
 
   const down = await refusal(echo({ failWith: "pg-down" }));
   t.equal(down.code, Code.Unavailable, "a database that is down: retry");
-  t.equal(down.rawMessage, DATABASE_UNAVAILABLE);
-  t.notMatch(down.rawMessage, /ECONNREFUSED|5432/);
+  t.equal(down.message, DATABASE_UNAVAILABLE);
+  t.notMatch(down.message, /ECONNREFUSED|5432/);
 });
 
 t.test("reflection lists the service and describes it well enough for buf curl to call it", async (t) => {
