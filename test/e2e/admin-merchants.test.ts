@@ -6,16 +6,16 @@
  * old one keeps working for the overlap only. Secrets never come back.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { toJsonString } from "@bufbuild/protobuf";
 import { AdminService } from "../../gen/cashier/admin/v1/admin_service_pb.js";
 import { MerchantSchema, PayoutApproval } from "../../gen/cashier/admin/v1/merchant_pb.js";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { adminClient, useService } from "../support/service.ts";
 import { processSale, replySigned } from "../support/wire.ts";
 import { movableClock } from "../support/clock.ts";
+import { refusal } from "../support/refusal.ts";
 
 // The service's clock moves: a secret's overlap runs out without the test sleeping through it.
 const clock = movableClock();
@@ -24,16 +24,8 @@ const SECRET_A = "first-secret-0123456789";
 const SECRET_B = "second-secret-9876543210";
 const seen: string[] = [];
 
-async function refusal(p: Promise<unknown>): Promise<{ code: Code | undefined; fields: string[]; message: string }> {
-  try {
-    seen.push(JSON.stringify(await p, (_k, v) => (typeof v === "bigint" ? String(v) : v)));
-    return { code: undefined, fields: [], message: "" };
-  } catch (err) {
-    const e = ConnectError.from(err);
-    const fields = e.findDetails(ErrorDetailSchema).flatMap((d) => d.violations.map((v) => v.field));
-    return { code: e.code, fields, message: e.rawMessage };
-  }
-}
+/** The shared refusal of a call; what a taken call answered is kept in `seen`, which the last test reads for secrets. */
+const refused = (p: Promise<unknown>) => refusal(p.then((answer) => seen.push(JSON.stringify(answer, (_k, v) => (typeof v === "bigint" ? String(v) : v)))));
 
 const newMerchant = (over: Record<string, unknown> = {}) => ({
   merchantId: "m-ops",
@@ -55,7 +47,7 @@ t.test("create a merchant; it can sign its first request at once; its secret nev
   t.equal(sale.body.transaction_status, "approved");
   t.equal(sale.body.payment_processor, "sim-b", "the merchant's cascade order is used");
   t.ok(replySigned(sale.body, SECRET_A));
-  const again = await refusal(svc().admin.createMerchant({ merchant: newMerchant(), secret: SECRET_A }));
+  const again = await refused(svc().admin.createMerchant({ merchant: newMerchant(), secret: SECRET_A }));
   t.equal(again.code, Code.AlreadyExists);
   const got = await svc().admin.getMerchant({ merchantId: "m-ops" });
   seen.push(toJsonString(MerchantSchema, got.merchant!));
@@ -152,12 +144,12 @@ t.test("bad merchant input is INVALID_ARGUMENT naming the field", async (t) => {
   ];
   // Each call is made only when its turn comes: a refusal is never left unobserved.
   for (const [call, field] of cases) {
-    const r = await refusal(call());
+    const r = await refused(call());
     t.equal(r.code, Code.InvalidArgument, `${field}: INVALID_ARGUMENT (${r.message})`);
     t.ok(r.fields.includes(field), `names ${field} (got ${r.fields.join(", ")})`);
   }
-  t.equal((await refusal(svc().admin.getMerchant({ merchantId: "m-none" }))).code, Code.NotFound);
-  t.equal((await refusal(svc().admin.rotateMerchantSecret({ merchantId: "m-none", newSecret: SECRET_B }))).code, Code.NotFound);
+  t.equal((await refused(svc().admin.getMerchant({ merchantId: "m-none" }))).code, Code.NotFound);
+  t.equal((await refused(svc().admin.rotateMerchantSecret({ merchantId: "m-none", newSecret: SECRET_B }))).code, Code.NotFound);
 });
 
 t.test("update: the fields in update_mask change, the others stay; payouts turn manual", async (t) => {
@@ -199,7 +191,7 @@ t.test("frontends: a new one accepts its currencies; an update changes them", as
   await svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } });
   const eur = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-eur", currency: "EUR" }, SECRET_A);
   t.equal(eur.body.transaction_status, "approved");
-  t.equal((await refusal(svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } }))).code, Code.AlreadyExists);
+  t.equal((await refused(svc().admin.createFrontend({ merchantId: "m-ops", frontend: { name: "ops-eur", baseCurrency: "EUR" } }))).code, Code.AlreadyExists);
   const jpyBefore = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
   t.equal(jpyBefore.http, 400, "JPY is not accepted by ops-usd yet");
   const up = await svc().admin.updateFrontend({
@@ -211,7 +203,7 @@ t.test("frontends: a new one accepts its currencies; an update changes them", as
   t.equal(up.merchant?.frontends.find((f) => f.name === "ops-usd")?.baseCurrency, "USD", "base currency unchanged");
   const jpy = await processSale(svc().edgeUrl, { merchant_id: "m-ops", frontend: "ops-usd", currency: "JPY", amount: 1000 }, SECRET_A);
   t.equal(jpy.body.transaction_status, "approved");
-  t.equal((await refusal(svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "nope", currencies: ["USD"] } }))).code, Code.NotFound);
+  t.equal((await refused(svc().admin.updateFrontend({ merchantId: "m-ops", frontend: { name: "nope", currencies: ["USD"] } }))).code, Code.NotFound);
 });
 
 t.test("rotation: the new secret works at once, the old one only for the overlap", async (t) => {
@@ -249,12 +241,12 @@ t.test("list merchants in pages; admin calls need a token", async (t) => {
   for (const m of [...first.merchants, ...rest.merchants]) seen.push(toJsonString(MerchantSchema, m));
   const anonymous = createClient(AdminService, createGrpcTransport({ baseUrl: svc().engineUrl }));
   t.equal(
-    (await refusal(adminClient(svc().engineUrl, svc().engine.edgeToken).listMerchants({}))).code,
+    (await refused(adminClient(svc().engineUrl, svc().engine.edgeToken).listMerchants({}))).code,
     Code.Unauthenticated,
     "the edge's token opens no admin call",
   );
-  t.equal((await refusal(anonymous.listMerchants({}))).code, Code.Unauthenticated);
-  t.equal((await refusal(anonymous.approvePayout({ traceId: 1 }))).code, Code.Unauthenticated);
+  t.equal((await refused(anonymous.listMerchants({}))).code, Code.Unauthenticated);
+  t.equal((await refused(anonymous.approvePayout({ traceId: 1 }))).code, Code.Unauthenticated);
 });
 
 t.test("no admin answer, log line or table holds a secret in the clear", async (t) => {

@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import t from "tap";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema } from "../../gen/cashier/engine/v1/errors_pb.js";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
@@ -25,15 +24,12 @@ const bo = () => backofficeClient(svc().engineUrl);
 const guardSays = (host: string) =>
   `address refused: ${host} is or resolves to a loopback, private, link-local or metadata address (CASHIER_CALLBACK_ALLOW_PRIVATE is off)`;
 
-/** The refusal's field and description, or undefined when the call was taken. */
-async function refusal(p: Promise<unknown>): Promise<{ field: string; description: string } | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    const [v] = ConnectError.from(err).findDetails(ErrorDetailSchema)[0]?.violations ?? [];
-    return v ? { field: v.field, description: v.description } : { field: "", description: ConnectError.from(err).rawMessage };
-  }
+/** The shared refusal's first violation (its field and description), its message where it names none, or undefined when the call was taken. */
+async function named(p: Promise<unknown>): Promise<{ field: string; description: string } | undefined> {
+  const r = await refusal(p);
+  if (r.code === undefined) return undefined;
+  const [v] = r.violations;
+  return v ? { field: v.field, description: v.description } : { field: "", description: r.message };
 }
 
 const stored = async (merchantId: string) =>
@@ -58,12 +54,12 @@ const KEY = { platform_url: "platformUrl", validation_url: "validationUrl", upda
 t.test("AdminService refuses each address the guard would refuse, naming the field with the guard's words", async (t) => {
   const before = await stored("m-single");
   for (const [field, url, host] of REFUSED) {
-    const r = await refusal(svc().admin.updateMerchant({ merchant: { merchantId: "m-single", [KEY[field]]: url }, updateMask: { paths: [field] } }));
+    const r = await named(svc().admin.updateMerchant({ merchant: { merchantId: "m-single", [KEY[field]]: url }, updateMask: { paths: [field] } }));
     t.same(r, { field: `merchant.${field}`, description: guardSays(host) }, url);
   }
   t.same(await stored("m-single"), before, "nothing stored");
 
-  const created = await refusal(
+  const created = await named(
     svc().admin.createMerchant({
       merchant: { merchantId: "m-new-guarded", validationUrl: "http://192.168.1.20/validate", frontends: [{ name: "g-usd", baseCurrency: "USD" }] },
       secret: "a-long-enough-secret-0123",
@@ -72,7 +68,7 @@ t.test("AdminService refuses each address the guard would refuse, naming the fie
   t.same(created, { field: "merchant.validation_url", description: guardSays("192.168.1.20") }, "CreateMerchant too");
   t.equal((await svc().sql("select 1 from merchant where id = 'm-new-guarded'")).length, 0, "no merchant made");
 
-  const scheme = await refusal(
+  const scheme = await named(
     svc().admin.updateMerchant({ merchant: { merchantId: "m-single", platformUrl: "ftp://platform.example/" }, updateMask: { paths: ["platform_url"] } }),
   );
   t.same(scheme, { field: "merchant.platform_url", description: "must be an http(s) URL" }, "not http(s): the field's own rule, before the guard");
@@ -91,7 +87,7 @@ t.test("an address stored before does not block a change to another setting", as
   await svc().sql("update merchant set validation_url = 'http://127.0.0.1:9/old' where id = 'm-manual'");
   const r = await svc().admin.updateMerchant({ merchant: { merchantId: "m-manual", processors: ["sim-b", "sim-a"] }, updateMask: { paths: ["processors"] } });
   t.same(r.merchant?.processors, ["sim-b", "sim-a"]);
-  const again = await refusal(
+  const again = await named(
     svc().admin.updateMerchant({ merchant: { merchantId: "m-manual", validationUrl: "http://127.0.0.1:9/old" }, updateMask: { paths: ["validation_url"] } }),
   );
   t.equal(again?.field, "merchant.validation_url", "saving it again is refused");
@@ -99,7 +95,7 @@ t.test("an address stored before does not block a change to another setting", as
 
 t.test("the console refuses it too, audited as a failed merchant.update with the reason", async (t) => {
   const admin = await enrolOperator(svc(), bo(), clock, "guard-admin", "admin");
-  const r = await refusal(
+  const r = await named(
     bo().updateMerchant({
       context: ctx(admin.sessionToken),
       update: { merchant: { merchantId: "m-single", validationUrl: "http://10.0.0.8/v" }, updateMask: { paths: ["validation_url"] } },

@@ -14,6 +14,7 @@ import { startTestSim, TEST_KEYS, type TestSim } from "../support/acquirer-sim.t
 import { MERCHANTS, SECRET } from "../support/merchants.ts";
 import { useService } from "../support/service.ts";
 import { orderId, processSale } from "../support/wire.ts";
+import { refusal } from "../support/refusal.ts";
 
 let own: TestSim;
 t.before(async () => {
@@ -130,23 +131,18 @@ t.test("AdminService: an operator sets an account (the key write-only) and the n
 
 t.test("AdminService, CONTRACT 11: an account names its connector; its settings are checked by it; its credentials never come back", async (t) => {
   const admin = svc().admin;
-  const refusal = async (req: Parameters<typeof admin.setProcessorAccount>[0]) => {
-    try {
-      await admin.setProcessorAccount(req);
-      return "accepted";
-    } catch (err) {
-      const e = ConnectError.from(err);
-      return `${Code[e.code]} ${e.rawMessage}`;
-    }
+  const said = async (req: Parameters<typeof admin.setProcessorAccount>[0]) => {
+    const r = await refusal(admin.setProcessorAccount(req));
+    return r.code === undefined ? "accepted" : `${Code[r.code]} ${r.message}`;
   };
   const secrets = { secret_key: "sk_sbox_secret-0123456789", webhook_secret: "whsec-secret-0123456789" };
   const cko = { processor: "cko-main", connector: "checkout", endpointUrl: "https://api.sandbox.checkout.com", enabled: true };
   t.equal(
-    await refusal({ merchantId: "m-admin", account: { ...cko, settings: {} }, credentials: secrets }),
+    await said({ merchantId: "m-admin", account: { ...cko, settings: {} }, credentials: secrets }),
     "InvalidArgument account.settings.processing_channel_id: is required",
   );
   t.equal(
-    await refusal({
+    await said({
       merchantId: "m-admin",
       account: { ...cko, settings: { processing_channel_id: `pc_${"a".repeat(26)}` } },
       credentials: { secret_key: secrets.secret_key },

@@ -6,23 +6,20 @@
  * naming the field; no session, UNAUTHENTICATED; every change is audited.
  */
 import t from "tap";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { movableClock } from "../support/clock.ts";
 import { backofficeClient, ctx, enrolOperator } from "../support/operators.ts";
 import { useService } from "../support/service.ts";
+import { refusal } from "../support/refusal.ts";
+
+/** The shared refusal in one line, as these assertions read it: "accepted", or the code's name and the message. */
+const said = async (p: Promise<unknown>) => {
+  const r = await refusal(p);
+  return r.code === undefined ? "accepted" : `${Code[r.code]}: ${r.message}`;
+};
 
 const clock = movableClock();
 const svc = useService(t, {}, { now: clock.now });
-
-const refusal = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return "accepted";
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return `${Code[e.code]}: ${e.rawMessage}`;
-  }
-};
 
 t.test("each operator's choices are its own; another's search cannot be deleted", async (t) => {
   const bo = backofficeClient(svc().engineUrl);
@@ -47,9 +44,9 @@ t.test("each operator's choices are its own; another's search cannot be deleted"
   t.same((await bo.getWorkPreferences(a)).savedSearches, [], "not in the admin's list");
 
   const id = saved.savedSearch?.id ?? "";
-  t.equal(await refusal(bo.deleteSavedSearch({ ...a, id })), "NotFound: no such saved search", "the admin cannot delete the viewer's search");
+  t.equal(await said(bo.deleteSavedSearch({ ...a, id })), "NotFound: no such saved search", "the admin cannot delete the viewer's search");
   t.equal((await bo.getWorkPreferences(v)).savedSearches.length, 1, "still there");
-  t.equal(await refusal(bo.deleteSavedSearch({ ...v, id: "not-an-id\u0000" })), "NotFound: no such saved search", "an id of no shape: none");
+  t.equal(await said(bo.deleteSavedSearch({ ...v, id: "not-an-id\u0000" })), "NotFound: no such saved search", "an id of no shape: none");
   await bo.deleteSavedSearch({ ...v, id });
   t.same((await bo.getWorkPreferences(v)).savedSearches, [], "the viewer deleted its own");
 
@@ -91,6 +88,6 @@ t.test("bad values are refused naming the field; no session is UNAUTHENTICATED",
     ["no session", () => bo.getWorkPreferences({ context: ctx("") }), /^Unauthenticated/],
   ];
   // Each call made in its turn: one refused before it is awaited would be an unhandled rejection.
-  for (const [what, call, expected] of cases) t.match(await refusal(call()), expected, what);
+  for (const [what, call, expected] of cases) t.match(await said(call()), expected, what);
   t.same((await bo.getWorkPreferences(c)).savedSearches, [], "nothing kept");
 });
