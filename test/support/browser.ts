@@ -192,6 +192,25 @@ export async function keyboardWalk(page: Page, max = 50): Promise<FocusStop[]> {
   return stops;
 }
 
+/**
+ * A page's keyboard walk, as an operator's main path needs it: each of `ids` (a stop's element starts with it,
+ * e.g. "input#fe-presets") is reached by Tab, and every stop shows its focus.
+ */
+export async function keyboardReaches(t: Test, page: Page, ids: readonly string[], max = 50): Promise<FocusStop[]> {
+  const stops = await keyboardWalk(page, max);
+  for (const id of ids)
+    t.ok(
+      stops.some((s) => s.element.startsWith(id)),
+      `the keyboard reaches ${id}`,
+    );
+  t.same(
+    stops.filter((s) => !s.visible).map((s) => s.element),
+    [],
+    "every stop shows its focus",
+  );
+  return stops;
+}
+
 /** Every control a keyboard user must reach: links, buttons, visible inputs, selects, text areas. */
 export async function focusableControls(page: Page): Promise<string[]> {
   return (await page.evaluate(`(() => {
