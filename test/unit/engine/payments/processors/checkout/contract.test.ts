@@ -73,6 +73,17 @@ t.test("the corrections apply where they say, each with its reason and evidence"
   );
 });
 
+/** The sale body the connector builds for `req`, checked against PaymentRequest with a card source; undefined (a failure) when it refuses. */
+function conformingSale(t: Test, label: string, req: ChargeRequest): Record<string, unknown> | undefined {
+  const built = saleBody(req, salesOnly);
+  if (!built.ok) {
+    t.fail(`${label}: ${built.why}`);
+    return undefined;
+  }
+  conforms(t, label, "PaymentRequest", built.body, [["source", "03_PaymentRequestCardSource"]]);
+  return built.body;
+}
+
 t.test("every sale body validates against PaymentRequest with a card source", async (t) => {
   const cases: [string, ChargeRequest][] = [
     ["no customer, no return URL", charge()],
@@ -85,14 +96,7 @@ t.test("every sale body validates against PaymentRequest with a card source", as
   for (const row of testCards().amounts.rows) {
     cases.push([`amount ${row.amount}`, charge({ amountMinor: Number(row.amount.replaceAll("x", "1")), returnUrl: "https://cashier.example/r" })]);
   }
-  for (const [label, req] of cases) {
-    const built = saleBody(req, salesOnly);
-    if (!built.ok) {
-      t.fail(`${label}: ${built.why}`);
-      continue;
-    }
-    conforms(t, label, "PaymentRequest", built.body, [["source", "03_PaymentRequestCardSource"]]);
-  }
+  for (const [label, req] of cases) conformingSale(t, label, req);
 });
 
 t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, payment_type MOTO, no 3-D Secure", async (t) => {
@@ -112,20 +116,16 @@ t.test("a MOTO sale (the Virtual Terminal): a valid PaymentRequest, payment_type
     ["an empty customer, no CVV", charge({ customer: empty, card: { number: "4242424242424242", cvv: "", expiry: "01/31" }, moto: true })],
   ];
   for (const [label, req] of cases) {
-    const built = saleBody(req, salesOnly);
-    if (!built.ok) {
-      t.fail(`${label}: ${built.why}`);
-      continue;
-    }
-    conforms(t, label, "PaymentRequest", built.body, [["source", "03_PaymentRequestCardSource"]]);
-    t.equal(built.body.payment_type, moto, `${label}: payment_type is the spec's MOTO`);
+    const body = conformingSale(t, label, req);
+    if (!body) continue;
+    t.equal(body.payment_type, moto, `${label}: payment_type is the spec's MOTO`);
     t.same(
-      NOT_IN_MOTO.filter((m) => m in built.body),
+      NOT_IN_MOTO.filter((m) => m in body),
       [],
       `${label}: no 3-D Secure, no customer redirect, no stored card's payment`,
     );
-    t.equal(built.body.amount, req.amountMinor, `${label}: the amount in minor units`);
-    t.equal(built.body.capture, true, `${label}: captured at once, as every sale`);
+    t.equal(body.amount, req.amountMinor, `${label}: the amount in minor units`);
+    t.equal(body.capture, true, `${label}: captured at once, as every sale`);
   }
   const full = saleBody(cases[0][1], salesOnly);
   t.match(
