@@ -1,10 +1,11 @@
 /**
  * Reads a small `multipart/form-data` body (RFC 7578), the one form of the Backoffice that carries a file (a
  * frontend's logo): within a hard size bound, read whole before a byte of it is parsed, its text fields into a
- * URLSearchParams (so that the CSRF check and the routes read it as any other form) and at most one file. No parser
- * is in node_modules and none is needed for this: a browser's body is a boundary line, each part's headers, a blank
- * line and the part's bytes. Every fault comes back as data naming its cause (the pages answer it as a 400 page),
- * never thrown: no boundary, over the bound, two files, a part without a name, a body that does not end.
+ * URLSearchParams (so that the CSRF check and the routes read it as any other form) and at most one file. Node's
+ * own `Response.formData()` (undici) parses the same bodies, but answers every malformed one with the same "Failed
+ * to parse body as FormData"; this reader is kept for its answers. Every fault comes back as data naming its cause
+ * (the pages answer it as a 400 page), never thrown: no boundary, over the bound, two files, a part without a name,
+ * a body that does not end. Should the named faults stop mattering, formData() on the bounded bytes can replace it.
  */
 import type { Context } from "koa";
 import { closeAfterAnswer, readBody } from "./body.ts";
